@@ -1,0 +1,42 @@
+/**
+ * The `understudy` command: one commander program; each command lives in `commands/<name>.ts` and registers
+ * itself here.
+ */
+import { Command, CommanderError } from 'commander';
+import { CliError, ExitCode, writeLine } from './io.js';
+import type { CliIo } from './io.js';
+
+/** A command module: adds its subcommand(s) to the program. Actions set `state.exitCode`. */
+export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
+
+const commands: readonly RegisterCommand[] = [];
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script path) and returns the exit code.
+ * Never throws: errors are written to `io.stderr` as one line.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const state = { exitCode: ExitCode.ok as number };
+  const program = new Command('understudy')
+    .description('LLM model failover: classify provider failures, simulate fallback, manage auth profiles, run the gateway.')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+  for (const register of commands) register(program, io, state);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return state.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (CliError.isInstance(error)) {
+      writeLine(io.stderr, `understudy: ${error.message}`);
+      return error.exitCode;
+    }
+    writeLine(io.stderr, `understudy: ${error instanceof Error ? error.message : String(error)}`);
+    return ExitCode.failure;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The workspace lint must reject impure code in pure packages (DESIGN §1). These tests lint virtual files
+ * placed in this pure package through the real root ESLint config, so a weakened rule fails here.
+ */
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const workspaceRoot = path.resolve(import.meta.dirname, '../../..');
+const probePath = path.join(workspaceRoot, 'packages/contracts/src/lint-probe.ts');
+
+async function ruleIdsFor(code: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: workspaceRoot });
+  const [result] = await eslint.lintText(code, { filePath: probePath });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('pure package boundaries', () => {
+  it('rejects a node: builtin import', async () => {
+    expect(await ruleIdsFor("import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n")).toContain(
+      'no-restricted-imports',
+    );
+  });
+
+  it('rejects a bare builtin import', async () => {
+    expect(await ruleIdsFor("import os from 'os';\nexport const cpus = os.cpus;\n")).toContain('no-restricted-imports');
+  });
+
+  it('rejects an io library', async () => {
+    expect(await ruleIdsFor("import { request } from 'undici';\nexport const send = request;\n")).toContain(
+      'no-restricted-imports',
+    );
+  });
+
+  it('rejects reading the clock, randomness and the environment', async () => {
+    const ids = await ruleIdsFor(
+      'export const now = Date.now();\nexport const roll = Math.random();\nexport const home = process.env.HOME;\n',
+    );
+    expect(ids.filter((id) => id === 'no-restricted-properties')).toHaveLength(2);
+    expect(ids).toContain('no-restricted-globals');
+  });
+
+  it('rejects importing an io package', async () => {
+    expect(
+      await ruleIdsFor("import { openAuthProfileStore } from '@understudy/auth-profile-store';\nexport const open = openAuthProfileStore;\n"),
+    ).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it.each(['contracts', 'error-classifier', 'candidate-chain', 'cooldown-scheduler', 'config'])(
+    'applies the purity rules to every pure package: %s',
+    async (name) => {
+      const eslint = new ESLint({ cwd: workspaceRoot });
+      const [result] = await eslint.lintText("import fs from 'node:fs';\nexport const exists = fs.existsSync;\n", {
+        filePath: path.join(workspaceRoot, 'packages', name, 'src/lint-probe.ts'),
+      });
+      expect(result?.messages.map((message) => message.ruleId)).toContain('no-restricted-imports');
+    },
+  );
+
+  it('accepts pure code', async () => {
+    expect(await ruleIdsFor('export const double = (value: number): number => value * 2;\n')).toEqual([]);
+  });
+});

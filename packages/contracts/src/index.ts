@@ -1,0 +1,53 @@
+export { FAILOVER_REASONS, isFailoverReason } from './failover-reason.js';
+export type { CooldownScope, FailoverReason, FailureClassification } from './failover-reason.js';
+export type { AbortCause, FailurePhase, ProviderFailure } from './provider-failure.js';
+export { PROVIDER_ID_ALIASES, formatModelRef, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
+export type { ModelRef } from './model-ref.js';
+export {
+  DEFAULT_PROFILE_NAME,
+  INLINE_PROFILE_NAME,
+  formatProfileId,
+  inlineProfileId,
+  isInlineProfileId,
+  normalizeProfileId,
+  parseProfileId,
+  providerOfProfileId,
+} from './profile-id.js';
+export type { ProfileId } from './profile-id.js';
+export { Secret } from './secret.js';
+export { credentialFacts } from './credential.js';
+export type {
+  ApiKeyCredential,
+  AuthProfileView,
+  Credential,
+  CredentialFacts,
+  CredentialType,
+  OAuthCredential,
+  ResolvedProfile,
+  TokenCredential,
+} from './credential.js';
+export type { ProfileUsageStats, UsageStatsMap } from './usage-stats.js';
+export type {
+  ChatType,
+  FallbackNoticeState,
+  OverrideSource,
+  PendingLiveSwitch,
+  SelectionSource,
+  SessionEntry,
+  SessionFields,
+  SessionPatch,
+} from './session.js';
+export type { Candidate, CandidateOrigin } from './candidate.js';
+export { silentLogger } from './ports.js';
+export type {
+  AbortSignalLike,
+  AttemptFunction,
+  AttemptResult,
+  AuthStorePort,
+  Clock,
+  Logger,
+  ProviderAuthState,
+  RandomSource,
+  SessionWriteResult,
+  UsageStatsTransition,
+} from './ports.js';

@@ -1,0 +1,78 @@
+/**
+ * Model references (`provider/model`) and their normalisation (DESIGN §2, seed 002 "Candidate chain rules":
+ * model refs are compared after trimming, lower-casing the provider id and resolving provider aliases).
+ */
+
+/** A model reference: provider id plus the provider's own model id (which keeps its case). */
+export interface ModelRef {
+  readonly provider: string;
+  readonly model: string;
+}
+
+/**
+ * Provider id aliases folded onto one canonical id, so `Z.AI/glm-4` and `zai/glm-4` are the same candidate.
+ * Keys are lower-case.
+ */
+export const PROVIDER_ID_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  'z.ai': 'zai',
+  'z-ai': 'zai',
+  'x-ai': 'xai',
+  gemini: 'google',
+  'google-gemini': 'google',
+  'google-ai-studio': 'google',
+  bedrock: 'amazon-bedrock',
+  'aws-bedrock': 'amazon-bedrock',
+  'together-ai': 'together',
+  togetherai: 'together',
+  'open-router': 'openrouter',
+  'fireworks-ai': 'fireworks',
+  'mistral-ai': 'mistral',
+  mistralai: 'mistral',
+  'deepseek-ai': 'deepseek',
+  'moonshot-ai': 'moonshot',
+  moonshotai: 'moonshot',
+});
+
+/**
+ * Canonical provider id: trimmed, lower-cased, aliases resolved.
+ *
+ * @example normalizeProviderId(' OpenAI ') // 'openai'
+ * @example normalizeProviderId('Z.AI') // 'zai'
+ */
+export function normalizeProviderId(provider: string): string {
+  const lowered = provider.trim().toLowerCase();
+  return PROVIDER_ID_ALIASES[lowered] ?? lowered;
+}
+
+/**
+ * Parses `provider/model` into a normalised {@link ModelRef}. The model id keeps everything after the first
+ * `/` (OpenRouter ids such as `openrouter/meta-llama/llama-3` keep their inner slash) and its case.
+ *
+ * @param raw - the reference text, e.g. `"anthropic/claude-sonnet-4"`.
+ * @param defaultProvider - provider to assume when `raw` has no `/`; without it such a string is rejected.
+ * @returns the reference, or `undefined` when `raw` is blank or a part is empty.
+ * @example parseModelRef('OpenAI/gpt-4o') // { provider: 'openai', model: 'gpt-4o' }
+ */
+export function parseModelRef(raw: string, defaultProvider?: string): ModelRef | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  const slash = text.indexOf('/');
+  if (slash === -1) {
+    if (defaultProvider === undefined || defaultProvider.trim() === '') return undefined;
+    return { provider: normalizeProviderId(defaultProvider), model: text };
+  }
+  const provider = normalizeProviderId(text.slice(0, slash));
+  const model = text.slice(slash + 1).trim();
+  if (provider === '' || model === '') return undefined;
+  return { provider, model };
+}
+
+/** `provider/model` text of a reference. @example formatModelRef({ provider: 'openai', model: 'gpt-4o' }) // 'openai/gpt-4o' */
+export function formatModelRef(ref: ModelRef): string {
+  return `${ref.provider}/${ref.model}`;
+}
+
+/** True when two references name the same provider and model (after normalisation of the provider id). */
+export function sameModelRef(a: ModelRef, b: ModelRef): boolean {
+  return normalizeProviderId(a.provider) === normalizeProviderId(b.provider) && a.model === b.model;
+}

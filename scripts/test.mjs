@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// The README's test command: lint (module boundaries included), typecheck, build, then every project's
+// tests, ending with one plain "N passed, N failed" line summed over all projects.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+process.chdir(root);
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+const nx = (args) => spawnSync('pnpm', ['exec', 'nx', ...args], { stdio: 'inherit', env }).status ?? 1;
+
+const projectDirs = ['packages', 'apps', 'tools'].flatMap((dir) =>
+  fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [],
+);
+for (const dir of projectDirs) fs.rmSync(path.join(dir, 'test-results.json'), { force: true });
+
+const checks = nx(['run-many', '-t', 'lint', 'typecheck', 'build', '--output-style=static']);
+const tests = nx([
+  'run-many', '-t', 'test', '--skip-nx-cache', '--output-style=static', '--',
+  '--reporter=default', '--reporter=json', '--outputFile.json=test-results.json',
+]);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const dir of projectDirs) {
+  const file = path.join(dir, 'test-results.json');
+  if (!fs.existsSync(file)) continue;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + report.numTodoTests;
+}
+if (checks !== 0) console.error('lint, typecheck or build failed: see above');
+if (tests !== 0 && failed === 0) failed += 1; // a suite that crashed before reporting counts as a failure
+console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ''));
+process.exit(checks !== 0 || failed !== 0 || passed === 0 ? 1 : 0);
