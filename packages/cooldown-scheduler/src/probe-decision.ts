@@ -1,0 +1,109 @@
+/**
+ * What to do with a candidate whose provider has no available auth profile (seed 002 "Cooldown skip vs probe
+ * behavior", DESIGN §6.3 "Probes"). The decision is a value the runner executes (STYLE 6).
+ */
+import type { FailoverReason } from '@understudy/contracts';
+import { REASON_POLICY } from '@understudy/error-classifier';
+import type { CooldownPolicy } from './policy.js';
+import { DEFAULT_COOLDOWN_POLICY } from './policy.js';
+
+/** Facts about the candidate and the run; every profile of `provider` is unavailable for the candidate's model. */
+export interface UnavailableCandidateInput {
+  /** The candidate's provider id (the probe throttle key). */
+  readonly provider: string;
+  /** First candidate of the chain (the requested model). */
+  readonly isPrimary: boolean;
+  /** The chain has this one candidate only (no fallback to move to). */
+  readonly onlyCandidate: boolean;
+  /** An earlier candidate of this run's chain has the same provider (this one is a same-provider sibling model). */
+  readonly isSameProviderSibling: boolean;
+  /** The provider's unavailable reason ({@link providerUnavailableReason}); `undefined` is treated as `unknown`. */
+  readonly reason: FailoverReason | undefined;
+  /** Soonest expiry of the provider's blocking windows for this model ({@link soonestExpiry}), epoch ms. */
+  readonly soonestExpiryMs: number | undefined;
+  /** Current time, epoch ms. */
+  readonly nowMs: number;
+  /**
+   * Last probe of this provider when the caller knows it (epoch ms). When it is within `probeThrottleMs`, the
+   * decision is a skip; otherwise the store's throttle (`AuthStorePort.tryAcquireProbe`) has the final word.
+   */
+  readonly lastProbeAtMs?: number | undefined;
+  /** A transient probe of this provider already failed in this run (one per provider per run). */
+  readonly transientProbeUsed: boolean;
+}
+
+/** Why a candidate is skipped. */
+export type SkipWhy =
+  | 'persistent_auth'
+  | 'billing_disabled'
+  | 'not_near_expiry'
+  | 'probe_throttled'
+  | 'transient_probe_used'
+  | 'cooling_down';
+
+/**
+ * The decision.
+ * - `skip`: pass the candidate over without a request (one `skip` attempt).
+ * - `probe`: try the primary's provider despite the windows, after taking the throttle slot
+ *   `tryAcquireProbe(throttleKey, nowMs, throttleMs)`; when the slot is taken, skip with `probe_throttled`.
+ * - `try_sibling`: try this same-provider sibling model despite the cooldown (the reason is transient); no
+ *   throttle, but a transient failure uses up the provider's probe for the run.
+ */
+export type UnavailableCandidateDecision =
+  | { readonly kind: 'skip'; readonly why: SkipWhy; readonly reason: FailoverReason }
+  | {
+      readonly kind: 'probe';
+      readonly reason: FailoverReason;
+      readonly throttleKey: string;
+      readonly throttleMs: number;
+      /** A transient failure of this probe uses up the provider's probe for the run. */
+      readonly transient: boolean;
+    }
+  | { readonly kind: 'try_sibling'; readonly reason: FailoverReason };
+
+/**
+ * Decides skip vs probe for a candidate whose provider's profiles are all unavailable (DESIGN §6.3):
+ * persistent auth (`auth`, `auth_permanent`, reasons that are not `probeable`) skips outright; `billing` skips
+ * except the primary, probed within `probeNearExpiryMs` of expiry, or at any time when it is the only candidate,
+ * always on the per-provider throttle; other reasons: the primary is probed within `probeNearExpiryMs` of the
+ * soonest expiry (throttled), a same-provider sibling model is tried when the reason is transient; a transient
+ * probe is allowed once per provider per run.
+ *
+ * @example decideUnavailableCandidate({ provider: 'openai', isPrimary: false, onlyCandidate: false,
+ *   isSameProviderSibling: false, reason: 'auth', soonestExpiryMs: 1, nowMs: 0, transientProbeUsed: false })
+ *   // { kind: 'skip', why: 'persistent_auth', reason: 'auth' }
+ */
+export function decideUnavailableCandidate(
+  input: UnavailableCandidateInput,
+  policy: CooldownPolicy = DEFAULT_COOLDOWN_POLICY,
+): UnavailableCandidateDecision {
+  const reason = input.reason ?? 'unknown';
+  const reasonPolicy = REASON_POLICY[reason];
+  const skip = (why: SkipWhy): UnavailableCandidateDecision => ({ kind: 'skip', why, reason });
+  if (!reasonPolicy.probeable) return skip('persistent_auth');
+
+  const nearExpiry =
+    input.soonestExpiryMs === undefined || input.soonestExpiryMs - input.nowMs <= policy.probeNearExpiryMs;
+  const throttled =
+    input.lastProbeAtMs !== undefined && input.nowMs - input.lastProbeAtMs < policy.probeThrottleMs;
+  const probe: UnavailableCandidateDecision = {
+    kind: 'probe',
+    reason,
+    throttleKey: input.provider,
+    throttleMs: policy.probeThrottleMs,
+    transient: reasonPolicy.transient,
+  };
+
+  if (reason === 'billing') {
+    if (!input.isPrimary) return skip('billing_disabled');
+    if (!nearExpiry && !input.onlyCandidate) return skip('billing_disabled');
+    return throttled ? skip('probe_throttled') : probe;
+  }
+  if (reasonPolicy.transient && input.transientProbeUsed) return skip('transient_probe_used');
+  if (input.isPrimary) {
+    if (!nearExpiry) return skip('not_near_expiry');
+    return throttled ? skip('probe_throttled') : probe;
+  }
+  if (reasonPolicy.transient && input.isSameProviderSibling) return { kind: 'try_sibling', reason };
+  return skip('cooling_down');
+}

@@ -1,0 +1,73 @@
+/**
+ * Same-profile retry pacing and profile-rotation budgets (DESIGN §6.3 "Retries, probes, rotation").
+ */
+import type { FailoverReason } from '@understudy/contracts';
+import { REASON_POLICY } from '@understudy/error-classifier';
+import type { CooldownPolicy } from './policy.js';
+
+/** Inputs of {@link retryDelayMs}. */
+export interface RetryDelayInput {
+  /** Which retry this is: 1 for the first retry after the first failure. */
+  readonly attempt: number;
+  /** Backoff base, ms (`auth.cooldowns.overloadedBackoffMs` / `retry.provider.baseDelayMs`). @default 250 */
+  readonly baseMs?: number | undefined;
+  /** Backoff cap, ms (`retry.provider.maxDelayMs`). @default 5000 */
+  readonly capMs?: number | undefined;
+  /** The provider's Retry-After, ms. */
+  readonly retryAfterMs?: number | null | undefined;
+  /**
+   * The longest Retry-After worth waiting for, ms (the SDK cap, `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS` × 1000).
+   * A longer Retry-After means: do not retry, fail over now. @default 60000
+   */
+  readonly maxRetryAfterMs?: number | undefined;
+  /** Time left in the candidate's retry window (`retry.provider.windowMs`), ms; a longer wait means no retry. */
+  readonly remainingWindowMs?: number | undefined;
+  /** Uniform random source in `[0, 1)` for the jitter. */
+  readonly random: () => number;
+}
+
+/**
+ * How long to wait before a same-profile retry, ms, or `null` when the retry should not happen. With a
+ * Retry-After no longer than `maxRetryAfterMs` the wait is that Retry-After; a longer one gives `null` (fail
+ * over instead of sleeping). Otherwise exponential backoff with full jitter: `random() × min(capMs, baseMs ×
+ * 2^(attempt − 1))`, floored. A wait longer than `remainingWindowMs` gives `null`.
+ *
+ * @example retryDelayMs({ attempt: 2, random: () => 0.5 }) // 250  (0.5 × min(5000, 250 × 2))
+ */
+export function retryDelayMs(input: RetryDelayInput): number | null {
+  const baseMs = Math.max(0, input.baseMs ?? 250);
+  const capMs = Math.max(0, input.capMs ?? 5_000);
+  const maxRetryAfterMs = input.maxRetryAfterMs ?? 60_000;
+  let delay: number;
+  if (input.retryAfterMs !== undefined && input.retryAfterMs !== null && Number.isFinite(input.retryAfterMs)) {
+    if (input.retryAfterMs > maxRetryAfterMs) return null;
+    delay = Math.max(0, Math.ceil(input.retryAfterMs));
+  } else {
+    const exponent = Math.min(Math.max(Math.floor(input.attempt), 1) - 1, 30);
+    const ceiling = Math.min(capMs, baseMs * 2 ** exponent);
+    const unit = Math.min(Math.max(input.random(), 0), 1);
+    delay = Math.floor(unit * ceiling);
+  }
+  if (input.remainingWindowMs !== undefined && delay > input.remainingWindowMs) return null;
+  return delay;
+}
+
+/**
+ * How many other auth profiles of the same provider may be tried after a failure of `reason` (DESIGN §6.1):
+ * `rateLimitedProfileRotations` / `overloadedProfileRotations` for those reasons, every remaining profile
+ * (`Infinity`) for auth and billing, 0 otherwise.
+ *
+ * @example maxProfileRotations('overloaded', DEFAULT_COOLDOWN_POLICY) // 1
+ */
+export function maxProfileRotations(reason: FailoverReason, policy: CooldownPolicy): number {
+  switch (REASON_POLICY[reason].rotation) {
+    case 'all':
+      return Number.POSITIVE_INFINITY;
+    case 'rate_limit':
+      return policy.rateLimitedProfileRotations;
+    case 'overloaded':
+      return policy.overloadedProfileRotations;
+    case 'none':
+      return 0;
+  }
+}
