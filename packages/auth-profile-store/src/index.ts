@@ -1,1 +1,30 @@
-export {};
+/**
+ * `@understudy/auth-profile-store`: one SQLite database per agent holding auth profiles and their credentials,
+ * usage stats, per-provider order overrides, sessions and probe throttles (DESIGN §3), implementing the
+ * runner's `AuthStorePort`, plus legacy import and diagnosis for `understudy doctor`.
+ */
+export { openAuthProfileStore } from './auth-profile-store.js';
+export type {
+  AuthProfileRecord,
+  AuthProfileStore,
+  InlineKey,
+  OpenAuthProfileStoreOptions,
+  SaveRefreshedCredentialResult,
+  UpsertProfileInput,
+} from './auth-profile-store.js';
+export { AuthStoreError, LegacyAuthFilesError } from './errors.js';
+export type { AuthStoreErrorCode, BlockingLegacyFile } from './errors.js';
+export {
+  DATABASE_FILE_NAME,
+  DEFAULT_AGENT_ID,
+  STATE_DIR_ENV,
+  assertAgentId,
+  resolveStatePaths,
+  resolveStateRoot,
+  statePathsUnder,
+} from './state-paths.js';
+export type { StatePaths } from './state-paths.js';
+export { DEFAULT_BUSY_TIMEOUT_MS, DATABASE_FILE_MODE, DIRECTORY_MODE } from './agent-database.js';
+export { CREDENTIAL_TYPES } from './credential-rows.js';
+export { findLegacyAuthFiles } from './legacy/legacy-files.js';
+export type { LegacyFileContent, LegacyFileKind, LegacyFileStatus, LegacyProfile, LegacySkip } from './legacy/legacy-files.js';

@@ -1,0 +1,589 @@
+/**
+ * The auth-profile store of one agent: credentials, usage stats, per-provider order overrides, sessions and
+ * probe throttles in `<stateRoot>/agents/<agentId>/agent/understudy-agent.sqlite` (DESIGN §3, seed 002
+ * "Auth storage", "Rotation order", "Session overrides and live model switching").
+ *
+ * It implements the runner's `AuthStorePort` and adds the management calls of the CLI and the gateway's admin
+ * API. Every routing write (failure/success mark, probe, session write) is one synchronous `BEGIN IMMEDIATE`
+ * read-modify-write, so concurrent processes never lose an update; routing writes touch only routing tables,
+ * never `credentials`.
+ */
+import os from 'node:os';
+import {
+  DEFAULT_PROFILE_NAME,
+  INLINE_PROFILE_NAME,
+  formatProfileId,
+  inlineProfileId,
+  normalizeProviderId,
+  parseProfileId,
+} from '@understudy/contracts';
+import type {
+  AuthProfileView,
+  AuthStorePort,
+  Credential,
+  CredentialType,
+  OAuthCredential,
+  ProfileId,
+  ProfileUsageStats,
+  ProviderAuthState,
+  Secret,
+  SessionEntry,
+  SessionFields,
+  SessionPatch,
+  SessionWriteResult,
+  TokenCredential,
+  UsageStatsMap,
+  UsageStatsTransition,
+} from '@understudy/contracts';
+import { openAgentDatabase } from './agent-database.js';
+import type { OpenedDatabase } from './agent-database.js';
+import { assertStorableCredential, credentialColumns, credentialFromRow, factsFromRow } from './credential-rows.js';
+import type { CredentialColumns } from './credential-rows.js';
+import { AuthStoreError, LegacyAuthFilesError } from './errors.js';
+import { findLegacyAuthFiles } from './legacy/legacy-files.js';
+import { assertProfileId, providerRange } from './profile-ids.js';
+import type { CredentialsTable, ProfilesTable } from './schema.js';
+import { applySessionPatch, resetSessionColumns, sessionFromRow } from './session-rows.js';
+import { statePathsUnder, resolveStateRoot } from './state-paths.js';
+import type { StatePaths } from './state-paths.js';
+import { parseStoredUsageStats, serializeUsageStats } from './usage-stats-codec.js';
+
+/** An inline config key (`models.providers.<id>.apiKey`): it becomes the `<provider>:inline` profile. */
+export interface InlineKey {
+  readonly provider: string;
+  readonly key: Secret;
+}
+
+/** Options of {@link openAuthProfileStore}. */
+export interface OpenAuthProfileStoreOptions {
+  /** The state root. The app resolves `UNDERSTUDY_STATE_DIR` (see `resolveStateRoot`). @default `~/.understudy` */
+  readonly stateDir?: string | undefined;
+  /** The agent whose store to open, e.g. `main`. */
+  readonly agentId: string;
+  /** Inline config keys; their secrets stay in memory, only their usage stats are stored. @default [] */
+  readonly inlineProfiles?: readonly InlineKey[] | undefined;
+  /** Clock for `createdAt`/`updatedAt` stamps, epoch ms. @default Date.now */
+  readonly nowMs?: (() => number) | undefined;
+  /** Open an existing store without creating, migrating or writing. Writes then fail. @default false */
+  readonly readOnly?: boolean | undefined;
+  /** How long to wait for another process's write lock, ms. @default 5000 */
+  readonly busyTimeoutMs?: number | undefined;
+  /**
+   * `fail-closed` refuses to open while credential-bearing legacy files wait for `understudy doctor --fix`
+   * (seed 002 "Auth storage"). `ignore` is for the doctor itself. @default 'fail-closed'
+   */
+  readonly legacyFiles?: 'fail-closed' | 'ignore' | undefined;
+}
+
+/** A profile as the management commands list it: the routing view plus metadata, never the secret. */
+export interface AuthProfileRecord extends AuthProfileView {
+  readonly type: CredentialType;
+  /** When the profile was first stored, epoch ms (absent for inline profiles). */
+  readonly createdAt?: number | undefined;
+  /** When its credential was last written, epoch ms (absent for inline profiles). */
+  readonly credentialUpdatedAt?: number | undefined;
+  readonly projectId?: string | undefined;
+  readonly enterpriseUrl?: string | undefined;
+}
+
+/** Input of {@link AuthProfileStore.upsertProfile}. */
+export interface UpsertProfileInput {
+  /**
+   * `provider:name`, or just a name (the credential's provider is prefixed). @default `<provider>:<email>` for
+   * an OAuth credential with an email, else `<provider>:default`
+   */
+  readonly id?: string | undefined;
+  readonly credential: Credential;
+}
+
+/** Result of {@link AuthProfileStore.saveRefreshedCredential}. */
+export type SaveRefreshedCredentialResult =
+  | { readonly saved: true }
+  /** `stored_is_newer`: another process already stored a credential that expires later; it was kept. */
+  | { readonly saved: false; readonly reason: 'stored_is_newer' };
+
+/** The store of one agent: the runner's port plus management calls. Every call is atomic. */
+export interface AuthProfileStore extends AuthStorePort {
+  readonly agentId: string;
+  readonly paths: StatePaths;
+  readonly readOnly: boolean;
+  /**
+   * Stores a profile with its credential, replacing the credential of an existing profile of that id (its
+   * usage stats are kept).
+   * @throws {AuthStoreError} `invalid_profile_id`, `reserved_profile_id` (`<provider>:inline`), `invalid_credential`.
+   */
+  upsertProfile(input: UpsertProfileInput): Promise<{ readonly profile: AuthProfileRecord; readonly created: boolean }>;
+  /** One profile (stored or inline), or `undefined`. */
+  getProfile(profileId: ProfileId): Promise<AuthProfileRecord | undefined>;
+  /** Every profile (stored, then inline, by provider), optionally of one provider. */
+  listProfiles(options?: { readonly provider?: string | undefined }): Promise<AuthProfileRecord[]>;
+  /**
+   * Removes a stored profile, its credential and usage stats, and drops it from stored orders.
+   * @returns `false` when there was no such profile.
+   * @throws {AuthStoreError} `reserved_profile_id` for an inline profile (remove the key from the config instead).
+   */
+  removeProfile(profileId: ProfileId): Promise<boolean>;
+  /**
+   * OAuth/token refresh write-back: replaces only the credential of an existing profile of the same type,
+   * unless the stored one expires later (another process refreshed first).
+   * @throws {AuthStoreError} `profile_not_found`, `invalid_credential` (type change or bad credential).
+   */
+  saveRefreshedCredential(profileId: ProfileId, credential: OAuthCredential | TokenCredential): Promise<SaveRefreshedCredentialResult>;
+  /** The stored order override of a provider, or `undefined`. */
+  getOrderOverride(provider: string): Promise<ProfileId[] | undefined>;
+  /**
+   * Stores a provider's order override (deduplicated, normalised).
+   * @throws {AuthStoreError} `invalid_order` when empty or an id belongs to another provider.
+   */
+  setOrderOverride(provider: string, profileIds: readonly string[]): Promise<ProfileId[]>;
+  /** Removes a provider's order override. @returns `false` when there was none. */
+  clearOrderOverride(provider: string): Promise<boolean>;
+  /** Every stored order override, by provider. */
+  listOrderOverrides(): Promise<Record<string, ProfileId[]>>;
+  /** A profile's usage stats (`{}` when none are stored). */
+  getUsageStats(profileId: ProfileId): Promise<ProfileUsageStats>;
+  /** Every stored usage-stats value, by profile id. */
+  listUsageStats(): Promise<UsageStatsMap>;
+  /** Every session entry, most recently updated first. */
+  listSessions(): Promise<SessionEntry[]>;
+  /** Deletes a session entry. @returns `false` when there was none. */
+  deleteSession(key: string): Promise<boolean>;
+  /**
+   * Clears every field of a session except `keep`, bumping its revision (so a stale compare-and-set write
+   * still fails). @returns the entry after the reset, or `undefined` when there was none.
+   */
+  resetSession(key: string, nowMs: number, keep?: readonly (keyof SessionFields)[]): Promise<SessionEntry | undefined>;
+  /** Closes the database. Further calls fail with `store_closed`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (creating and migrating on first use) the auth-profile store of one agent.
+ *
+ * @throws {LegacyAuthFilesError} when credential-bearing legacy files wait for `understudy doctor --fix`.
+ * @throws {AuthStoreError} `invalid_agent_id`, `store_not_found` / `store_not_migrated` (read-only),
+ * `store_unavailable`, `migration_failed`.
+ * @example
+ * const store = await openAuthProfileStore({ stateDir: '/tmp/us', agentId: 'main' });
+ * await store.upsertProfile({ credential: { type: 'api_key', provider: 'openai', key: new Secret('sk-…') } });
+ * await store.close();
+ */
+export async function openAuthProfileStore(options: OpenAuthProfileStoreOptions): Promise<AuthProfileStore> {
+  const stateRoot = options.stateDir ?? resolveStateRoot({ env: {}, homeDir: os.homedir() });
+  const paths = statePathsUnder(stateRoot, options.agentId);
+  if ((options.legacyFiles ?? 'fail-closed') === 'fail-closed') {
+    const blocking = findLegacyAuthFiles(paths).filter((file) => file.blocking);
+    if (blocking.length > 0) {
+      throw new LegacyAuthFilesError(
+        paths.agentId,
+        blocking.map((file) => ({ path: file.path, why: file.error === undefined ? 'credentials' : 'unreadable' })),
+      );
+    }
+  }
+  const inline = new Map<ProfileId, InlineKey>();
+  for (const key of options.inlineProfiles ?? []) {
+    const provider = normalizeProviderId(key.provider);
+    if (provider === '') throw new AuthStoreError('invalid_credential', 'an inline key has an empty provider id');
+    inline.set(inlineProfileId(provider), { provider, key: key.key });
+  }
+  const database = await openAgentDatabase({
+    databasePath: paths.databasePath,
+    readOnly: options.readOnly,
+    busyTimeoutMs: options.busyTimeoutMs,
+  });
+  return new SqliteAuthProfileStore(paths, database, inline, options.nowMs ?? Date.now, options.readOnly ?? false);
+}
+
+type ProfileRow = ProfilesTable & Omit<CredentialsTable, 'profile_id' | 'type'>;
+
+class SqliteAuthProfileStore implements AuthProfileStore {
+  readonly agentId: string;
+  readonly paths: StatePaths;
+  readonly readOnly: boolean;
+  readonly #database: OpenedDatabase;
+  readonly #inline: ReadonlyMap<ProfileId, InlineKey>;
+  readonly #nowMs: () => number;
+  #closed = false;
+
+  constructor(
+    paths: StatePaths,
+    database: OpenedDatabase,
+    inline: ReadonlyMap<ProfileId, InlineKey>,
+    nowMs: () => number,
+    readOnly: boolean,
+  ) {
+    this.agentId = paths.agentId;
+    this.paths = paths;
+    this.readOnly = readOnly;
+    this.#database = database;
+    this.#inline = inline;
+    this.#nowMs = nowMs;
+  }
+
+  // ---- AuthStorePort ----
+
+  async loadProviderAuthState(provider: string): Promise<ProviderAuthState> {
+    const normalized = normalizeProviderId(provider);
+    const { queries, kysely } = this.#open();
+    const [low, high] = providerRange(normalized);
+    return queries.read(() => {
+      const stored = queries.all(this.#profileQuery().where('profiles.provider', '=', normalized));
+      const statsRows = queries.all(
+        kysely.selectFrom('usage_stats').select(['profile_id', 'stats']).where('profile_id', '>=', low).where('profile_id', '<', high),
+      );
+      const order = queries.first(kysely.selectFrom('order_overrides').select('profile_ids').where('provider', '=', normalized));
+      const usageStats: Record<ProfileId, ProfileUsageStats> = {};
+      for (const row of statsRows) usageStats[row.profile_id] = parseStoredUsageStats(row.stats);
+      const profiles: AuthProfileView[] = stored.map((row) => toRecord(row));
+      const inlineView = this.#inlineRecord(inlineProfileId(normalized));
+      if (inlineView !== undefined) profiles.push(inlineView);
+      return {
+        provider: normalized,
+        profiles,
+        ...(order === undefined ? {} : { storedOrder: parseIdList(order.profile_ids) }),
+        usageStats,
+      };
+    });
+  }
+
+  async resolveCredential(profileId: ProfileId): Promise<Credential | undefined> {
+    const id = assertProfileId(profileId);
+    const inline = this.#inline.get(id);
+    if (inline !== undefined) return { type: 'api_key', provider: inline.provider, key: inline.key };
+    const row = this.#open().queries.first(this.#profileQuery().where('profiles.id', '=', id));
+    return row === undefined ? undefined : credentialFromRow(row, row.provider, row.email);
+  }
+
+  async updateUsageStats(profileId: ProfileId, transition: UsageStatsTransition): Promise<ProfileUsageStats> {
+    const id = assertProfileId(profileId);
+    const { queries, kysely } = this.#writable();
+    return queries.immediate(() => {
+      const row = queries.first(kysely.selectFrom('usage_stats').select('stats').where('profile_id', '=', id));
+      const next = transition(row === undefined ? {} : parseStoredUsageStats(row.stats));
+      const stats = serializeUsageStats(next);
+      const updatedAt = this.#nowMs();
+      queries.run(
+        kysely
+          .insertInto('usage_stats')
+          .values({ profile_id: id, stats, updated_at: updatedAt })
+          .onConflict((conflict) => conflict.column('profile_id').doUpdateSet({ stats, updated_at: updatedAt })),
+      );
+      return next;
+    });
+  }
+
+  async tryAcquireProbe(key: string, nowMs: number, throttleMs: number): Promise<boolean> {
+    const { queries, kysely } = this.#writable();
+    return queries.immediate(() => {
+      const row = queries.first(kysely.selectFrom('probe_throttle').select('last_probe_at').where('key', '=', key));
+      if (row !== undefined && nowMs - row.last_probe_at < throttleMs) return false;
+      queries.run(
+        kysely
+          .insertInto('probe_throttle')
+          .values({ key, last_probe_at: nowMs })
+          .onConflict((conflict) => conflict.column('key').doUpdateSet({ last_probe_at: nowMs })),
+      );
+      return true;
+    });
+  }
+
+  async getSession(key: string): Promise<SessionEntry | undefined> {
+    const { queries, kysely } = this.#open();
+    const row = queries.first(kysely.selectFrom('sessions').selectAll().where('key', '=', key));
+    return row === undefined ? undefined : sessionFromRow(row);
+  }
+
+  async writeSession(key: string, expectedRevision: number | null, patch: SessionPatch, nowMs: number): Promise<SessionWriteResult> {
+    const { queries, kysely } = this.#writable();
+    return queries.immediate((): SessionWriteResult => {
+      const current = queries.first(kysely.selectFrom('sessions').selectAll().where('key', '=', key));
+      if ((current?.revision ?? null) !== expectedRevision) {
+        return { ok: false, current: current === undefined ? undefined : sessionFromRow(current) };
+      }
+      const row = {
+        key,
+        revision: (current?.revision ?? 0) + 1,
+        created_at: current?.created_at ?? nowMs,
+        updated_at: nowMs,
+        ...applySessionPatch(current, patch),
+      };
+      queries.run(kysely.insertInto('sessions').values(row).onConflict((conflict) => conflict.column('key').doUpdateSet(row)));
+      return { ok: true, entry: sessionFromRow(row) };
+    });
+  }
+
+  // ---- profiles ----
+
+  async upsertProfile(input: UpsertProfileInput): Promise<{ readonly profile: AuthProfileRecord; readonly created: boolean }> {
+    assertStorableCredential(input.credential);
+    const provider = normalizeProviderId(input.credential.provider);
+    const credential = { ...input.credential, provider } as Credential;
+    const id = profileIdFor(input.id, credential);
+    const email = credential.type === 'oauth' ? (credential.email ?? null) : null;
+    const { queries, kysely } = this.#writable();
+    const created = queries.immediate(() => {
+      const now = this.#nowMs();
+      const existing = queries.first(kysely.selectFrom('profiles').select('created_at').where('id', '=', id));
+      const profile = { id, provider, type: credential.type, email, created_at: existing?.created_at ?? now, updated_at: now };
+      queries.run(kysely.insertInto('profiles').values(profile).onConflict((conflict) => conflict.column('id').doUpdateSet(profile)));
+      const columns = { profile_id: id, ...credentialColumns(credential), updated_at: now };
+      queries.run(kysely.insertInto('credentials').values(columns).onConflict((conflict) => conflict.column('profile_id').doUpdateSet(columns)));
+      return existing === undefined;
+    });
+    const profile = await this.getProfile(id);
+    if (profile === undefined) throw new AuthStoreError('profile_not_found', `profile "${id}" vanished right after it was stored`);
+    return { profile, created };
+  }
+
+  async getProfile(profileId: ProfileId): Promise<AuthProfileRecord | undefined> {
+    const id = assertProfileId(profileId);
+    const inline = this.#inlineRecord(id);
+    if (inline !== undefined) return inline;
+    const row = this.#open().queries.first(this.#profileQuery().where('profiles.id', '=', id));
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  async listProfiles(options: { readonly provider?: string | undefined } = {}): Promise<AuthProfileRecord[]> {
+    const provider = options.provider === undefined ? undefined : normalizeProviderId(options.provider);
+    let query = this.#profileQuery();
+    if (provider !== undefined) query = query.where('profiles.provider', '=', provider);
+    const stored = this.#open().queries.all(query).map((row) => toRecord(row));
+    const inline = [...this.#inline.keys()]
+      .map((id) => this.#inlineRecord(id))
+      .filter((record): record is AuthProfileRecord => record !== undefined && (provider === undefined || record.provider === provider));
+    return [...stored, ...inline].sort((a, b) => (a.provider === b.provider ? 0 : a.provider < b.provider ? -1 : 1));
+  }
+
+  async removeProfile(profileId: ProfileId): Promise<boolean> {
+    const id = assertProfileId(profileId);
+    if (this.#inline.has(id) || parseProfileId(id)?.name === INLINE_PROFILE_NAME) {
+      throw new AuthStoreError('reserved_profile_id', `"${id}" is an inline config key: remove models.providers.<id>.apiKey from the config instead`);
+    }
+    const { queries, kysely } = this.#writable();
+    return queries.immediate(() => {
+      const removed = queries.run(kysely.deleteFrom('profiles').where('id', '=', id)) > 0;
+      queries.run(kysely.deleteFrom('credentials').where('profile_id', '=', id));
+      queries.run(kysely.deleteFrom('usage_stats').where('profile_id', '=', id));
+      const provider = parseProfileId(id)?.provider ?? '';
+      const order = queries.first(kysely.selectFrom('order_overrides').select('profile_ids').where('provider', '=', provider));
+      if (order !== undefined) {
+        const remaining = parseIdList(order.profile_ids).filter((entry) => entry !== id);
+        if (remaining.length === 0) queries.run(kysely.deleteFrom('order_overrides').where('provider', '=', provider));
+        else {
+          queries.run(
+            kysely
+              .updateTable('order_overrides')
+              .set({ profile_ids: JSON.stringify(remaining), updated_at: this.#nowMs() })
+              .where('provider', '=', provider),
+          );
+        }
+      }
+      return removed;
+    });
+  }
+
+  async saveRefreshedCredential(profileId: ProfileId, credential: OAuthCredential | TokenCredential): Promise<SaveRefreshedCredentialResult> {
+    const id = assertProfileId(profileId);
+    assertStorableCredential(credential);
+    const { queries, kysely } = this.#writable();
+    return queries.immediate((): SaveRefreshedCredentialResult => {
+      const stored = queries.first(kysely.selectFrom('credentials').select(['type', 'expires_at']).where('profile_id', '=', id));
+      if (stored === undefined) throw new AuthStoreError('profile_not_found', `no stored profile "${id}" to save a refreshed credential for`);
+      if (stored.type !== credential.type) {
+        throw new AuthStoreError('invalid_credential', `profile "${id}" holds a ${stored.type} credential, not ${credential.type}`);
+      }
+      if (stored.expires_at !== null && credential.expires !== undefined && stored.expires_at > credential.expires) {
+        return { saved: false, reason: 'stored_is_newer' };
+      }
+      const columns: CredentialColumns = credentialColumns(credential);
+      queries.run(kysely.updateTable('credentials').set({ ...columns, updated_at: this.#nowMs() }).where('profile_id', '=', id));
+      return { saved: true };
+    });
+  }
+
+  // ---- order overrides ----
+
+  async getOrderOverride(provider: string): Promise<ProfileId[] | undefined> {
+    const { queries, kysely } = this.#open();
+    const row = queries.first(kysely.selectFrom('order_overrides').select('profile_ids').where('provider', '=', normalizeProviderId(provider)));
+    return row === undefined ? undefined : parseIdList(row.profile_ids);
+  }
+
+  async setOrderOverride(provider: string, profileIds: readonly string[]): Promise<ProfileId[]> {
+    const normalized = normalizeProviderId(provider);
+    if (normalized === '') throw new AuthStoreError('invalid_order', 'the provider id is empty');
+    const ids: ProfileId[] = [];
+    for (const raw of profileIds) {
+      const id = raw.includes(':') ? assertProfileId(raw) : formatProfileId(normalized, raw);
+      if (parseProfileId(id)?.provider !== normalized) {
+        throw new AuthStoreError('invalid_order', `profile "${id}" does not belong to provider "${normalized}"`);
+      }
+      if (!ids.includes(id)) ids.push(id);
+    }
+    if (ids.length === 0) {
+      throw new AuthStoreError('invalid_order', `an order for "${normalized}" needs at least one profile id (clear it to remove it)`);
+    }
+    const { queries, kysely } = this.#writable();
+    const values = { provider: normalized, profile_ids: JSON.stringify(ids), updated_at: this.#nowMs() };
+    queries.immediate(() =>
+      queries.run(kysely.insertInto('order_overrides').values(values).onConflict((conflict) => conflict.column('provider').doUpdateSet(values))),
+    );
+    return ids;
+  }
+
+  async clearOrderOverride(provider: string): Promise<boolean> {
+    const { queries, kysely } = this.#writable();
+    return queries.immediate(() => queries.run(kysely.deleteFrom('order_overrides').where('provider', '=', normalizeProviderId(provider))) > 0);
+  }
+
+  async listOrderOverrides(): Promise<Record<string, ProfileId[]>> {
+    const { queries, kysely } = this.#open();
+    const rows = queries.all(kysely.selectFrom('order_overrides').select(['provider', 'profile_ids']).orderBy('provider'));
+    return Object.fromEntries(rows.map((row) => [row.provider, parseIdList(row.profile_ids)]));
+  }
+
+  // ---- usage stats ----
+
+  async getUsageStats(profileId: ProfileId): Promise<ProfileUsageStats> {
+    const id = assertProfileId(profileId);
+    const { queries, kysely } = this.#open();
+    const row = queries.first(kysely.selectFrom('usage_stats').select('stats').where('profile_id', '=', id));
+    return row === undefined ? {} : parseStoredUsageStats(row.stats);
+  }
+
+  async listUsageStats(): Promise<UsageStatsMap> {
+    const { queries, kysely } = this.#open();
+    const rows = queries.all(kysely.selectFrom('usage_stats').select(['profile_id', 'stats']).orderBy('profile_id'));
+    return Object.fromEntries(rows.map((row) => [row.profile_id, parseStoredUsageStats(row.stats)]));
+  }
+
+  // ---- sessions ----
+
+  async listSessions(): Promise<SessionEntry[]> {
+    const { queries, kysely } = this.#open();
+    return queries.all(kysely.selectFrom('sessions').selectAll().orderBy('updated_at', 'desc').orderBy('key')).map(sessionFromRow);
+  }
+
+  async deleteSession(key: string): Promise<boolean> {
+    const { queries, kysely } = this.#writable();
+    return queries.immediate(() => queries.run(kysely.deleteFrom('sessions').where('key', '=', key)) > 0);
+  }
+
+  async resetSession(key: string, nowMs: number, keep: readonly (keyof SessionFields)[] = []): Promise<SessionEntry | undefined> {
+    const { queries, kysely } = this.#writable();
+    return queries.immediate(() => {
+      const current = queries.first(kysely.selectFrom('sessions').selectAll().where('key', '=', key));
+      if (current === undefined) return undefined;
+      const row = { ...current, ...resetSessionColumns(current, keep), revision: current.revision + 1, updated_at: nowMs };
+      queries.run(kysely.updateTable('sessions').set(row).where('key', '=', key));
+      return sessionFromRow(row);
+    });
+  }
+
+  // ---- lifecycle ----
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#database.kysely.destroy();
+  }
+
+  /** The store never serialises its inline secrets or anything else but its identity. */
+  toJSON(): { readonly agentId: string; readonly databasePath: string } {
+    return { agentId: this.agentId, databasePath: this.paths.databasePath };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `AuthProfileStore(${this.agentId} at ${this.paths.databasePath})`;
+  }
+
+  // ---- internals ----
+
+  #open(): OpenedDatabase {
+    if (this.#closed) throw new AuthStoreError('store_closed', `the auth-profile store of agent "${this.agentId}" is closed`);
+    return this.#database;
+  }
+
+  #writable(): OpenedDatabase {
+    const database = this.#open();
+    if (this.readOnly) throw new AuthStoreError('store_read_only', `the auth-profile store of agent "${this.agentId}" was opened read-only`);
+    return database;
+  }
+
+  #profileQuery() {
+    return this.#open()
+      .kysely.selectFrom('profiles')
+      .innerJoin('credentials', 'credentials.profile_id', 'profiles.id')
+      .select([
+        'profiles.id',
+        'profiles.provider',
+        'profiles.type',
+        'profiles.email',
+        'profiles.created_at',
+        'profiles.updated_at',
+        'credentials.api_key',
+        'credentials.token',
+        'credentials.access_token',
+        'credentials.refresh_token',
+        'credentials.expires_at',
+        'credentials.project_id',
+        'credentials.enterprise_url',
+      ])
+      .select('credentials.updated_at as credential_updated_at')
+      .orderBy('profiles.provider')
+      .orderBy('profiles.created_at')
+      .orderBy('profiles.id');
+  }
+
+  #inlineRecord(id: ProfileId): AuthProfileRecord | undefined {
+    const inline = this.#inline.get(id);
+    if (inline === undefined) return undefined;
+    return {
+      id,
+      provider: inline.provider,
+      type: 'api_key',
+      facts: { type: 'api_key', hasSecret: !inline.key.isBlank(), hasRefresh: false },
+      source: 'inline',
+    };
+  }
+}
+
+function toRecord(row: ProfileRow & { readonly credential_updated_at: number }): AuthProfileRecord {
+  return {
+    id: row.id,
+    provider: row.provider,
+    type: row.type,
+    facts: factsFromRow({ ...row, type: row.type }),
+    source: 'store',
+    ...(row.email === null ? {} : { email: row.email }),
+    createdAt: row.created_at,
+    credentialUpdatedAt: row.credential_updated_at,
+    ...(row.project_id === null ? {} : { projectId: row.project_id }),
+    ...(row.enterprise_url === null ? {} : { enterpriseUrl: row.enterprise_url }),
+  };
+}
+
+/** The id a new profile gets (seed 002 "Profile IDs"). */
+function profileIdFor(requested: string | undefined, credential: Credential): ProfileId {
+  const provider = credential.provider;
+  const email = credential.type === 'oauth' ? credential.email : undefined;
+  const text = requested?.trim();
+  const id = text === undefined || text === '' ? formatProfileId(provider, email ?? DEFAULT_PROFILE_NAME) : text.includes(':') ? assertProfileId(text) : formatProfileId(provider, text);
+  const parsed = parseProfileId(id);
+  if (parsed === undefined || parsed.provider !== provider) {
+    throw new AuthStoreError('invalid_profile_id', `profile id "${id}" must start with the credential's provider, e.g. "${provider}:default"`);
+  }
+  if (parsed.name === INLINE_PROFILE_NAME) {
+    throw new AuthStoreError('reserved_profile_id', `"${id}" is reserved for the inline config key of ${provider}; pick another name`);
+  }
+  return id;
+}
+
+function parseIdList(text: string): ProfileId[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  } catch {
+    return [];
+  }
+}

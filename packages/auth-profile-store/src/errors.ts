@@ -1,0 +1,79 @@
+/**
+ * Errors of the auth-profile store. Each carries a `Symbol.for` brand (duplicate-install safe), a literal
+ * `code` and an optional `cause`. Messages never contain a secret.
+ */
+
+/** Why a store operation failed. */
+export type AuthStoreErrorCode =
+  | 'invalid_agent_id'
+  | 'invalid_profile_id'
+  | 'invalid_credential'
+  | 'invalid_order'
+  | 'profile_not_found'
+  | 'reserved_profile_id'
+  | 'store_not_found'
+  | 'store_not_migrated'
+  | 'store_read_only'
+  | 'store_closed'
+  | 'store_unavailable'
+  | 'migration_failed';
+
+const storeErrorBrand = Symbol.for('understudy.error.AuthStoreError');
+
+/**
+ * A store operation failed: bad input (the message names the field and the fix), a read-only or closed store,
+ * or an SQLite failure (kept as `cause`).
+ */
+export class AuthStoreError extends Error {
+  readonly code: AuthStoreErrorCode;
+
+  constructor(code: AuthStoreErrorCode, message: string, options: { readonly cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AuthStoreError';
+    this.code = code;
+    Object.defineProperty(this, storeErrorBrand, { value: true });
+  }
+
+  /** Duplicate-install-safe check. */
+  static isInstance(value: unknown): value is AuthStoreError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[storeErrorBrand] === true;
+  }
+}
+
+/** One legacy file that blocks an agent until `understudy doctor --fix` imports it. */
+export interface BlockingLegacyFile {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** Why it blocks: it holds credentials, or it could not be read (so it may hold some). */
+  readonly why: 'credentials' | 'unreadable';
+}
+
+const legacyErrorBrand = Symbol.for('understudy.error.LegacyAuthFilesError');
+
+/**
+ * The agent has credential-bearing legacy files (`auth-profiles.json`, `credentials/oauth.json`, `auth.json`)
+ * that were never imported. The store fails closed rather than silently ignoring or reading them
+ * (seed 002 "Auth storage"); the message names the command that imports them.
+ */
+export class LegacyAuthFilesError extends Error {
+  readonly code = 'legacy_auth_files' as const;
+  readonly agentId: string;
+  readonly files: readonly BlockingLegacyFile[];
+
+  constructor(agentId: string, files: readonly BlockingLegacyFile[]) {
+    const names = files.map((file) => file.path).join(', ');
+    super(
+      `agent "${agentId}" has legacy auth files that are not imported yet (${names}); ` +
+        `run \`understudy doctor --fix${agentId === 'main' ? '' : ` --agent ${agentId}`}\` to import them`,
+    );
+    this.name = 'LegacyAuthFilesError';
+    this.agentId = agentId;
+    this.files = files;
+    Object.defineProperty(this, legacyErrorBrand, { value: true });
+  }
+
+  /** Duplicate-install-safe check. */
+  static isInstance(value: unknown): value is LegacyAuthFilesError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[legacyErrorBrand] === true;
+  }
+}

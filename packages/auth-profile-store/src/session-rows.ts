@@ -1,0 +1,84 @@
+/**
+ * Session entries ↔ `sessions` rows. Scalar fields are columns; the fallback notice state and the pending live
+ * switch are JSON. A patch sets a field (value), clears it (`null`) or leaves it alone (absent).
+ */
+import type { SessionEntry, SessionFields, SessionPatch } from '@understudy/contracts';
+import type { SessionsTable } from './schema.js';
+
+type FieldColumns = Omit<SessionsTable, 'key' | 'revision' | 'created_at' | 'updated_at'>;
+
+interface FieldMapping {
+  readonly column: keyof FieldColumns;
+  readonly json?: true;
+}
+
+/** Where each session field is stored. */
+const FIELD_COLUMNS: { readonly [K in keyof Required<SessionFields>]: FieldMapping } = {
+  providerOverride: { column: 'provider_override' },
+  modelOverride: { column: 'model_override' },
+  modelOverrideSource: { column: 'model_override_source' },
+  modelOverrideOrigin: { column: 'model_override_origin' },
+  authProfileOverride: { column: 'auth_profile_override' },
+  authProfileOverrideSource: { column: 'auth_profile_override_source' },
+  authProfileOverrideCompactionCount: { column: 'auth_profile_override_compaction_count' },
+  compactionCount: { column: 'compaction_count' },
+  chatType: { column: 'chat_type' },
+  fallbackNotice: { column: 'fallback_notice', json: true },
+  pendingLiveSwitch: { column: 'pending_live_switch', json: true },
+  lastOriginProbeAt: { column: 'last_origin_probe_at' },
+};
+
+/** Every session field name. */
+export const SESSION_FIELD_NAMES = Object.freeze(Object.keys(FIELD_COLUMNS)) as readonly (keyof SessionFields)[];
+
+/** The entry a row stands for; null columns are absent fields. */
+export function sessionFromRow(row: SessionsTable): SessionEntry {
+  const entry: Record<string, unknown> = {
+    key: row.key,
+    revision: row.revision,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  for (const field of SESSION_FIELD_NAMES) {
+    const mapping = FIELD_COLUMNS[field];
+    const value = row[mapping.column];
+    const decoded = value === null ? undefined : mapping.json === true ? parseJson(value) : value;
+    if (decoded !== undefined) entry[field] = decoded;
+  }
+  return entry as unknown as SessionEntry;
+}
+
+/** Column values of a row after applying `patch` to `current` (all fields null when there is no row yet). */
+export function applySessionPatch(current: SessionsTable | undefined, patch: SessionPatch): FieldColumns {
+  const columns: Record<string, string | number | null> = {};
+  for (const field of SESSION_FIELD_NAMES) {
+    const mapping = FIELD_COLUMNS[field];
+    const existing = current === undefined ? null : current[mapping.column];
+    if (!Object.hasOwn(patch, field) || patch[field] === undefined) {
+      columns[mapping.column] = existing;
+      continue;
+    }
+    const value = patch[field];
+    columns[mapping.column] = value === null ? null : mapping.json === true ? JSON.stringify(value) : (value as string | number);
+  }
+  return columns as unknown as FieldColumns;
+}
+
+/** Column values with every field cleared except `keep`. */
+export function resetSessionColumns(current: SessionsTable, keep: readonly (keyof SessionFields)[]): FieldColumns {
+  const columns: Record<string, string | number | null> = {};
+  for (const field of SESSION_FIELD_NAMES) {
+    const column = FIELD_COLUMNS[field].column;
+    columns[column] = keep.includes(field) ? current[column] : null;
+  }
+  return columns as unknown as FieldColumns;
+}
+
+function parseJson(value: string | number): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
