@@ -1,1 +1,47 @@
-export {};
+/**
+ * `@understudy/config`: the zod schema of the understudy config file (DESIGN §3, §6), its defaults, errors that
+ * name the path and the fix, and its JSON Schema. Pure: the caller reads the file and the environment.
+ */
+export { configSchema } from './config-schema.js';
+export type {
+  AgentsConfig,
+  AuthConfig,
+  GatewayConfig,
+  ModelsConfig,
+  ProviderConfig,
+  RetryConfig,
+  SessionConfig,
+  StateConfig,
+  TimeoutsConfig,
+  UnderstudyConfig,
+  UnderstudyConfigInput,
+} from './config-schema.js';
+export { configIssuesFromZod, configJsonSchema, formatConfigPath, parseConfig, safeParseConfig } from './parse-config.js';
+export type { ConfigParseResult } from './parse-config.js';
+export { expandEnvPlaceholders } from './env-placeholders.js';
+export { isLoopbackHost } from './loopback.js';
+export { ConfigError } from './errors.js';
+export type { ConfigIssue } from './errors.js';
+export { authConfigSchema, authProfileConfigSchema } from './auth-schema.js';
+export {
+  agentEntryConfigSchema,
+  agentIdSchema,
+  agentsConfigSchema,
+  modelEntryConfigSchema,
+  modelSelectionSchema,
+} from './agents-schema.js';
+export {
+  LOG_LEVELS,
+  PROVIDER_APIS,
+  gatewayConfigSchema,
+  modelsConfigSchema,
+  providerConfigSchema,
+  providerRetryConfigSchema,
+  providerTimeoutsConfigSchema,
+  retryConfigSchema,
+  sessionConfigSchema,
+  stateConfigSchema,
+  timeoutsConfigSchema,
+} from './runtime-schema.js';
+export { cooldownPolicySchema, resolveCooldownPolicy } from '@understudy/cooldown-scheduler';
+export type { CooldownPolicy, CooldownPolicyInput } from '@understudy/cooldown-scheduler';

@@ -1,0 +1,44 @@
+/**
+ * `auth.*`: auth profile metadata (no secrets), per-provider order, and the cooldown knobs (DESIGN §3, §6;
+ * seed 002 "Auth storage", "Rotation order").
+ */
+import { normalizeProfileId, parseProfileId } from '@understudy/contracts';
+import { cooldownPolicySchema } from '@understudy/cooldown-scheduler';
+import * as z from 'zod';
+import { normalizedKeyRecord, profileIdSchema, providerIdSchema, providerRecord } from './schema-parts.js';
+
+/** `auth.profiles.<id>`: routing metadata of a profile. Secrets never live in config. */
+export const authProfileConfigSchema = z
+  .strictObject({
+    provider: providerIdSchema.describe('Provider id of the profile, e.g. "openai".'),
+    mode: z
+      .enum(['api_key', 'oauth', 'token'])
+      .describe('Credential type the profile must have; a stored credential of another type makes it ineligible.'),
+    email: z.string().trim().min(1).optional().describe('Account email, for display.'),
+  })
+  .describe('Auth profile metadata (routing only; secrets live in the agent state).');
+
+const profileKeys = normalizedKeyRecord(authProfileConfigSchema, normalizeProfileId, 'auth profile').superRefine(
+  (profiles, context) => {
+    for (const id of Object.keys(profiles)) {
+      if (parseProfileId(id) === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [id],
+          message: `"${id}" is not an auth profile id: write "provider:name", e.g. "openai:default"`,
+        });
+      }
+    }
+  },
+);
+
+/** The `auth` section. */
+export const authConfigSchema = z
+  .strictObject({
+    profiles: profileKeys.default({}).describe('Auth profiles by id ("provider:name"): metadata and routing only.'),
+    order: providerRecord(z.array(profileIdSchema))
+      .default({})
+      .describe('Auth profile order by provider id; listed profiles only, tried in this order.'),
+    cooldowns: cooldownPolicySchema.prefault({}).describe('Cooldown and disable windows, rotation and probe knobs.'),
+  })
+  .describe('Auth profiles, order and cooldowns.');

@@ -1,0 +1,114 @@
+/**
+ * `retry.*`, `models.*`, `gateway.*`, `state.*` and `session.*` (DESIGN §3, §4.3, §6.3).
+ */
+import * as z from 'zod';
+import { msSchema, positiveMsSchema, providerRecord } from './schema-parts.js';
+
+/** `retry.provider`: same-profile transient retries (DESIGN §6.3). */
+export const providerRetryConfigSchema = z.strictObject({
+  maxRetries: z.number().int().min(0).max(20).default(3).describe('Same-profile retries after a transient failure.'),
+  baseDelayMs: msSchema.default(250).describe('Backoff base, ms (full jitter, doubling per retry).'),
+  maxDelayMs: msSchema.default(5_000).describe('Backoff cap, ms.'),
+  windowMs: positiveMsSchema.default(90_000).describe('All retries of one candidate happen inside this window, ms.'),
+});
+
+/** The `retry` section. */
+export const retryConfigSchema = z.strictObject({
+  provider: providerRetryConfigSchema.prefault({}).describe('Provider-call retries.'),
+});
+
+const timeoutFields = {
+  connectMs: positiveMsSchema.describe('TCP/TLS connect timeout, ms.'),
+  headersMs: positiveMsSchema.describe('Time to response headers, ms.'),
+  firstTokenMs: positiveMsSchema.describe('Time to the first streamed token (TTFT), ms.'),
+  stallMs: positiveMsSchema.describe('Longest silence inside a stream, ms.'),
+  requestMs: positiveMsSchema.describe('Whole provider request, ms.'),
+};
+
+/** `models.timeouts`: defaults for every provider. */
+export const timeoutsConfigSchema = z.strictObject({
+  connectMs: timeoutFields.connectMs.default(10_000),
+  headersMs: timeoutFields.headersMs.default(60_000),
+  firstTokenMs: timeoutFields.firstTokenMs.default(60_000),
+  stallMs: timeoutFields.stallMs.default(60_000),
+  requestMs: timeoutFields.requestMs.default(300_000),
+});
+
+/** `models.providers.<id>.timeouts`: per-provider overrides of `models.timeouts` (only the keys given). */
+export const providerTimeoutsConfigSchema = z.strictObject({
+  connectMs: timeoutFields.connectMs.optional(),
+  headersMs: timeoutFields.headersMs.optional(),
+  firstTokenMs: timeoutFields.firstTokenMs.optional(),
+  stallMs: timeoutFields.stallMs.optional(),
+  requestMs: timeoutFields.requestMs.optional(),
+});
+
+/** The provider wire formats understudy speaks. */
+export const PROVIDER_APIS = ['openai-completions', 'anthropic-messages', 'google-generative-ai'] as const;
+
+/** `models.providers.<id>`: how to reach one provider. */
+export const providerConfigSchema = z.strictObject({
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL, e.g. "https://api.openai.com/v1"' })
+    .describe('Base URL of the provider API.'),
+  api: z.enum(PROVIDER_APIS).describe('Wire format of the provider.'),
+  apiKey: z
+    .string()
+    .optional()
+    .describe('Inline API key (profile "<provider>:inline"); "${ENV_VAR}" placeholders are expanded. Prefer stored profiles.'),
+  headers: z.record(z.string(), z.string()).optional().describe('Extra request headers.'),
+  models: z.array(z.string().trim().min(1)).optional().describe('Model ids this provider serves (listed by GET /v1/models).'),
+  timeouts: providerTimeoutsConfigSchema.optional().describe('Overrides of models.timeouts for this provider.'),
+});
+
+/** The `models` section. */
+export const modelsConfigSchema = z.strictObject({
+  providers: providerRecord(providerConfigSchema).default({}).describe('Providers by id (normalised).'),
+  timeouts: timeoutsConfigSchema.prefault({}).describe('Default timeouts for every provider.'),
+});
+
+/** Log levels of the gateway (pino's). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The `gateway` section (DESIGN §4.3). */
+export const gatewayConfigSchema = z.strictObject({
+  host: z.string().trim().min(1).default('127.0.0.1').describe('Bind address; anything but loopback requires gateway.auth.token.'),
+  port: z.number().int().min(0).max(65_535).default(4317).describe('Bind port (0: any free port).'),
+  auth: z
+    .strictObject({
+      token: z.string().min(1).optional().describe('Bearer token every request must carry (Authorization or x-api-key).'),
+      adminToken: z.string().min(1).optional().describe('Token of the /admin/ API; the admin API is off without it.'),
+    })
+    .prefault({}),
+  maxRequestBytes: z.number().int().positive().default(1_048_576).describe('Largest accepted request body, bytes.'),
+  turnTimeoutMs: positiveMsSchema.default(600_000).describe('Deadline of one turn across all attempts, ms.'),
+  shutdownGraceMs: msSchema.default(10_000).describe('On SIGTERM, in-flight turns get this long to finish, ms.'),
+  logLevel: z.enum(LOG_LEVELS).default('info').describe('Log level (logs go to stderr).'),
+});
+
+/** The `state` section (DESIGN §3). */
+export const stateConfigSchema = z.strictObject({
+  dir: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe('State root (default ~/.understudy; UNDERSTUDY_STATE_DIR overrides it).'),
+  postgres: z
+    .strictObject({
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'write a PostgreSQL URL: "postgres://user@host:5432/db"')
+        .describe('Shared state for several gateway replicas.'),
+    })
+    .optional(),
+});
+
+/** The `session` section. */
+export const sessionConfigSchema = z.strictObject({
+  fallbackSkipTtlMs: msSchema
+    .optional()
+    .describe(
+      'Auth failure skip cache TTL, ms (0 or unset: off; clamped to 1 s–10 min). UNDERSTUDY_FALLBACK_SKIP_TTL_MS overrides it.',
+    ),
+});
