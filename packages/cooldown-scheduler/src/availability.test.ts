@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isProfileAvailable, profileUnavailability, profileUnavailableUntil } from './index.js';
+
+describe('availability of a profile for a model (seed "Model-scoped cooldowns")', () => {
+  it.each([
+    ['never-used profiles are available', undefined, { nowMs: 0 }, undefined],
+    ['an ended window does not block', { cooldownUntil: 10 }, { nowMs: 10 }, undefined],
+    [
+      'a profile-wide cooldown blocks every model',
+      { cooldownUntil: 50, cooldownReason: 'overloaded' },
+      { nowMs: 0, model: 'x' },
+      { untilMs: 50, lane: 'cooldown', reason: 'overloaded' },
+    ],
+    [
+      'a model-scoped cooldown blocks its own model',
+      { cooldownUntil: 50, cooldownModel: 'gpt-x', cooldownReason: 'rate_limit' },
+      { nowMs: 0, model: ' gpt-x' },
+      { untilMs: 50, lane: 'cooldown', reason: 'rate_limit', model: 'gpt-x' },
+    ],
+    ['a sibling model on the same provider can still be tried', { cooldownUntil: 50, cooldownModel: 'gpt-x' }, { nowMs: 0, model: 'gpt-y' }, undefined],
+    ['without a model, a model-scoped cooldown does not block', { cooldownUntil: 50, cooldownModel: 'gpt-x' }, { nowMs: 0 }, undefined],
+    [
+      'billing/disabled windows still block the whole profile across models',
+      { disabledUntil: 500, disabledReason: 'billing' },
+      { nowMs: 0, model: 'any' },
+      { untilMs: 500, lane: 'disable', reason: 'billing' },
+    ],
+    [
+      'the window that ends last wins',
+      { disabledUntil: 500, disabledReason: 'billing', cooldownUntil: 900 },
+      { nowMs: 0 },
+      { untilMs: 900, lane: 'cooldown', reason: 'unknown' },
+    ],
+    ['a disable without a reason reads as unknown', { disabledUntil: 500 }, { nowMs: 0 }, { untilMs: 500, lane: 'disable', reason: 'unknown' }],
+  ] as const)('%s', (_sentence, stats, query, expected) => {
+    expect(profileUnavailability(stats, query)).toEqual(expected);
+    expect(isProfileAvailable(stats, query)).toBe(expected === undefined);
+    expect(profileUnavailableUntil(stats, query)).toBe(expected?.untilMs);
+  });
+});
