@@ -67,9 +67,11 @@ export function factsFromRow(row: CredentialColumns): CredentialFacts {
   }
 }
 
-/** True when two rows hold the same credential (every column equal). */
+const CREDENTIAL_COLUMN_NAMES = Object.keys(emptyColumns('api_key')) as readonly (keyof CredentialColumns)[];
+
+/** True when two rows hold the same credential (every credential column equal; stamps and ids ignored). */
 export function sameCredentialColumns(a: CredentialColumns, b: CredentialColumns): boolean {
-  return (Object.keys(a) as (keyof CredentialColumns)[]).every((column) => a[column] === b[column]);
+  return CREDENTIAL_COLUMN_NAMES.every((column) => a[column] === b[column]);
 }
 
 /**

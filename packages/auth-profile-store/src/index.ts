@@ -28,3 +28,7 @@ export { DEFAULT_BUSY_TIMEOUT_MS, DATABASE_FILE_MODE, DIRECTORY_MODE } from './a
 export { CREDENTIAL_TYPES } from './credential-rows.js';
 export { findLegacyAuthFiles } from './legacy/legacy-files.js';
 export type { LegacyFileContent, LegacyFileKind, LegacyFileStatus, LegacyProfile, LegacySkip } from './legacy/legacy-files.js';
+export { importLegacyAuthFiles } from './legacy/legacy-import.js';
+export type { ImportLegacyAuthFilesOptions, LegacyImportAction, LegacyImportReport } from './legacy/legacy-import.js';
+export { diagnoseAuthStore, findPermissionProblems, repairAuthStorePermissions } from './store-diagnosis.js';
+export type { AuthStoreDiagnosis, DatabaseDiagnosis, PermissionProblem } from './store-diagnosis.js';
