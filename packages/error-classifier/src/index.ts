@@ -1,2 +1,13 @@
+/**
+ * `@understudy/error-classifier`: provider failure → failover reason, with the policy table of what each reason
+ * does (DESIGN §2, §6.1).
+ */
+export { classifyFailure, explainFailure } from './classify-failure.js';
+export type { ClassifyOptions, FailureExplanation } from './classify-failure.js';
+export { parseDurationMs, parseRetryAfter, parseRetryAfterHeader, retryAfterFromText } from './retry-after.js';
+export type { RetryAfterSources } from './retry-after.js';
+export { reasonOfStatus } from './rules/status-rules.js';
+export { statedStatus } from './stated-status.js';
+export { HEAD_WINDOW_CHARS, TAIL_WINDOW_CHARS } from './text/normalize-text.js';
 export { REASON_POLICY, policyOf } from './policy.js';
 export type { FailureLane, ProfileRotation, ReasonPolicy } from './policy.js';

@@ -1,0 +1,121 @@
+/**
+ * `classifyFailure`: one provider failure → one failover reason (DESIGN §2, §4.1; seed 002 "Cooldowns",
+ * "Billing disables", "Model fallback").
+ *
+ * The rule families run in a fixed order and the first that matches decides:
+ *
+ * | step | family | why here |
+ * |---|---|---|
+ * | 1 | abort cause / our own timeouts | a user abort ends the turn; an abort caused by a timeout is a timeout |
+ * | 2 | literal "no error details", bodiless failures | nothing else to read |
+ * | 3 | provider-scoped rules and doc anchors | they overrule generic codes (`#token-limit`, Zhipu codes) |
+ * | 4 | decisive codes, finish reasons | a provider's own type beats the prose around it |
+ * | 5 | specific text families | see `rules/text/index.ts` for their order |
+ * | 6 | OpenRouter's bare "Provider returned error" | only when nothing more specific was said |
+ * | 7 | generic transient text | timeouts, aborts, transport, server errors, empty answers |
+ * | 8 | the input HTTP status | the status alone, when neither codes nor text named a cause |
+ * | 9 | broad codes (SDK classes, `invalid_request_error` …) | family-level hints |
+ * | 10 | a status stated in the text | weakest: wrappers add misleading prefixes |
+ * | 11 | otherwise `unclassified` | the raw preview is kept by the caller |
+ *
+ * Cost: the texts are cut to a bounded window and every pattern has bounded quantifiers, so the work per
+ * failure is linear in min(input size, window) — safe on the hot path and on multi-megabyte bodies.
+ */
+import type { FailureClassification, ProviderFailure } from '@understudy/contracts';
+import { buildEvidence } from './evidence.js';
+import type { Evidence } from './evidence.js';
+import { REASON_POLICY } from './policy.js';
+import { parseRetryAfter } from './retry-after.js';
+import { broadCode, decisiveCode, finishReasonCode } from './rules/code-rules.js';
+import { abortOrTimeoutFact, bodilessFailure, genericUnknownLiteral, noErrorDetailsLiteral } from './rules/context-rules.js';
+import { leadingProviderRule, trailingProviderRule } from './rules/provider-rules.js';
+import { firstTextMatch } from './rules/rule.js';
+import type { Verdict } from './rules/rule.js';
+import { statusVerdict } from './rules/status-rules.js';
+import { GENERIC_TEXT_RULES, SPECIFIC_TEXT_RULES } from './rules/text/index.js';
+
+/** Options of {@link classifyFailure}. */
+export interface ClassifyOptions {
+  /**
+   * The current time in epoch ms, used for Retry-After dates and reset times. Without it, date-based hints
+   * give no `retryAfterMs` (durations still do).
+   */
+  readonly nowMs?: number | undefined;
+}
+
+/** A classification plus what a human needs to check it (`understudy classify --explain`). */
+export interface FailureExplanation extends FailureClassification {
+  /** Where `status` came from: the failure itself, its text, or nowhere. */
+  readonly statusSource: 'input' | 'text' | null;
+  /** The text or code that matched the deciding rule, shortened; `null` for rules that read no text. */
+  readonly matched: string | null;
+}
+
+const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
+  abortOrTimeoutFact,
+  noErrorDetailsLiteral,
+  bodilessFailure,
+  leadingProviderRule,
+  decisiveCode,
+  finishReasonCode,
+  (evidence) => firstTextMatch(SPECIFIC_TEXT_RULES, evidence),
+  trailingProviderRule,
+  (evidence) => firstTextMatch(GENERIC_TEXT_RULES, evidence),
+  (evidence) => statusVerdict(evidence.inputStatus, 'input'),
+  broadCode,
+  (evidence) => (evidence.inputStatus === null ? statusVerdict(evidence.statedStatus, 'text') : null),
+  genericUnknownLiteral,
+];
+
+const UNCLASSIFIED: Verdict = { reason: 'unclassified', rule: 'unclassified', matched: null };
+
+function decide(evidence: Evidence): Verdict {
+  for (const step of STEPS) {
+    const verdict = step(evidence);
+    if (verdict !== null) return verdict;
+  }
+  return UNCLASSIFIED;
+}
+
+/**
+ * Classifies a failure and says why: the classification plus the status source and the matched text.
+ *
+ * @param failure - what the provider client observed; any field may be absent or of the wrong type.
+ * @param options - `nowMs` for date-based Retry-After hints.
+ * @returns the explanation; never throws.
+ * @example
+ * explainFailure({ status: 429, body: 'Please try again in 20s' })
+ * // { reason: 'rate_limit', detail: 'status.429', retryAfterMs: 20000, statusSource: 'input', matched: '429', … }
+ */
+export function explainFailure(failure: ProviderFailure, options: ClassifyOptions = {}): FailureExplanation {
+  const evidence = buildEvidence(failure);
+  const verdict = decide(evidence);
+  const policy = REASON_POLICY[verdict.reason];
+  const nowMs = typeof options.nowMs === 'number' && Number.isFinite(options.nowMs) ? options.nowMs : undefined;
+  return {
+    reason: verdict.reason,
+    status: evidence.inputStatus ?? evidence.statedStatus,
+    retryAfterMs: parseRetryAfter({ headers: evidence.headers, texts: evidence.texts, nowMs }),
+    cooldownScope: policy.lane === 'none' ? null : policy.scope,
+    detail: verdict.rule,
+    statusSource: evidence.inputStatus !== null ? 'input' : evidence.statedStatus !== null ? 'text' : null,
+    matched: verdict.matched,
+  };
+}
+
+/**
+ * Classifies one provider failure into a failover reason (DESIGN §2), with the HTTP status unchanged (else the
+ * status its text states), the Retry-After in ms, the cooldown scope of the reason's policy and the id of the
+ * rule that decided.
+ *
+ * @param failure - what the provider client observed; any field may be absent or of the wrong type.
+ * @param options - `nowMs`: epoch ms for Retry-After dates and reset times (default: date hints ignored).
+ * @returns the classification; never throws.
+ * @example
+ * classifyFailure({ provider: 'openai', status: 429, body: '{"error":{"code":"insufficient_quota"}}' })
+ * // { reason: 'billing', status: 429, retryAfterMs: null, cooldownScope: 'profile', detail: 'openai.insufficient_quota' }
+ */
+export function classifyFailure(failure: ProviderFailure, options: ClassifyOptions = {}): FailureClassification {
+  const { reason, status, retryAfterMs, cooldownScope, detail } = explainFailure(failure, options);
+  return { reason, status, retryAfterMs, cooldownScope, detail };
+}

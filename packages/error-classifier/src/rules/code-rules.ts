@@ -1,0 +1,255 @@
+/**
+ * Error codes and types: structured values a provider, an SDK or the transport put on the error (`type`,
+ * `code`, gRPC-style `status`, AWS exception names, Node/undici error codes, finish reasons).
+ *
+ * Two strengths:
+ * - **decisive** codes name the cause outright (`insufficient_quota`, `overloaded_error`, `RESOURCE_EXHAUSTED`,
+ *   `ThrottlingException`, `ECONNRESET`). They are read before any prose, so a provider type beats a client's
+ *   wording around it (seed 002: a `rate_limit_error` whose message says "overloaded" stays a rate limit).
+ * - **broad** codes only name a family (`authentication_error`, `invalid_request_error`, SDK classes such as
+ *   `APIConnectionError`). They are read after the text families and after the input status, because providers
+ *   put more specific causes under them (billing text under `permission_error`, an overload under
+ *   `invalid_request_error`, an IAM denial wrapped as `APIConnectionError`).
+ */
+import type { FailoverReason } from '@understudy/contracts';
+import type { Evidence } from '../evidence.js';
+import type { Verdict } from './rule.js';
+
+type CodeTable = Readonly<Record<string, readonly [rule: string, reason: FailoverReason]>>;
+
+/** Decisive codes (lower-cased). */
+const DECISIVE: CodeTable = {
+  // rate limits, quota windows (seed: ThrottlingException, resource exhausted, concurrency limits)
+  rate_limit_exceeded: ['openai.rate_limit_exceeded', 'rate_limit'],
+  rate_limit_error: ['anthropic.rate_limit_error', 'rate_limit'],
+  rate_limit_reached_error: ['moonshot.rate_limit_reached_error', 'rate_limit'],
+  ratelimitexceeded: ['google.rate_limit_exceeded', 'rate_limit'],
+  userratelimitexceeded: ['google.rate_limit_exceeded', 'rate_limit'],
+  resource_exhausted: ['gemini.resource_exhausted', 'rate_limit'],
+  throttlingexception: ['bedrock.throttling_exception', 'rate_limit'],
+  toomanyrequestsexception: ['aws.too_many_requests', 'rate_limit'],
+  servicequotaexceededexception: ['aws.service_quota_exceeded', 'rate_limit'],
+  too_many_requests: ['code.too_many_requests', 'rate_limit'],
+  usage_limit_reached: ['codex.usage_limit_reached', 'rate_limit'],
+  usage_limit_exceeded: ['code.usage_limit_exceeded', 'rate_limit'],
+  concurrency_limit_exceeded: ['code.concurrency_limit', 'rate_limit'],
+  // capacity (DESIGN §2: overloaded_error, at capacity, ModelNotReadyException)
+  overloaded_error: ['anthropic.overloaded_error', 'overloaded'],
+  engine_overloaded_error: ['moonshot.engine_overloaded_error', 'overloaded'],
+  server_overloaded: ['code.server_overloaded', 'overloaded'],
+  modelnotreadyexception: ['bedrock.model_not_ready', 'overloaded'],
+  model_not_ready: ['code.model_not_ready', 'overloaded'],
+  unavailable: ['grpc.unavailable', 'overloaded'],
+  capacity_exceeded: ['code.capacity_exceeded', 'overloaded'],
+  // the provider's own failure
+  server_error: ['openai.server_error', 'server_error'],
+  internal_server_error: ['code.internal_server_error', 'server_error'],
+  internal: ['grpc.internal', 'server_error'],
+  internalserverexception: ['bedrock.internal_server_exception', 'server_error'],
+  serviceunavailableexception: ['bedrock.service_unavailable_exception', 'server_error'],
+  modelerrorexception: ['bedrock.model_error_exception', 'server_error'],
+  modelstreamerrorexception: ['bedrock.model_stream_error', 'server_error'],
+  cf_bad_gateway: ['openai.cf_bad_gateway', 'server_error'],
+  bad_gateway: ['code.bad_gateway', 'server_error'],
+  upstream_error: ['code.upstream_error', 'server_error'],
+  // time and transport
+  deadline_exceeded: ['grpc.deadline_exceeded', 'timeout'],
+  request_timeout: ['code.request_timeout', 'timeout'],
+  gateway_timeout: ['code.gateway_timeout', 'timeout'],
+  modeltimeoutexception: ['bedrock.model_timeout', 'timeout'],
+  econnreset: ['transport.econnreset', 'timeout'],
+  econnrefused: ['transport.econnrefused', 'timeout'],
+  econnaborted: ['transport.econnaborted', 'timeout'],
+  etimedout: ['transport.etimedout', 'timeout'],
+  esockettimedout: ['transport.esockettimedout', 'timeout'],
+  epipe: ['transport.epipe', 'timeout'],
+  enotfound: ['transport.enotfound', 'timeout'],
+  eai_again: ['transport.eai_again', 'timeout'],
+  ehostunreach: ['transport.ehostunreach', 'timeout'],
+  enetunreach: ['transport.enetunreach', 'timeout'],
+  enetdown: ['transport.enetdown', 'timeout'],
+  err_stream_premature_close: ['transport.premature_close', 'timeout'],
+  err_socket_connection_timeout: ['transport.connect_timeout', 'timeout'],
+  err_tls_handshake_timeout: ['transport.tls_handshake_timeout', 'timeout'],
+  und_err_aborted: ['undici.aborted', 'abort'],
+  // TLS certificates (Node/OpenSSL codes, Python ssl)
+  cert_has_expired: ['tls.cert_has_expired', 'tls_certificate'],
+  cert_not_yet_valid: ['tls.cert_not_yet_valid', 'tls_certificate'],
+  depth_zero_self_signed_cert: ['tls.self_signed', 'tls_certificate'],
+  self_signed_cert_in_chain: ['tls.self_signed_in_chain', 'tls_certificate'],
+  unable_to_verify_leaf_signature: ['tls.unable_to_verify_leaf', 'tls_certificate'],
+  unable_to_get_issuer_cert: ['tls.unable_to_get_issuer', 'tls_certificate'],
+  unable_to_get_issuer_cert_locally: ['tls.unable_to_get_issuer', 'tls_certificate'],
+  cert_signature_failure: ['tls.cert_signature_failure', 'tls_certificate'],
+  cert_untrusted: ['tls.cert_untrusted', 'tls_certificate'],
+  cert_rejected: ['tls.cert_rejected', 'tls_certificate'],
+  err_tls_cert_altname_invalid: ['tls.altname_invalid', 'tls_certificate'],
+  certificate_verify_failed: ['tls.certificate_verify_failed', 'tls_certificate'],
+  // billing and credits
+  insufficient_quota: ['openai.insufficient_quota', 'billing'],
+  exceeded_current_quota_error: ['moonshot.exceeded_current_quota', 'billing'],
+  billing_hard_limit_reached: ['openai.billing_hard_limit', 'billing'],
+  billing_not_active: ['openai.billing_not_active', 'billing'],
+  insufficient_balance: ['code.insufficient_balance', 'billing'],
+  insufficient_credits: ['code.insufficient_credits', 'billing'],
+  insufficient_funds: ['code.insufficient_funds', 'billing'],
+  payment_required: ['code.payment_required', 'billing'],
+  arrearage: ['dashscope.arrearage', 'billing'],
+  // permanent auth
+  account_deactivated: ['openai.account_deactivated', 'auth_permanent'],
+  organization_deactivated: ['code.organization_deactivated', 'auth_permanent'],
+  account_disabled: ['code.account_disabled', 'auth_permanent'],
+  account_suspended: ['code.account_suspended', 'auth_permanent'],
+  api_key_revoked: ['code.api_key_revoked', 'auth_permanent'],
+  invalid_grant: ['oauth.invalid_grant', 'auth_permanent'],
+  refresh_token_reused: ['oauth.refresh_token_reused', 'auth_permanent'],
+  refresh_token_expired: ['oauth.refresh_token_expired', 'auth_permanent'],
+  refresh_token_invalidated: ['oauth.refresh_token_invalidated', 'auth_permanent'],
+  // missing models
+  model_not_found: ['openai.model_not_found', 'model_not_found'],
+  deploymentnotfound: ['azure.deployment_not_found', 'model_not_found'],
+  deployment_not_found: ['azure.deployment_not_found', 'model_not_found'],
+  unknown_model: ['code.unknown_model', 'model_not_found'],
+  model_not_available: ['code.model_not_available', 'model_not_found'],
+  // context window
+  context_length_exceeded: ['openai.context_length_exceeded', 'context_overflow'],
+  model_context_window_exceeded: ['code.context_window_exceeded', 'context_overflow'],
+  contextwindowexceedederror: ['litellm.context_window_exceeded', 'context_overflow'],
+  prompt_too_long: ['code.prompt_too_long', 'context_overflow'],
+  // refusals and content policy
+  content_filter: ['azure.content_filter', 'refusal'],
+  content_policy_violation: ['code.content_policy_violation', 'refusal'],
+  contentpolicyviolationerror: ['litellm.content_policy_violation', 'refusal'],
+  data_inspection_failed: ['dashscope.data_inspection_failed', 'refusal'],
+  responsible_ai_policy_violation: ['azure.responsible_ai_policy', 'refusal'],
+  // sessions
+  previous_response_not_found: ['openai.previous_response_not_found', 'session_expired'],
+  session_expired: ['code.session_expired', 'session_expired'],
+  session_not_found: ['code.session_not_found', 'session_expired'],
+  conversation_not_found: ['code.conversation_not_found', 'session_expired'],
+  // format
+  tool_use_failed: ['groq.tool_use_failed', 'format'],
+  // explicit aborts
+  apiuseraborterror: ['sdk.user_abort', 'abort'],
+};
+
+/** Broad codes (lower-cased): read after the text families and the input status. */
+const BROAD: CodeTable = {
+  authentication_error: ['anthropic.authentication_error', 'auth'],
+  permission_error: ['anthropic.permission_error', 'auth'],
+  invalid_api_key: ['openai.invalid_api_key', 'auth'],
+  unauthenticated: ['grpc.unauthenticated', 'auth'],
+  permission_denied: ['grpc.permission_denied', 'auth'],
+  unauthorized: ['code.unauthorized', 'auth'],
+  accessdeniedexception: ['bedrock.access_denied', 'auth'],
+  unrecognizedclientexception: ['aws.unrecognized_client', 'auth'],
+  invalidsignatureexception: ['aws.invalid_signature', 'auth'],
+  expiredtokenexception: ['aws.expired_token', 'auth'],
+  authenticationerror: ['sdk.authentication_error', 'auth'],
+  permissiondeniederror: ['sdk.permission_denied', 'auth'],
+  not_found_error: ['anthropic.not_found_error', 'model_not_found'],
+  not_found: ['grpc.not_found', 'model_not_found'],
+  resourcenotfoundexception: ['aws.resource_not_found', 'model_not_found'],
+  notfounderror: ['sdk.not_found', 'model_not_found'],
+  invalid_request_error: ['code.invalid_request_error', 'format'],
+  invalid_argument: ['grpc.invalid_argument', 'format'],
+  failed_precondition: ['grpc.failed_precondition', 'format'],
+  validationexception: ['aws.validation', 'format'],
+  badrequesterror: ['sdk.bad_request', 'format'],
+  unprocessableentityerror: ['sdk.unprocessable_entity', 'format'],
+  request_too_large: ['anthropic.request_too_large', 'context_overflow'],
+  string_above_max_length: ['openai.string_above_max_length', 'context_overflow'],
+  api_error: ['anthropic.api_error', 'server_error'],
+  internalservererror: ['sdk.internal_server_error', 'server_error'],
+  serviceunavailableerror: ['sdk.service_unavailable', 'overloaded'],
+  ratelimiterror: ['sdk.rate_limit', 'rate_limit'],
+  toomanyrequestserror: ['sdk.too_many_requests', 'rate_limit'],
+  apitimeouterror: ['sdk.timeout', 'timeout'],
+  apiconnectiontimeouterror: ['sdk.connection_timeout', 'timeout'],
+  apiconnectionerror: ['sdk.connection_error', 'timeout'],
+  timeouterror: ['sdk.timeout', 'timeout'],
+  connectionerror: ['sdk.connection_error', 'timeout'],
+  aborterror: ['dom.abort_error', 'abort'],
+  cancelled: ['grpc.cancelled', 'abort'],
+};
+
+/** Finish / stop / block reasons (seed 002: provider-completed `error` is a server error; transport-shaped ones are timeouts). */
+const FINISH: CodeTable = {
+  error: ['finish_reason.error', 'server_error'],
+  abort: ['finish_reason.abort', 'timeout'],
+  aborted: ['finish_reason.abort', 'timeout'],
+  network_error: ['finish_reason.network_error', 'timeout'],
+  malformed_response: ['finish_reason.malformed_response', 'timeout'],
+  refusal: ['finish_reason.refusal', 'refusal'],
+  content_filter: ['finish_reason.content_filter', 'refusal'],
+  safety: ['finish_reason.safety', 'refusal'],
+  recitation: ['finish_reason.recitation', 'refusal'],
+  prohibited_content: ['finish_reason.prohibited_content', 'refusal'],
+  blocklist: ['finish_reason.blocklist', 'refusal'],
+  spii: ['finish_reason.spii', 'refusal'],
+  image_safety: ['finish_reason.image_safety', 'refusal'],
+  malformed_function_call: ['finish_reason.malformed_function_call', 'format'],
+};
+
+/** When several decisive codes appear, the reason earliest here wins (the most specific cause first). */
+const PRECEDENCE: readonly FailoverReason[] = [
+  'refusal',
+  'context_overflow',
+  'session_expired',
+  'billing',
+  'auth_permanent',
+  'tls_certificate',
+  'model_not_found',
+  'overloaded',
+  'rate_limit',
+  'server_error',
+  'timeout',
+  'format',
+  'auth',
+  'abort',
+];
+
+function rank(reason: FailoverReason): number {
+  const index = PRECEDENCE.indexOf(reason);
+  return index === -1 ? PRECEDENCE.length : index;
+}
+
+function lookup(table: CodeTable, tokens: Iterable<string>, prefixes: readonly (readonly [string, string, FailoverReason])[]): Verdict | null {
+  let best: Verdict | null = null;
+  for (const token of tokens) {
+    let entry = Object.hasOwn(table, token) ? table[token] : undefined;
+    if (entry === undefined) {
+      const prefix = prefixes.find(([start]) => token.startsWith(start));
+      if (prefix !== undefined) entry = [prefix[1], prefix[2]];
+    }
+    if (entry === undefined) continue;
+    const [rule, reason] = entry;
+    if (best === null || rank(reason) < rank(best.reason)) best = { reason, rule, matched: token };
+  }
+  return best;
+}
+
+const DECISIVE_PREFIXES: readonly (readonly [string, string, FailoverReason])[] = [
+  ['und_err_', 'undici.transport', 'timeout'],
+  ['err_tls_cert', 'tls.certificate', 'tls_certificate'],
+  ['err_ssl_', 'tls.ssl', 'tls_certificate'],
+];
+
+/**
+ * The decisive code among the evidence tokens, or `null`.
+ *
+ * @example decisiveCode(buildEvidence({ code: 'ECONNRESET' }))?.reason // 'timeout'
+ */
+export function decisiveCode(evidence: Evidence): Verdict | null {
+  return lookup(DECISIVE, evidence.tokens, DECISIVE_PREFIXES);
+}
+
+/** The finish / stop / block reason that names a failure, or `null` (`stop`, `end_turn` … are not failures). */
+export function finishReasonCode(evidence: Evidence): Verdict | null {
+  return lookup(FINISH, evidence.finishReasons, []);
+}
+
+/** The broad code among the evidence tokens, or `null`. */
+export function broadCode(evidence: Evidence): Verdict | null {
+  return lookup(BROAD, evidence.tokens, []);
+}

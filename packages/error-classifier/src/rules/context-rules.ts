@@ -1,0 +1,75 @@
+/**
+ * Rules that read the facts around a failure before its text: why a request was aborted, which of our own
+ * timeouts fired, the literal "no error details" message, and failures that carry no text at all.
+ *
+ * DESIGN §6.1: an abort caused by a timeout is a `timeout`, not an `abort`. Seed 002, "Model fallback":
+ * `empty_response` means no usable message or status; `no_error_details` means the provider explicitly said
+ * "Unknown error (no error details in response)"; a 404 without any body names no cause either.
+ */
+import type { Evidence } from '../evidence.js';
+import type { Verdict } from './rule.js';
+
+/** `abortCause` and `timeoutKind` set by the provider client decide before anything else. */
+export function abortOrTimeoutFact(evidence: Evidence): Verdict | null {
+  if (evidence.abortCause === 'user') return { reason: 'abort', rule: 'abort.user', matched: null };
+  if (evidence.abortCause === 'timeout') {
+    const kind = evidence.timeoutKind ?? 'request';
+    return { reason: 'timeout', rule: `abort.timeout.${kind}`, matched: null };
+  }
+  if (evidence.timeoutKind !== null) return { reason: 'timeout', rule: `timeout.${evidence.timeoutKind}`, matched: null };
+  return null;
+}
+
+const NO_ERROR_DETAILS = /unknown error \(no error details in response\)/;
+
+/** The literal message some runtimes emit when the provider gave no details. */
+export function noErrorDetailsLiteral(evidence: Evidence): Verdict | null {
+  const match = NO_ERROR_DETAILS.exec(evidence.text);
+  return match === null ? null : { reason: 'no_error_details', rule: 'literal.no_error_details', matched: match[0] };
+}
+
+/**
+ * Words that carry no cause: what is left of "404 status code (no body)", "HTTP 404 Not Found", `{}`, `null`
+ * once they are removed is nothing.
+ */
+const BOILERPLATE =
+  /(?<![a-z0-9])(?:\d{3}|https?|status|code|error|errors|api|request|failed|response|no body|body|not found|bad request|null|undefined|none|nil)(?![a-z0-9])|[^a-z\u00c0-\uffff]/g;
+
+/** Only texts this short can be bodiless. */
+const BODILESS_MAX_CHARS = 160;
+
+/** True when the failure carries no text beyond a status and boilerplate, and no code or error type. */
+export function isBodiless(evidence: Evidence): boolean {
+  if (evidence.code !== '' || evidence.errorType !== '') return false;
+  if (evidence.text === '') return true;
+  if (evidence.text.length > BODILESS_MAX_CHARS) return false;
+  return evidence.text.replace(BOILERPLATE, '') === '';
+}
+
+/**
+ * The verdict for a failure without any text: a 404 names no cause (`no_error_details`); without a status (or
+ * with a 2xx) an early-ended stream or a broken connection is a timeout and anything else an
+ * `empty_response`. Other statuses are left to the status rules.
+ */
+export function bodilessFailure(evidence: Evidence): Verdict | null {
+  if (!isBodiless(evidence)) return null;
+  const { status } = evidence;
+  if (status === 404) return { reason: 'no_error_details', rule: 'status.404.no_body', matched: null };
+  if (status !== null && (status < 200 || status >= 300)) return null;
+  if (evidence.phase === 'stream') return { reason: 'timeout', rule: 'stream.ended_early', matched: null };
+  if (evidence.phase === 'connect' || evidence.phase === 'headers') {
+    return { reason: 'timeout', rule: `transport.${evidence.phase}_failed`, matched: null };
+  }
+  return { reason: 'empty_response', rule: 'empty.no_body', matched: null };
+}
+
+const GENERIC_UNKNOWN = /llm request failed with an unknown error/;
+
+/**
+ * Seed 002: the runtime's generic fallback text "LLM request failed with an unknown error." stays
+ * conservative — it is recorded as `unclassified` with its own rule id, never promoted to a failover reason.
+ */
+export function genericUnknownLiteral(evidence: Evidence): Verdict | null {
+  const match = GENERIC_UNKNOWN.exec(evidence.text);
+  return match === null ? null : { reason: 'unclassified', rule: 'text.generic_unknown', matched: match[0] };
+}

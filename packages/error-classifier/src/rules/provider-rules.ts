@@ -1,0 +1,94 @@
+/**
+ * Rules that belong to one provider, and provider documentation anchors that name a cause outright.
+ *
+ * Seed 002: "provider-specific matchers stay scoped to the provider that owns them" — only an `openrouter`
+ * provider context turns a bare "Provider returned error" into a (timeout-shaped) transient failure, and only
+ * OpenRouter's 403 "Key limit exceeded" is billing. Other rules here read provider facts that generic wording
+ * would get wrong: DashScope reuses OpenAI's `insufficient_quota` text for token-rate limits (its doc anchor
+ * `#token-limit` says so), Google's free-tier quota text says "check your plan and billing details" for a
+ * per-minute window, OpenRouter's per-key monthly limit reads like a context overflow, and Zhipu/Z.AI numeric
+ * codes carry the cause.
+ */
+import type { FailoverReason } from '@understudy/contracts';
+import type { Evidence } from '../evidence.js';
+import type { TextRule, Verdict } from './rule.js';
+import { family, firstTextMatch } from './rule.js';
+
+const isOpenRouter = (evidence: Evidence): boolean => evidence.provider === 'openrouter';
+
+const isGoogle = (evidence: Evidence): boolean =>
+  evidence.provider.startsWith('google') || evidence.provider.includes('vertex') || evidence.provider.includes('gemini');
+
+const isZhipu = (evidence: Evidence): boolean =>
+  evidence.provider === 'zai' ||
+  evidence.provider.startsWith('zai-') ||
+  evidence.provider.includes('zhipu') ||
+  evidence.provider.includes('bigmodel') ||
+  evidence.provider === 'glm';
+
+/** Read before the decisive codes: they overrule what a generic code would say. */
+export const LEADING_PROVIDER_RULES: readonly TextRule[] = [
+  ...family('dashscope.token_limit', 'rate_limit', [/error-code#token-limit|#token-limit(?![a-z-])/]),
+  ...family('dashscope.overdue_payment', 'billing', [/#overdue-payment(?![a-z-])/]),
+  ...family('dashscope.inappropriate_content', 'refusal', [/#inappropriate-content(?![a-z-])/]),
+  ...family('openrouter.key_limit_exceeded', 'billing', [/key limit exceeded/], (evidence) => isOpenRouter(evidence) && evidence.status === 403),
+  ...family('text.key_spend_limit', 'rate_limit', [
+    /(?:create|use) a (?:new )?key with a higher (?:[a-z]{1,10} ){0,2}limit/,
+  ]),
+  ...family('google.quota_window', 'rate_limit', [/exceeded your current quota|gemini-api\/docs\/rate-limits/], isGoogle),
+  ...family('google.quota_window', 'rate_limit', [/ai\.google\.dev\/gemini-api\/docs\/rate-limits/]),
+];
+
+/** Read after every text family, before the status rules. */
+export const TRAILING_PROVIDER_RULES: readonly TextRule[] = family(
+  'openrouter.provider_returned_error',
+  'timeout',
+  [/provider returned error/],
+  isOpenRouter,
+);
+
+/** Zhipu / Z.AI business codes (documented numeric `code` values). */
+const ZHIPU_CODES: Readonly<Record<string, FailoverReason>> = {
+  '1000': 'auth',
+  '1001': 'auth',
+  '1002': 'auth',
+  '1003': 'auth',
+  '1004': 'auth',
+  '1112': 'auth_permanent',
+  '1113': 'billing',
+  '1211': 'model_not_found',
+  '1220': 'auth',
+  '1261': 'context_overflow',
+  '1301': 'refusal',
+  '1302': 'rate_limit',
+  '1303': 'rate_limit',
+  '1304': 'rate_limit',
+  '1305': 'overloaded',
+  '1308': 'rate_limit',
+  '1309': 'billing',
+  '1310': 'rate_limit',
+};
+
+const ZHIPU_CODE = /["']?code["']?\s?[:=]\s?["']?(1\d{3})(?!\d)/;
+
+function zhipuCode(evidence: Evidence): Verdict | null {
+  if (!isZhipu(evidence)) return null;
+  const code = ZHIPU_CODE.exec(evidence.text)?.[1] ?? (/^1\d{3}$/.test(evidence.code) ? evidence.code : undefined);
+  if (code === undefined) return null;
+  const reason = ZHIPU_CODES[code];
+  return reason === undefined ? null : { reason, rule: `zhipu.${code}`, matched: code };
+}
+
+/**
+ * The provider-scoped or anchor rule that decides before any code, or `null`.
+ *
+ * @example leadingProviderRule(buildEvidence({ provider: 'zai', body: '{"error":{"code":"1113"}}' }))?.reason // 'billing'
+ */
+export function leadingProviderRule(evidence: Evidence): Verdict | null {
+  return firstTextMatch(LEADING_PROVIDER_RULES, evidence) ?? zhipuCode(evidence);
+}
+
+/** The provider-scoped rule read after the text families (OpenRouter's bare wrapper), or `null`. */
+export function trailingProviderRule(evidence: Evidence): Verdict | null {
+  return firstTextMatch(TRAILING_PROVIDER_RULES, evidence);
+}

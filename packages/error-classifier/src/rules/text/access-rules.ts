@@ -1,0 +1,46 @@
+/**
+ * Text families about access: permanent auth failures, ordinary auth failures, TLS certificate failures.
+ *
+ * Seed 002, "Billing disables": high-confidence permanent auth failures (revoked or deactivated keys,
+ * deactivated workspaces, organisations that were disabled or restricted, OAuth refresh tokens that can never
+ * be used again) take the disable lane; other auth failures (invalid or expired tokens, missing scopes, denied
+ * model access) take a cooldown and rotate profiles. Billing text runs before both, so "Access denied due to
+ * overdue account" stays billing under a 403.
+ *
+ * Patterns are lower case with bounded quantifiers only.
+ */
+import type { TextRule } from '../rule.js';
+import { family } from '../rule.js';
+
+/** Bans, deactivations, revocations: the credential will not work again without a human. */
+export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', [
+  /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant) (?:has been |is |was |have been |got )?(?:permanently )?(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed|deleted)/,
+  /(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed) (?:account|organization|organisation|workspace|api key|key)/,
+  /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
+  /(?:invalid|expired|revoked|reused) refresh token/,
+  /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销)|已被封禁/,
+]);
+
+/** Credentials missing, invalid, expired or lacking permission. */
+export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', [
+  /invalid (?:x-)?api[ _-]?key|incorrect api key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)/,
+  /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))/,
+  /unauthori[sz]ed|unauthenticated|not authenticated/,
+  /authentication (?:failed|error|required|is required|credentials)|auth(?:entication)? failure/,
+  /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth)|bad credentials/,
+  /(?:access |oauth |bearer |auth )?token (?:has |is )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token/,
+  /permission[ _]denied|permission[ _]error|insufficient permissions?|not authori[sz]ed to|lacks? (?:the )?(?:required )?permissions?/,
+  /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
+  /(?:don't|do not|does not|doesn't) have access to/,
+  /forbidden|not allowed for this (?:organization|account|key)|oauth authentication is currently not allowed/,
+  /scope requirement|insufficient scope|missing scope/,
+  /run \/login|please (?:log ?in|sign ?in|re-?authenticate)/,
+  /令牌(?:无效|已过期|错误|不存在)|无效的令牌|未授权|认证失败|鉴权失败|api ?key(?:无效|错误|不存在)|无权(?:限|访问)|身份验证失败/,
+]);
+
+/** TLS certificate failures on our side of the connection. */
+export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tls_certificate', [
+  /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate/,
+  /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
+  /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify certificate|certificate signature failure/,
+]);

@@ -1,0 +1,59 @@
+/**
+ * The text families in the order they are read. The order is the precedence between causes that share
+ * wording (each step cites the seed 002 rule it protects):
+ *
+ * 1. refusal — a content block can hide behind any status or an "InternalError" code name;
+ * 2. billing, then periodic usage windows — credit exhaustion wins over a mention of a monthly limit, a
+ *    usage window wins over generic rate wording, and both run before auth so billing text under 401/403
+ *    stays billing;
+ * 3. permanent auth — a ban or deactivation is not a plain auth failure;
+ * 4. overloaded, then rate limit — capacity wording inside a rate-limit wrapper is capacity; TPM ceilings
+ *    ("Request too large … tokens per minute") are rate limits and run before context overflow;
+ * 5. context overflow, session expiry, format, missing model — what a 404 or 400 body can name;
+ * 6. TLS, auth;
+ * 7. time words ("timed out", "aborted due to timeout"), then explicit aborts, then transport failures and
+ *    server errors (an abort reported through a "stream error" wrapper stays an abort);
+ * 8. empty answers (only without a usable status).
+ */
+import type { TextRule } from '../rule.js';
+import { AUTH_PERMANENT_RULES, AUTH_RULES, TLS_RULES } from './access-rules.js';
+import { BILLING_RULES, OVERLOADED_RULES, RATE_LIMIT_RULES, USAGE_WINDOW_RULES } from './quota-rules.js';
+import {
+  CONTEXT_OVERFLOW_RULES,
+  FORMAT_RULES,
+  MODEL_NOT_FOUND_RULES,
+  REFUSAL_RULES,
+  SESSION_EXPIRED_RULES,
+} from './request-rules.js';
+import { ABORT_RULES, EMPTY_RESPONSE_RULES, SERVER_ERROR_RULES, TIMEOUT_RULES, TRANSPORT_RULES } from './transport-rules.js';
+
+/** Text rules that name a specific cause, in precedence order (steps 1–6 above). */
+export const SPECIFIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
+  ...REFUSAL_RULES,
+  ...BILLING_RULES,
+  ...USAGE_WINDOW_RULES,
+  ...AUTH_PERMANENT_RULES,
+  ...OVERLOADED_RULES,
+  ...RATE_LIMIT_RULES,
+  ...CONTEXT_OVERFLOW_RULES,
+  ...SESSION_EXPIRED_RULES,
+  ...FORMAT_RULES,
+  ...MODEL_NOT_FOUND_RULES,
+  ...TLS_RULES,
+  ...AUTH_RULES,
+]);
+
+/**
+ * Text rules for generic transient wording (steps 7–8 above). Provider-scoped wrappers such as OpenRouter's
+ * bare "Provider returned error" are read between the specific and these generic rules.
+ */
+export const GENERIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
+  ...TIMEOUT_RULES,
+  ...ABORT_RULES,
+  ...TRANSPORT_RULES,
+  ...SERVER_ERROR_RULES,
+  ...EMPTY_RESPONSE_RULES,
+]);
+
+/** Every text rule, in the order they are read (specific, then generic). */
+export const TEXT_RULES: readonly TextRule[] = Object.freeze([...SPECIFIC_TEXT_RULES, ...GENERIC_TEXT_RULES]);

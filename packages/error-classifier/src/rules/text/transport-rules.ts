@@ -1,0 +1,90 @@
+/**
+ * Text families about time, transport, the provider's own failures, aborts and empty answers.
+ *
+ * DESIGN §2 splits the transient bucket three ways: `timeout` is time or transport (a TTFT or stall timeout, a
+ * reset or refused connection, a stream that ended early, an abort caused by a timeout); `server_error` is the
+ * provider's own failure (an internal-error message, a provider-completed `stop reason: error`); `overloaded` is
+ * capacity (in quota-rules). Seed 002 adds: the bare runtime message "An unknown error occurred" is
+ * failover-worthy (a stream that ended without details: timeout); transport-shaped finish reasons
+ * (`abort`, `network_error`, `malformed_response`) are timeouts; a user's explicit abort ends the turn.
+ *
+ * Patterns are lower case with bounded quantifiers only.
+ */
+import type { Evidence } from '../../evidence.js';
+import type { TextRule } from '../rule.js';
+import { family } from '../rule.js';
+
+/** Time: timeouts, deadlines, stalls, transport-shaped finish reasons. Read before `ABORT_RULES`, so "aborted due to
+ * timeout" is a timeout. */
+export const TIMEOUT_RULES: readonly TextRule[] = [
+  ...family('text.finish_reason_transport', 'timeout', [
+    /finish_?reason:? ["']?(?:abort|aborted|network_error|malformed_response)(?![a-z_])/,
+  ]),
+  ...family('text.unknown_error_occurred', 'timeout', [
+    /^(?:error: )?an unknown error occurred\.?$/,
+    /stop ?reason:? ["']?aborted(?![a-z_])/,
+  ]),
+  ...family('text.timeout', 'timeout', [
+    /(?<![a-z])timed? ?out(?![a-z])|time-out|(?<![a-z])timeout(?![a-z])|timeouterror/,
+    /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
+    /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
+    /超时|請求逾時/,
+  ]),
+];
+
+/**
+ * Transport failures: resets, refused connections, streams that ended early. Read after `ABORT_RULES`, so an
+ * explicit abort reported through a "stream error" wrapper stays an abort.
+ */
+export const TRANSPORT_RULES: readonly TextRule[] = [
+  ...family('text.transport', 'timeout', [
+    /econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|enetunreach|enotfound|eai_again|(?<![a-z])epipe(?![a-z])/,
+    /socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)/,
+    /(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable/,
+    /stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut)(?: before| unexpectedly| prematurely| early)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
+    /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
+    /unable to connect|failed to connect|could not connect|cannot connect|connection error|web server is down|origin is unreachable/,
+    /(?:typeerror: )?terminated$|(?<![a-z])terminated(?: by peer)?(?![a-z])/,
+    /网络(?:错误|异常)|连接(?:失败|超时|中断|被重置)/,
+  ]),
+];
+
+/** The provider's own failures. */
+export const SERVER_ERROR_RULES: readonly TextRule[] = [
+  ...family('text.finish_reason_error', 'server_error', [
+    /(?:unhandled )?stop ?reason:? ["']?error(?![a-z_:])|finish_?reason:? ["']?error(?![a-z_:])|^reason: error\.?$/,
+  ]),
+  ...family('text.server_error', 'server_error', [
+    /internal (?:server )?error|an internal error has occurred|(?<![a-z])server[ _]error/,
+    /bad gateway|upstream (?:server )?(?:error|failure)|backend error|origin error/,
+    /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)/,
+    /web server is returning an unknown error|unknown error, 5\d\d/,
+    /服务器(?:内部)?错误|内部错误|系统错误|服务异常/,
+  ]),
+];
+
+/** Explicit aborts by the caller (not caused by a timeout). */
+export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', [
+  /request (?:was )?aborted|operation was aborted|aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
+  /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:closed|disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
+  /用户(?:已)?(?:取消|中止)/,
+]);
+
+/** Only for a failure with no status or a 2xx status: anything else has a usable status. */
+function noUsableStatus(evidence: Evidence): boolean {
+  return evidence.status === null || (evidence.status >= 200 && evidence.status < 300);
+}
+
+/** The provider answered with nothing usable (seed 002: `empty_response`). */
+export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
+  'text.empty_response',
+  'empty_response',
+  [
+    /textlen=0(?!\d)|no json structure found in (?:the )?(?:llm )?response/,
+    /"(?:choices|candidates|content|output)": ?\[ ?\]/,
+    /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body) (?:was |is )?empty/,
+    /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
+    /响应为空|返回(?:为)?空/,
+  ],
+  noUsableStatus,
+);

@@ -1,0 +1,64 @@
+/**
+ * The HTTP status a failure text states, for failures that arrive without one (DESIGN §4.1: "`status` is the
+ * input's status, else a status the text states (`429 …`, `HTTP 402:`, `status code 503`), else null").
+ *
+ * Patterns are tried strongest first; the first that yields a status in range wins. Explicit wordings
+ * (`status code 503`, `Error code: 404`, `HTTP/1.1 404`) accept 100–599. Loose positional ones (a number at the
+ * start of the text or after a colon) accept only 400–599, so counts such as "limit: 100 requests" are not read
+ * as statuses. A wrapper prefix (`500: … Error code: 404 …`) loses to the explicit inner wording.
+ */
+
+interface StatusPattern {
+  readonly pattern: RegExp;
+  readonly min: number;
+}
+
+const REASON_PHRASES =
+  'bad request|unauthori[sz]ed|payment required|forbidden|not found|method not allowed|request time-?out|conflict|gone|' +
+  'payload too large|request entity too large|unprocessable entity|too many requests|internal server error|' +
+  'bad gateway|service (?:temporarily )?unavailable|gateway time-?out|web server is (?:down|returning an unknown error)|' +
+  'connection timed out|origin is unreachable|a timeout occurred|ssl handshake failed|invalid ssl certificate|' +
+  'site is overloaded|overloaded';
+
+/** Strongest first. Every quantifier is bounded (linear scan). */
+const STATUS_PATTERNS: readonly StatusPattern[] = [
+  // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:"
+  { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?\s?(\d{3})(?!\d)/, min: 100 },
+  // "status code 503", "status code: 429", "status 400", "'status_code': 400", "http_status": 403
+  {
+    pattern: /(?<![a-z])(?:http[ _])?status(?:[ _]?code)?["']?\s?[:=]?\s?["']?(\d{3})(?![\d.])/,
+    min: 100,
+  },
+  // "Error code: 404", "error code 524"
+  { pattern: /(?<![a-z])error[ _]code["']?\s?[:=]?\s?(\d{3})(?!\d)/, min: 100 },
+  // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
+  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(?:${REASON_PHRASES})`), min: 100 },
+  // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
+  { pattern: /(?<![a-z])error(?: response)?\W{1,3}(\d{3})(?![\d.])/, min: 100 },
+  // Gemini / OpenRouter JSON: "code": 429
+  { pattern: /["']code["']\s?:\s?(\d{3})(?![\d.])/, min: 100 },
+  // "[400] Bad Request", "<400>"
+  { pattern: /[[<](\d{3})[\]>]/, min: 400 },
+  // "429 Rate limit reached …", "529 {…}", "401 status code (no body)"
+  { pattern: /^[^a-z0-9]{0,8}(\d{3})(?=[\s:{(["]|$)/, min: 400 },
+  // "(Attempt 1/3): 400 Provider returned error"
+  { pattern: /:\s(\d{3})\s(?=[a-z{(["])/, min: 400 },
+];
+
+/**
+ * The status a lower-cased, flattened failure text states, or `null`.
+ *
+ * @example statedStatus('api responded with status code: 429. response text: …') // 429
+ * @example statedStatus('500: azureexception notfounderror - error code: 404 - …') // 404
+ * @example statedStatus('limit: 100 requests') // null
+ */
+export function statedStatus(lowerText: string): number | null {
+  for (const { pattern, min } of STATUS_PATTERNS) {
+    const match = pattern.exec(lowerText);
+    const digits = match?.[1];
+    if (digits === undefined) continue;
+    const status = Number(digits);
+    if (status >= min && status <= 599) return status;
+  }
+  return null;
+}

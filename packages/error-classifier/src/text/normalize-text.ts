@@ -1,0 +1,222 @@
+/**
+ * Turns one raw failure text (a response body, an SDK message, a detail string) into the flat text the rules
+ * read. Every step is a single forward pass, so the cost is linear in the bounded window:
+ *
+ * 1. window: huge bodies are cut to their head and tail (the error object is at one end or the other);
+ * 2. unescape: `\"`, `\\\"`, `\n`, `\u00e9` … from JSON nested or stringified inside other JSON collapse to the
+ *    characters they stand for, so a message wrapped three times reads like the original;
+ * 3. HTML: tags, scripts, styles and comments of proxy error pages are dropped, leaving the visible text;
+ * 4. whitespace runs (line wraps of logged payloads) become one space; curly quotes become straight ones.
+ *
+ * Lower-casing is left to the caller (retry-after dates are read from the original case).
+ */
+
+/** Characters kept from the start of a long text. @default 65536 (64 Ki) */
+export const HEAD_WINDOW_CHARS = 64 * 1024;
+/** Characters kept from the end of a long text. @default 4096 (4 Ki) */
+export const TAIL_WINDOW_CHARS = 4 * 1024;
+
+/**
+ * The bounded window of a text: the whole text when short, else its first {@link HEAD_WINDOW_CHARS} and last
+ * {@link TAIL_WINDOW_CHARS} characters joined by a line break.
+ *
+ * @example boundedWindow('short') // 'short'
+ */
+export function boundedWindow(text: string): string {
+  if (text.length <= HEAD_WINDOW_CHARS + TAIL_WINDOW_CHARS) return text;
+  return `${text.slice(0, HEAD_WINDOW_CHARS)}\n${text.slice(text.length - TAIL_WINDOW_CHARS)}`;
+}
+
+const BACKSLASH = 0x5c;
+
+function isHexDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
+}
+
+function isSpace(code: number): boolean {
+  return (
+    code <= 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** Curly quotes and primes that providers and terminals substitute for ASCII quotes. */
+function straightQuote(code: number): string | undefined {
+  if (code === 0x2018 || code === 0x2019 || code === 0x2032) return "'";
+  if (code === 0x201c || code === 0x201d || code === 0x2033) return '"';
+  return undefined;
+}
+
+/**
+ * One pass over `text`: decodes backslash escapes at any nesting depth (a run of backslashes before `"`, `'`,
+ * `/`, `n`, `r`, `t` or `uXXXX`), straightens curly quotes, and collapses whitespace runs to one space.
+ * The result is trimmed.
+ *
+ * @example unescapeAndCollapse('{\\"error\\":\\n  \\"x\\"}') // '{"error": "x"}'
+ */
+export function unescapeAndCollapse(text: string): string {
+  const parts: string[] = [];
+  let runStart = 0;
+  let pendingSpace = false;
+  let wroteAny = false;
+  const emit = (piece: string): void => {
+    if (piece === '') return;
+    if (pendingSpace && wroteAny) parts.push(' ');
+    pendingSpace = false;
+    parts.push(piece);
+    wroteAny = true;
+  };
+  const flush = (end: number): void => {
+    if (end > runStart) emit(text.slice(runStart, end));
+  };
+  let index = 0;
+  const length = text.length;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (code === BACKSLASH) {
+      flush(index);
+      let next = index;
+      while (next < length && text.charCodeAt(next) === BACKSLASH) next += 1;
+      const escaped = next < length ? text.charCodeAt(next) : -1;
+      if (escaped === 0x6e || escaped === 0x72 || escaped === 0x74) {
+        // \n \r \t at any depth: whitespace
+        pendingSpace = true;
+        index = next + 1;
+      } else if (
+        escaped === 0x75 &&
+        next + 4 < length &&
+        isHexDigit(text.charCodeAt(next + 1)) &&
+        isHexDigit(text.charCodeAt(next + 2)) &&
+        isHexDigit(text.charCodeAt(next + 3)) &&
+        isHexDigit(text.charCodeAt(next + 4))
+      ) {
+        const decoded = Number.parseInt(text.slice(next + 1, next + 5), 16);
+        if (isSpace(decoded)) pendingSpace = true;
+        else emit(straightQuote(decoded) ?? String.fromCharCode(decoded));
+        index = next + 5;
+      } else {
+        // \" \' \/ and any other escaped character: keep the character, drop the backslashes
+        index = next;
+      }
+      runStart = index;
+      continue;
+    }
+    if (isSpace(code)) {
+      flush(index);
+      pendingSpace = true;
+      index += 1;
+      runStart = index;
+      continue;
+    }
+    const straight = straightQuote(code);
+    if (straight !== undefined) {
+      flush(index);
+      emit(straight);
+      index += 1;
+      runStart = index;
+      continue;
+    }
+    index += 1;
+  }
+  flush(length);
+  return parts.join('');
+}
+
+const HTML_MARKER = /<(?:!doctype html|html[\s>]|head>|body[\s>]|title>)/i;
+
+/** True when the text carries an HTML page (a proxy or CDN error page), possibly after a prefix. */
+export function looksLikeHtml(text: string): boolean {
+  return HTML_MARKER.test(text);
+}
+
+const SCRIPT_END = /<\/script/gi;
+const STYLE_END = /<\/style/gi;
+
+function startsWithIgnoringCase(text: string, index: number, lowerPrefix: string): boolean {
+  if (index + lowerPrefix.length > text.length) return false;
+  for (let offset = 0; offset < lowerPrefix.length; offset += 1) {
+    let code = text.charCodeAt(index + offset);
+    if (code >= 0x41 && code <= 0x5a) code += 0x20;
+    if (code !== lowerPrefix.charCodeAt(offset)) return false;
+  }
+  return true;
+}
+
+function indexAfter(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  const match = pattern.exec(text);
+  if (match === null) return -1;
+  const close = text.indexOf('>', match.index);
+  return close === -1 ? text.length : close + 1;
+}
+
+const ENTITY = /&(?:nbsp|amp|lt|gt|quot|apos|#39|#x27|#160);/g;
+const ENTITY_TEXT: Readonly<Record<string, string>> = {
+  '&nbsp;': ' ',
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&apos;': "'",
+  '&#39;': "'",
+  '&#x27;': "'",
+  '&#160;': ' ',
+};
+
+/**
+ * The visible text of an HTML page (and any text around it): tags become spaces; `<script>`, `<style>` and
+ * comments are dropped; a few common entities are decoded. Linear: every search moves forward.
+ *
+ * @example htmlToText('<p>502 Bad Gateway</p>') // ' 502 Bad Gateway ' (spaces collapse later)
+ */
+export function htmlToText(text: string): string {
+  const parts: string[] = [];
+  let index = 0;
+  while (index < text.length) {
+    const open = text.indexOf('<', index);
+    if (open === -1) {
+      parts.push(text.slice(index));
+      break;
+    }
+    parts.push(text.slice(index, open), ' ');
+    let resume: number;
+    if (startsWithIgnoringCase(text, open, '<!--')) {
+      const close = text.indexOf('-->', open + 4);
+      resume = close === -1 ? text.length : close + 3;
+    } else if (startsWithIgnoringCase(text, open, '<script')) {
+      resume = indexAfter(SCRIPT_END, text, open + 7);
+      if (resume === -1) resume = text.length;
+    } else if (startsWithIgnoringCase(text, open, '<style')) {
+      resume = indexAfter(STYLE_END, text, open + 6);
+      if (resume === -1) resume = text.length;
+    } else {
+      const close = text.indexOf('>', open + 1);
+      if (close === -1) {
+        parts.push(text.slice(open + 1));
+        break;
+      }
+      resume = close + 1;
+    }
+    index = resume;
+  }
+  return parts.join('').replace(ENTITY, (entity) => ENTITY_TEXT[entity] ?? ' ');
+}
+
+/**
+ * The full pipeline for one source text: window, unescape, HTML to text, collapse. Keeps the original case.
+ *
+ * @example prepareText('{"error":{"message":"Overloaded"}}') // '{"error":{"message":"Overloaded"}}'
+ */
+export function prepareText(text: string): { readonly text: string; readonly html: boolean } {
+  const flat = unescapeAndCollapse(boundedWindow(text));
+  if (!looksLikeHtml(flat)) return { text: flat, html: false };
+  return { text: unescapeAndCollapse(htmlToText(flat)), html: true };
+}
