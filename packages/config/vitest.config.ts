@@ -12,5 +12,10 @@ export default defineConfig({
     environment: 'node',
     include: ['src/**/*.test.ts'],
     watch: false,
+    coverage: {
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.test.ts', 'src/**/test-support/**', 'src/index.ts'],
+      thresholds: { lines: 95, statements: 95, functions: 95, branches: 90 },
+    },
   },
 });

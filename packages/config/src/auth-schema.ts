@@ -2,10 +2,10 @@
  * `auth.*`: auth profile metadata (no secrets), per-provider order, and the cooldown knobs (DESIGN §3, §6;
  * seed 002 "Auth storage", "Rotation order").
  */
-import { normalizeProfileId, parseProfileId } from '@understudy/contracts';
+import { normalizeProfileId } from '@understudy/contracts';
 import { cooldownPolicySchema } from '@understudy/cooldown-scheduler';
 import * as z from 'zod';
-import { normalizedKeyRecord, profileIdSchema, providerIdSchema, providerRecord } from './schema-parts.js';
+import { normalizedKeyRecord, profileIdSchema, profileIdTextSchema, providerIdSchema, providerRecord } from './schema-parts.js';
 
 /** `auth.profiles.<id>`: routing metadata of a profile. Secrets never live in config. */
 export const authProfileConfigSchema = z
@@ -18,19 +18,7 @@ export const authProfileConfigSchema = z
   })
   .describe('Auth profile metadata (routing only; secrets live in the agent state).');
 
-const profileKeys = normalizedKeyRecord(authProfileConfigSchema, normalizeProfileId, 'auth profile').superRefine(
-  (profiles, context) => {
-    for (const id of Object.keys(profiles)) {
-      if (parseProfileId(id) === undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: [id],
-          message: `"${id}" is not an auth profile id: write "provider:name", e.g. "openai:default"`,
-        });
-      }
-    }
-  },
-);
+const profileKeys = normalizedKeyRecord(authProfileConfigSchema, normalizeProfileId, 'auth profile', profileIdTextSchema);
 
 /** The `auth` section. */
 export const authConfigSchema = z

@@ -28,6 +28,17 @@ function describeReceived(input: unknown): string {
   return `a ${typeof input}`;
 }
 
+function describeBound(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
+  const small = issue.code === 'too_small';
+  const limit = small ? issue.minimum : issue.maximum;
+  const inclusive = issue.inclusive !== false;
+  if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint') {
+    return `must be ${small ? (inclusive ? 'at least' : 'greater than') : inclusive ? 'at most' : 'less than'} ${String(limit)}`;
+  }
+  const unit = issue.origin === 'string' ? 'character' : 'item';
+  return `must have ${small ? 'at least' : 'at most'} ${String(limit)} ${unit}${Number(limit) === 1 ? '' : 's'}`;
+}
+
 /** One zod issue as path + message-with-fix. */
 function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
   const path = formatConfigPath(issue.path);
@@ -63,7 +74,9 @@ function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
       ];
     case 'too_small':
     case 'too_big':
-      return [{ path, message: `${issue.message.replace(/^Too (small|big): expected /, 'must be ')}` }];
+      return [{ path, message: describeBound(issue) }];
+    case 'invalid_key':
+      return [{ path, message: `bad key: ${issue.issues.map((inner) => inner.message).join('; ')}` }];
     default:
       return [{ path, message: issue.message }];
   }

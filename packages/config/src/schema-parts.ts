@@ -5,22 +5,23 @@
 import { normalizeProfileId, normalizeProviderId, parseModelRef, parseProfileId } from '@understudy/contracts';
 import * as z from 'zod';
 
-/** A provider id; normalised (trimmed, lower-cased, aliases folded). */
-export const providerIdSchema = z
+/** A provider id as written (validated, not yet normalised): no blanks, `/` or `:`. */
+export const providerIdTextSchema = z
   .string()
   .trim()
   .min(1, 'provider id must not be blank: write e.g. "openai"')
-  .regex(/^[^\s/:]+$/, 'provider id must not contain spaces, "/" or ":": write e.g. "openai"')
-  .transform(normalizeProviderId);
+  .regex(/^[^\s/:]+$/, 'a provider id has no spaces, "/" or ":": write e.g. "openai"');
+
+/** A provider id; normalised (trimmed, lower-cased, aliases folded). */
+export const providerIdSchema = providerIdTextSchema.transform(normalizeProviderId);
+
+/** An auth profile id as written (validated, not yet normalised): `provider:name`. */
+export const profileIdTextSchema = z.string().refine((id) => parseProfileId(id) !== undefined, {
+  message: 'an auth profile id is "provider:name": write e.g. "openai:default" or "openai:user@example.com"',
+});
 
 /** An auth profile id `provider:name`; the provider part is normalised. */
-export const profileIdSchema = z
-  .string()
-  .trim()
-  .refine((id) => parseProfileId(id) !== undefined, {
-    message: 'an auth profile id is "provider:name": write e.g. "openai:default" or "openai:user@example.com"',
-  })
-  .transform(normalizeProfileId);
+export const profileIdSchema = profileIdTextSchema.transform(normalizeProfileId);
 
 /**
  * A model reference as written in config: `provider/model` or an alias of `agents.defaults.models` (checked
@@ -41,9 +42,10 @@ export function normalizedKeyRecord<Value extends z.ZodType>(
   value: Value,
   normalizeKey: (key: string) => string,
   what: string,
+  keySchema: z.ZodType<string, string> = z.string(),
 ) {
   return z
-    .record(z.string(), value)
+    .record(keySchema, value)
     .superRefine((record, context) => {
       const seen = new Map<string, string>();
       for (const key of Object.keys(record)) {
@@ -68,7 +70,7 @@ export function normalizedKeyRecord<Value extends z.ZodType>(
 
 /** Provider-id keyed record (keys normalised). */
 export function providerRecord<Value extends z.ZodType>(value: Value) {
-  return normalizedKeyRecord(value, normalizeProviderId, 'provider');
+  return normalizedKeyRecord(value, normalizeProviderId, 'provider', providerIdTextSchema);
 }
 
 /** Non-negative integer milliseconds. */
