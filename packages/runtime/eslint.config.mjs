@@ -1,0 +1,3 @@
+import baseConfig, { libraryConfig } from '../../eslint.config.mjs';
+
+export default [...baseConfig, ...libraryConfig];
