@@ -42,8 +42,6 @@ const DECISIVE: CodeTable = {
   unavailable: ['grpc.unavailable', 'overloaded'],
   capacity_exceeded: ['code.capacity_exceeded', 'overloaded'],
   // the provider's own failure
-  server_error: ['openai.server_error', 'server_error'],
-  internal_server_error: ['code.internal_server_error', 'server_error'],
   internal: ['grpc.internal', 'server_error'],
   internalserverexception: ['bedrock.internal_server_exception', 'server_error'],
   serviceunavailableexception: ['bedrock.service_unavailable_exception', 'server_error'],
@@ -94,6 +92,7 @@ const DECISIVE: CodeTable = {
   insufficient_credits: ['code.insufficient_credits', 'billing'],
   insufficient_funds: ['code.insufficient_funds', 'billing'],
   payment_required: ['code.payment_required', 'billing'],
+  billing_disabled: ['google.billing_disabled', 'billing'],
   arrearage: ['dashscope.arrearage', 'billing'],
   // permanent auth
   account_deactivated: ['openai.account_deactivated', 'auth_permanent'],
@@ -117,7 +116,7 @@ const DECISIVE: CodeTable = {
   contextwindowexceedederror: ['litellm.context_window_exceeded', 'context_overflow'],
   prompt_too_long: ['code.prompt_too_long', 'context_overflow'],
   // refusals and content policy
-  content_filter: ['azure.content_filter', 'refusal'],
+  content_filter: ['code.content_filter', 'refusal'],
   content_policy_violation: ['code.content_policy_violation', 'refusal'],
   contentpolicyviolationerror: ['litellm.content_policy_violation', 'refusal'],
   data_inspection_failed: ['dashscope.data_inspection_failed', 'refusal'],
@@ -138,6 +137,7 @@ const BROAD: CodeTable = {
   authentication_error: ['anthropic.authentication_error', 'auth'],
   permission_error: ['anthropic.permission_error', 'auth'],
   invalid_api_key: ['openai.invalid_api_key', 'auth'],
+  api_key_invalid: ['google.api_key_invalid', 'auth'],
   unauthenticated: ['grpc.unauthenticated', 'auth'],
   permission_denied: ['grpc.permission_denied', 'auth'],
   unauthorized: ['code.unauthorized', 'auth'],
@@ -160,6 +160,8 @@ const BROAD: CodeTable = {
   request_too_large: ['anthropic.request_too_large', 'context_overflow'],
   string_above_max_length: ['openai.string_above_max_length', 'context_overflow'],
   api_error: ['anthropic.api_error', 'server_error'],
+  server_error: ['openai.server_error', 'server_error'],
+  internal_server_error: ['code.internal_server_error', 'server_error'],
   internalservererror: ['sdk.internal_server_error', 'server_error'],
   serviceunavailableerror: ['sdk.service_unavailable', 'overloaded'],
   ratelimiterror: ['sdk.rate_limit', 'rate_limit'],

@@ -27,6 +27,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
   /requires more credits|can only afford/,
   /exceeded your current quota/,
   /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
+  /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
   /payment (?:is )?required|payment method (?:failed|declined|required)|card (?:was )?declined/,
   /(?:overdue|past[ -]due|unpaid) (?:account|payment|balance|invoice|bill)/,
   /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears/,
@@ -39,7 +40,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
 
 /** Periodic usage windows and spend limits: rate limits that reset by themselves (seed: "402 … looks retryable"). */
 export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window', 'rate_limit', [
-  /(?:daily|weekly|monthly|hourly|5[- ]hour|five[- ]hour|5h) (?:usage |spend(?:ing)? |request |token |free )?(?:limit|quota|cap|allowance)/,
+  /(?:daily|weekly|monthly|hourly|5[- ]hour|five[- ]hour|5h) (?:usage |spend(?:ing)? |request |token |free )?(?:limit|quota|cap|allowance|allocation)/,
   /usage (?:limit|quota|cap) (?:has been |was )?(?:reached|exceeded|exhausted|hit)/,
   /(?:reached|exceeded|exhausted|hit) (?:your |the |its |their )?(?:usage|spend(?:ing)?) (?:limit|quota|cap)/,
   /(?:organization|organisation|workspace|team|org|project|account) (?:monthly |daily |weekly )?(?:spend(?:ing)?|usage|budget) limit/,
@@ -61,6 +62,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
   /resources? (?:has been |have been |is |are )?exhausted/,
   /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?quota/,
   /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
+  /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)/,
   /slow down/,
   /请求(?:过于|太)?频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/,
   /レート制限|リクエストが多すぎ/,
@@ -69,7 +71,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
 /** Capacity (DESIGN §2: 503 "service unavailable", overloaded_error, "at capacity", high demand, not ready). */
 export const OVERLOADED_RULES: readonly TextRule[] = family('text.overloaded', 'overloaded', [
   /overload/,
-  /at capacity|over capacity|capacity (?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
+  /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
   /(?:high|heavy|unusually high|increased|elevated) (?:demand|load|traffic)/,
   /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
   /not ready for inference|model is not ready|model (?:is )?(?:loading|warming up|still loading)/,
