@@ -5,11 +5,14 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, ExitCode, writeLine } from './io.js';
 import type { CliIo } from './io.js';
+import { registerConfigCommands } from './commands/config.js';
+import { registerDoctorCommand } from './commands/doctor.js';
+import { registerModelsCommands } from './commands/models.js';
 
 /** A command module: adds its subcommand(s) to the program. Actions set `state.exitCode`. */
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
 
-const commands: readonly RegisterCommand[] = [];
+const commands: readonly RegisterCommand[] = [registerModelsCommands, registerDoctorCommand, registerConfigCommands];
 
 /**
  * Runs the CLI with `argv` (without `node` and the script path) and returns the exit code.

@@ -1,0 +1,175 @@
+/**
+ * `understudy doctor [--fix]`: checks the config, the agent's store (readable, intact, migrated), the modes of the
+ * state files, and legacy auth files. `--fix` imports legacy files (seed 002: only the doctor imports them),
+ * creates/migrates the store and tightens modes. Exit 0 when nothing is left in error, else 1.
+ */
+import {
+  diagnoseAuthStore,
+  importLegacyAuthFiles,
+  openAuthProfileStore,
+  repairAuthStorePermissions,
+} from '@understudy/auth-profile-store';
+import type { AuthStoreDiagnosis, LegacyImportReport, StatePaths } from '@understudy/auth-profile-store';
+import { parseConfig } from '@understudy/config';
+import type { UnderstudyConfig } from '@understudy/config';
+import { ExitCode, writeLine } from '../io.js';
+import type { CliIo } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+import { loadConfig, resolveConfigLocation } from '../config-loader.js';
+import { colorsFor, renderTable, writeJson } from '../output.js';
+import type { Colors } from '../output.js';
+import { resolveCliStatePaths } from '../state-paths.js';
+import { addCommonOptions, cliAction, homeDirOf, toCliError } from '../store-context.js';
+import type { CommonOptions } from '../store-context.js';
+
+/** The verdict of one check. `fixed`: it was wrong and `--fix` repaired it. */
+export type CheckStatus = 'ok' | 'warn' | 'error' | 'fixed';
+
+/** One line of the doctor's report. */
+export interface DoctorCheck {
+  readonly name: 'config' | 'legacy files' | 'store' | 'permissions';
+  readonly status: CheckStatus;
+  readonly detail: string;
+}
+
+/** The `doctor --json` document. */
+export interface DoctorReport {
+  readonly agent: string;
+  readonly ok: boolean;
+  readonly configPath: string;
+  readonly stateRoot: string;
+  readonly databasePath: string;
+  readonly checks: readonly DoctorCheck[];
+  /** What `--fix` imported, when there was something to import. */
+  readonly import: LegacyImportReport | null;
+}
+
+interface DoctorOptions extends CommonOptions {
+  readonly fix?: boolean | undefined;
+}
+
+const octal = (mode: number): string => `0${mode.toString(8)}`;
+
+function checkConfig(options: DoctorOptions, io: CliIo): { check: DoctorCheck; config: UnderstudyConfig; configPath: string } {
+  const location = resolveConfigLocation({ flag: options.config, env: io.env, homeDir: homeDirOf(io) });
+  try {
+    const loaded = loadConfig(location, io.env);
+    const detail = loaded.found ? `valid: ${loaded.path}` : `no config file at ${loaded.path}: defaults apply`;
+    return { check: { name: 'config', status: 'ok', detail }, config: loaded.config, configPath: loaded.path };
+  } catch (error) {
+    return { check: { name: 'config', status: 'error', detail: toCliError(error).message }, config: parseConfig({}), configPath: location.path };
+  }
+}
+
+async function checkLegacyFiles(diagnosis: AuthStoreDiagnosis, fix: boolean, stateRoot: string): Promise<{ check: DoctorCheck; report: LegacyImportReport | null }> {
+  const files = diagnosis.legacyFiles;
+  if (files.length === 0) return { check: { name: 'legacy files', status: 'ok', detail: 'none' }, report: null };
+  const names = files.map((file) => `${file.path}${file.error === undefined ? '' : ` (${file.error})`}`).join(', ');
+  if (!fix) {
+    const blocking = files.some((file) => file.blocking);
+    return {
+      check: {
+        name: 'legacy files',
+        status: blocking ? 'error' : 'warn',
+        detail: `${blocking ? 'credential-bearing legacy files keep this agent closed' : 'legacy routing state not imported'}: ${names}; run \`understudy doctor --fix\` to import them`,
+      },
+      report: null,
+    };
+  }
+  const report = await importLegacyAuthFiles({ stateDir: stateRoot, agentId: diagnosis.paths.agentId });
+  const count = (entries: readonly { readonly action: string }[], action: string): number => entries.filter((entry) => entry.action === action).length;
+  const summary = ['created', 'updated', 'unchanged', 'kept_stored']
+    .map((action) => `${count(report.profiles, action)} ${action.replace('_', ' ')}`)
+    .join(', ');
+  const left = report.files.filter((file) => file.status !== 'imported');
+  const detail =
+    `profiles: ${summary}; orders: ${report.orders.length}; usage stats: ${report.usageStats.length}; skipped entries: ${report.skipped.length}` +
+    (left.length === 0 ? '; files renamed to *.imported' : `; NOT imported: ${left.map((file) => `${file.path} (${file.error ?? file.status})`).join(', ')}`);
+  return { check: { name: 'legacy files', status: left.length === 0 ? 'fixed' : 'error', detail }, report };
+}
+
+async function checkStore(diagnosis: AuthStoreDiagnosis, fix: boolean): Promise<DoctorCheck> {
+  const { database, paths } = diagnosis;
+  if (database.health === 'corrupt' || database.health === 'unreadable') {
+    return { name: 'store', status: 'error', detail: `${paths.databasePath} is ${database.health}: ${database.error ?? 'unknown error'}; restore it from a backup or move it away` };
+  }
+  const needsWork = database.health === 'missing' || database.pendingMigrations.length > 0 || database.journalMode !== 'wal';
+  if (!needsWork) return { name: 'store', status: 'ok', detail: `${paths.databasePath}: readable, integrity ok, schema current, WAL` };
+  const what = database.health === 'missing' ? 'not created yet' : database.pendingMigrations.length > 0 ? `needs migrations ${database.pendingMigrations.join(', ')}` : `journal mode ${database.journalMode ?? '?'}`;
+  if (!fix) {
+    return { name: 'store', status: database.health === 'missing' ? 'ok' : 'warn', detail: `${paths.databasePath}: ${what} (done on first use, or by \`understudy doctor --fix\`)` };
+  }
+  const store = await openAuthProfileStore({ stateDir: paths.stateRoot, agentId: paths.agentId, legacyFiles: 'ignore' });
+  await store.close();
+  return { name: 'store', status: 'fixed', detail: `${paths.databasePath}: ${what} → created/migrated, WAL` };
+}
+
+function checkPermissions(paths: StatePaths, fix: boolean): DoctorCheck {
+  const diagnosis = diagnoseAuthStore({ stateDir: paths.stateRoot, agentId: paths.agentId });
+  const problems = diagnosis.permissionProblems;
+  if (problems.length === 0) return { name: 'permissions', status: 'ok', detail: 'state folders 0700, secret files 0600' };
+  const list = problems.map((problem) => `${problem.path} is ${octal(problem.mode)}, want ${octal(problem.expected)}`).join('; ');
+  if (!fix) return { name: 'permissions', status: 'error', detail: `${list}; run \`understudy doctor --fix\`` };
+  repairAuthStorePermissions(paths);
+  return { name: 'permissions', status: 'fixed', detail: problems.map((problem) => `${problem.path}: ${octal(problem.mode)} → ${octal(problem.expected)}`).join('; ') };
+}
+
+/** Runs every check (and fix) for one agent. */
+export async function runDoctor(options: DoctorOptions, io: CliIo): Promise<DoctorReport> {
+  const fix = options.fix === true;
+  const config = checkConfig(options, io);
+  const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, env: io.env, homeDir: homeDirOf(io), config: config.config });
+  const diagnosis = diagnoseAuthStore({ stateDir: paths.stateRoot, agentId: paths.agentId });
+  const legacy = await checkLegacyFiles(diagnosis, fix, paths.stateRoot);
+  const store = await checkStore(fix ? diagnoseAuthStore({ stateDir: paths.stateRoot, agentId: paths.agentId }) : diagnosis, fix);
+  const permissions = checkPermissions(paths, fix);
+  const checks = [config.check, legacy.check, store, permissions];
+  return {
+    agent: paths.agentId,
+    ok: checks.every((check) => check.status !== 'error'),
+    configPath: config.configPath,
+    stateRoot: paths.stateRoot,
+    databasePath: paths.databasePath,
+    checks,
+    import: legacy.report,
+  };
+}
+
+function paint(colors: Colors, status: CheckStatus): string {
+  switch (status) {
+    case 'ok':
+      return colors.green('ok');
+    case 'fixed':
+      return colors.green('fixed');
+    case 'warn':
+      return colors.yellow('warn');
+    case 'error':
+      return colors.red('error');
+  }
+}
+
+function printReport(io: CliIo, report: DoctorReport, colors: Colors): void {
+  writeLine(io.stdout, `understudy doctor: agent ${report.agent}, state ${report.stateRoot}`);
+  writeLine(io.stdout, renderTable(['check', 'status', 'detail'], report.checks.map((check) => [check.name, paint(colors, check.status), check.detail]), colors));
+  const skipped = report.import?.skipped ?? [];
+  if (skipped.length > 0) {
+    writeLine(io.stdout, 'Skipped while importing:');
+    writeLine(io.stdout, renderTable(['file', 'entry', 'why'], skipped.map((skip) => [skip.file, skip.at, skip.reason]), colors));
+  }
+  const notes = (report.import?.profiles ?? []).filter((entry) => entry.action === 'kept_stored' || entry.action === 'duplicate');
+  for (const note of notes) writeLine(io.stdout, `${note.id}: ${note.action.replace('_', ' ')} (${note.detail ?? ''})`);
+}
+
+/** Registers `doctor`. */
+export const registerDoctorCommand: RegisterCommand = (program, io, state) => {
+  addCommonOptions(
+    program.command('doctor').description('Check config, store, file modes and legacy auth files; --fix imports and repairs.').option('--fix', 'import legacy files, create/migrate the store, fix modes'),
+  ).action(
+    cliAction(async (options: DoctorOptions) => {
+      const report = await runDoctor(options, io);
+      if (options.json === true) writeJson(io.stdout, report);
+      else printReport(io, report, colorsFor(io.stdout, io.env));
+      state.exitCode = report.ok ? ExitCode.ok : ExitCode.failure;
+    }),
+  );
+};

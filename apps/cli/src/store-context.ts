@@ -1,0 +1,137 @@
+/**
+ * What every store-management command shares: the common options (`--agent`, `--config`, `--state-dir`,
+ * `--json`), loading the config and resolving the agent's state paths, opening the agent's store with the
+ * config's inline keys, and turning known errors into one clear line with the right exit code.
+ */
+import os from 'node:os';
+import type { Command } from 'commander';
+import { AuthStoreError, DEFAULT_AGENT_ID, LegacyAuthFilesError, openAuthProfileStore } from '@understudy/auth-profile-store';
+import type { AuthProfileStore, InlineKey, StatePaths } from '@understudy/auth-profile-store';
+import { ConfigError } from '@understudy/config';
+import type { UnderstudyConfig } from '@understudy/config';
+import { Secret } from '@understudy/contracts';
+import { ConfigFileError, loadConfig, resolveConfigLocation } from './config-loader.js';
+import type { LoadedConfig } from './config-loader.js';
+import { CliError, ExitCode } from './io.js';
+import type { CliIo } from './io.js';
+import { colorsFor } from './output.js';
+import type { Colors } from './output.js';
+import { resolveCliStatePaths } from './state-paths.js';
+
+/** The options every store-management command takes. */
+export interface CommonOptions {
+  readonly agent: string;
+  readonly config?: string | undefined;
+  readonly stateDir?: string | undefined;
+  readonly json?: boolean | undefined;
+}
+
+/** Adds `--agent`, `--config`, `--state-dir` and `--json` to a command. */
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('--agent <id>', 'agent id', DEFAULT_AGENT_ID)
+    .option('--config <file>', 'config file (default: $UNDERSTUDY_CONFIG, else ~/.understudy/understudy.json5)')
+    .option('--state-dir <dir>', 'state root (default: $UNDERSTUDY_STATE_DIR, else config state.dir, else ~/.understudy)')
+    .option('--json', 'print JSON for scripts (stdout holds the JSON alone)');
+}
+
+/** The home folder: `HOME` from the injected environment, else the OS's. */
+export function homeDirOf(io: CliIo): string {
+  const home = io.env['HOME']?.trim();
+  return home === undefined || home === '' ? os.homedir() : home;
+}
+
+/** A command's resolved surroundings. */
+export interface CommandContext {
+  readonly io: CliIo;
+  readonly json: boolean;
+  readonly colors: Colors;
+  readonly agentId: string;
+  readonly loaded: LoadedConfig;
+  readonly config: UnderstudyConfig;
+  readonly paths: StatePaths;
+}
+
+/**
+ * Loads the config and resolves the agent's state paths.
+ *
+ * @throws {ConfigFileError | ConfigError | AuthStoreError} (see {@link toCliError}).
+ */
+export function commandContext(options: CommonOptions, io: CliIo): CommandContext {
+  const homeDir = homeDirOf(io);
+  const loaded = loadConfig(resolveConfigLocation({ flag: options.config, env: io.env, homeDir }), io.env);
+  const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, env: io.env, homeDir, config: loaded.config });
+  return {
+    io,
+    json: options.json === true,
+    colors: colorsFor(io.stdout, io.env),
+    agentId: paths.agentId,
+    loaded,
+    config: loaded.config,
+    paths,
+  };
+}
+
+/** The config's inline keys (`models.providers.<id>.apiKey`) as `<provider>:inline` profiles. */
+export function inlineKeysOf(config: UnderstudyConfig): InlineKey[] {
+  return Object.entries(config.models.providers)
+    .filter(([, provider]) => provider.apiKey !== undefined && provider.apiKey.trim() !== '')
+    .map(([provider, settings]) => ({ provider, key: new Secret(settings.apiKey ?? '') }));
+}
+
+/** Opens the agent's store (fails closed on unimported legacy files). */
+export function openStore(context: CommandContext, options: { readonly readOnly?: boolean } = {}): Promise<AuthProfileStore> {
+  return openAuthProfileStore({
+    stateDir: context.paths.stateRoot,
+    agentId: context.agentId,
+    inlineProfiles: inlineKeysOf(context.config),
+    readOnly: options.readOnly ?? false,
+  });
+}
+
+/** Runs `body` with the agent's store open, closing it afterwards. */
+export async function withStore<T>(context: CommandContext, body: (store: AuthProfileStore) => Promise<T>): Promise<T> {
+  const store = await openStore(context);
+  try {
+    return await body(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const BAD_INPUT_STORE_CODES = new Set([
+  'invalid_agent_id',
+  'invalid_profile_id',
+  'invalid_credential',
+  'invalid_order',
+  'reserved_profile_id',
+  'profile_not_found',
+]);
+
+/**
+ * The CLI error for anything a command throws: bad input (config, ids, credentials) exits 2; the store failing
+ * (legacy files waiting for `doctor --fix`, SQLite trouble) exits 1. Messages never carry a secret.
+ */
+export function toCliError(error: unknown): CliError {
+  if (CliError.isInstance(error)) return error;
+  if (ConfigError.isInstance(error)) return new CliError(error.message, { exitCode: ExitCode.usage, code: error.code, cause: error });
+  if (ConfigFileError.isInstance(error)) {
+    return new CliError(error.message, { exitCode: error.code === 'config_unreadable' ? ExitCode.failure : ExitCode.usage, code: error.code, cause: error });
+  }
+  if (LegacyAuthFilesError.isInstance(error)) return new CliError(error.message, { exitCode: ExitCode.failure, code: error.code, cause: error });
+  if (AuthStoreError.isInstance(error)) {
+    return new CliError(error.message, { exitCode: BAD_INPUT_STORE_CODES.has(error.code) ? ExitCode.usage : ExitCode.failure, code: error.code, cause: error });
+  }
+  return new CliError(error instanceof Error ? error.message : String(error), { exitCode: ExitCode.failure, cause: error });
+}
+
+/** Wraps a commander action so every error leaves as a {@link CliError}. */
+export function cliAction<Args extends unknown[]>(body: (...args: Args) => Promise<void>): (...args: Args) => Promise<void> {
+  return async (...args: Args) => {
+    try {
+      await body(...args);
+    } catch (error) {
+      throw toCliError(error);
+    }
+  };
+}
