@@ -9,24 +9,14 @@
  * never `credentials`.
  */
 import os from 'node:os';
-import {
-  DEFAULT_PROFILE_NAME,
-  INLINE_PROFILE_NAME,
-  formatProfileId,
-  inlineProfileId,
-  normalizeProviderId,
-  parseProfileId,
-} from '@understudy/contracts';
+import { INLINE_PROFILE_NAME, formatProfileId, inlineProfileId, normalizeProviderId, parseProfileId } from '@understudy/contracts';
 import type {
   AuthProfileView,
-  AuthStorePort,
   Credential,
-  CredentialType,
   OAuthCredential,
   ProfileId,
   ProfileUsageStats,
   ProviderAuthState,
-  Secret,
   SessionEntry,
   SessionFields,
   SessionPatch,
@@ -37,125 +27,24 @@ import type {
 } from '@understudy/contracts';
 import { openAgentDatabase } from './agent-database.js';
 import type { OpenedDatabase } from './agent-database.js';
-import { assertStorableCredential, credentialColumns, credentialFromRow, factsFromRow } from './credential-rows.js';
+import { assertStorableCredential, credentialColumns, credentialFromRow } from './credential-rows.js';
 import type { CredentialColumns } from './credential-rows.js';
 import { AuthStoreError, LegacyAuthFilesError } from './errors.js';
 import { findLegacyAuthFiles } from './legacy/legacy-files.js';
 import { assertProfileId, providerRange } from './profile-ids.js';
-import type { CredentialsTable, ProfilesTable } from './schema.js';
+import { parseIdList, profileIdFor, toRecord } from './profile-records.js';
 import { applySessionPatch, resetSessionColumns, sessionFromRow } from './session-rows.js';
 import { statePathsUnder, resolveStateRoot } from './state-paths.js';
 import type { StatePaths } from './state-paths.js';
+import type {
+  AuthProfileRecord,
+  AuthProfileStore,
+  InlineKey,
+  OpenAuthProfileStoreOptions,
+  SaveRefreshedCredentialResult,
+  UpsertProfileInput,
+} from './store-api.js';
 import { parseStoredUsageStats, serializeUsageStats } from './usage-stats-codec.js';
-
-/** An inline config key (`models.providers.<id>.apiKey`): it becomes the `<provider>:inline` profile. */
-export interface InlineKey {
-  readonly provider: string;
-  readonly key: Secret;
-}
-
-/** Options of {@link openAuthProfileStore}. */
-export interface OpenAuthProfileStoreOptions {
-  /** The state root. The app resolves `UNDERSTUDY_STATE_DIR` (see `resolveStateRoot`). @default `~/.understudy` */
-  readonly stateDir?: string | undefined;
-  /** The agent whose store to open, e.g. `main`. */
-  readonly agentId: string;
-  /** Inline config keys; their secrets stay in memory, only their usage stats are stored. @default [] */
-  readonly inlineProfiles?: readonly InlineKey[] | undefined;
-  /** Clock for `createdAt`/`updatedAt` stamps, epoch ms. @default Date.now */
-  readonly nowMs?: (() => number) | undefined;
-  /** Open an existing store without creating, migrating or writing. Writes then fail. @default false */
-  readonly readOnly?: boolean | undefined;
-  /** How long to wait for another process's write lock, ms. @default 5000 */
-  readonly busyTimeoutMs?: number | undefined;
-  /**
-   * `fail-closed` refuses to open while credential-bearing legacy files wait for `understudy doctor --fix`
-   * (seed 002 "Auth storage"). `ignore` is for the doctor itself. @default 'fail-closed'
-   */
-  readonly legacyFiles?: 'fail-closed' | 'ignore' | undefined;
-}
-
-/** A profile as the management commands list it: the routing view plus metadata, never the secret. */
-export interface AuthProfileRecord extends AuthProfileView {
-  readonly type: CredentialType;
-  /** When the profile was first stored, epoch ms (absent for inline profiles). */
-  readonly createdAt?: number | undefined;
-  /** When its credential was last written, epoch ms (absent for inline profiles). */
-  readonly credentialUpdatedAt?: number | undefined;
-  readonly projectId?: string | undefined;
-  readonly enterpriseUrl?: string | undefined;
-}
-
-/** Input of {@link AuthProfileStore.upsertProfile}. */
-export interface UpsertProfileInput {
-  /**
-   * `provider:name`, or just a name (the credential's provider is prefixed). @default `<provider>:<email>` for
-   * an OAuth credential with an email, else `<provider>:default`
-   */
-  readonly id?: string | undefined;
-  readonly credential: Credential;
-}
-
-/** Result of {@link AuthProfileStore.saveRefreshedCredential}. */
-export type SaveRefreshedCredentialResult =
-  | { readonly saved: true }
-  /** `stored_is_newer`: another process already stored a credential that expires later; it was kept. */
-  | { readonly saved: false; readonly reason: 'stored_is_newer' };
-
-/** The store of one agent: the runner's port plus management calls. Every call is atomic. */
-export interface AuthProfileStore extends AuthStorePort {
-  readonly agentId: string;
-  readonly paths: StatePaths;
-  readonly readOnly: boolean;
-  /**
-   * Stores a profile with its credential, replacing the credential of an existing profile of that id (its
-   * usage stats are kept).
-   * @throws {AuthStoreError} `invalid_profile_id`, `reserved_profile_id` (`<provider>:inline`), `invalid_credential`.
-   */
-  upsertProfile(input: UpsertProfileInput): Promise<{ readonly profile: AuthProfileRecord; readonly created: boolean }>;
-  /** One profile (stored or inline), or `undefined`. */
-  getProfile(profileId: ProfileId): Promise<AuthProfileRecord | undefined>;
-  /** Every profile (stored, then inline, by provider), optionally of one provider. */
-  listProfiles(options?: { readonly provider?: string | undefined }): Promise<AuthProfileRecord[]>;
-  /**
-   * Removes a stored profile, its credential and usage stats, and drops it from stored orders.
-   * @returns `false` when there was no such profile.
-   * @throws {AuthStoreError} `reserved_profile_id` for an inline profile (remove the key from the config instead).
-   */
-  removeProfile(profileId: ProfileId): Promise<boolean>;
-  /**
-   * OAuth/token refresh write-back: replaces only the credential of an existing profile of the same type,
-   * unless the stored one expires later (another process refreshed first).
-   * @throws {AuthStoreError} `profile_not_found`, `invalid_credential` (type change or bad credential).
-   */
-  saveRefreshedCredential(profileId: ProfileId, credential: OAuthCredential | TokenCredential): Promise<SaveRefreshedCredentialResult>;
-  /** The stored order override of a provider, or `undefined`. */
-  getOrderOverride(provider: string): Promise<ProfileId[] | undefined>;
-  /**
-   * Stores a provider's order override (deduplicated, normalised).
-   * @throws {AuthStoreError} `invalid_order` when empty or an id belongs to another provider.
-   */
-  setOrderOverride(provider: string, profileIds: readonly string[]): Promise<ProfileId[]>;
-  /** Removes a provider's order override. @returns `false` when there was none. */
-  clearOrderOverride(provider: string): Promise<boolean>;
-  /** Every stored order override, by provider. */
-  listOrderOverrides(): Promise<Record<string, ProfileId[]>>;
-  /** A profile's usage stats (`{}` when none are stored). */
-  getUsageStats(profileId: ProfileId): Promise<ProfileUsageStats>;
-  /** Every stored usage-stats value, by profile id. */
-  listUsageStats(): Promise<UsageStatsMap>;
-  /** Every session entry, most recently updated first. */
-  listSessions(): Promise<SessionEntry[]>;
-  /** Deletes a session entry. @returns `false` when there was none. */
-  deleteSession(key: string): Promise<boolean>;
-  /**
-   * Clears every field of a session except `keep`, bumping its revision (so a stale compare-and-set write
-   * still fails). @returns the entry after the reset, or `undefined` when there was none.
-   */
-  resetSession(key: string, nowMs: number, keep?: readonly (keyof SessionFields)[]): Promise<SessionEntry | undefined>;
-  /** Closes the database. Further calls fail with `store_closed`. */
-  close(): Promise<void>;
-}
 
 /**
  * Opens (creating and migrating on first use) the auth-profile store of one agent.
@@ -193,8 +82,6 @@ export async function openAuthProfileStore(options: OpenAuthProfileStoreOptions)
   });
   return new SqliteAuthProfileStore(paths, database, inline, options.nowMs ?? Date.now, options.readOnly ?? false);
 }
-
-type ProfileRow = ProfilesTable & Omit<CredentialsTable, 'profile_id' | 'type'>;
 
 class SqliteAuthProfileStore implements AuthProfileStore {
   readonly agentId: string;
@@ -548,42 +435,3 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   }
 }
 
-function toRecord(row: ProfileRow & { readonly credential_updated_at: number }): AuthProfileRecord {
-  return {
-    id: row.id,
-    provider: row.provider,
-    type: row.type,
-    facts: factsFromRow({ ...row, type: row.type }),
-    source: 'store',
-    ...(row.email === null ? {} : { email: row.email }),
-    createdAt: row.created_at,
-    credentialUpdatedAt: row.credential_updated_at,
-    ...(row.project_id === null ? {} : { projectId: row.project_id }),
-    ...(row.enterprise_url === null ? {} : { enterpriseUrl: row.enterprise_url }),
-  };
-}
-
-/** The id a new profile gets (seed 002 "Profile IDs"). */
-function profileIdFor(requested: string | undefined, credential: Credential): ProfileId {
-  const provider = credential.provider;
-  const email = credential.type === 'oauth' ? credential.email : undefined;
-  const text = requested?.trim();
-  const id = text === undefined || text === '' ? formatProfileId(provider, email ?? DEFAULT_PROFILE_NAME) : text.includes(':') ? assertProfileId(text) : formatProfileId(provider, text);
-  const parsed = parseProfileId(id);
-  if (parsed === undefined || parsed.provider !== provider) {
-    throw new AuthStoreError('invalid_profile_id', `profile id "${id}" must start with the credential's provider, e.g. "${provider}:default"`);
-  }
-  if (parsed.name === INLINE_PROFILE_NAME) {
-    throw new AuthStoreError('reserved_profile_id', `"${id}" is reserved for the inline config key of ${provider}; pick another name`);
-  }
-  return id;
-}
-
-function parseIdList(text: string): ProfileId[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
-  } catch {
-    return [];
-  }
-}

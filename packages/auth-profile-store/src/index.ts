@@ -11,7 +11,7 @@ export type {
   OpenAuthProfileStoreOptions,
   SaveRefreshedCredentialResult,
   UpsertProfileInput,
-} from './auth-profile-store.js';
+} from './store-api.js';
 export { AuthStoreError, LegacyAuthFilesError } from './errors.js';
 export type { AuthStoreErrorCode, BlockingLegacyFile } from './errors.js';
 export {

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { CREDENTIAL_TYPES } from '@understudy/auth-profile-store';
 import type { AuthProfileRecord, AuthProfileStore } from '@understudy/auth-profile-store';
 import { Secret, normalizeProviderId, parseProfileId } from '@understudy/contracts';
-import type { Credential, CredentialType, ProfileId } from '@understudy/contracts';
+import type { Credential, CredentialType, ProfileId, UsageStatsMap } from '@understudy/contracts';
 import { clearCooldown, resolveProfileOrder } from '@understudy/cooldown-scheduler';
 import { CliError, ExitCode, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
@@ -44,8 +44,12 @@ async function readAll(stream: Readable): Promise<string> {
   return text;
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** A secret from an environment variable named on the command line. */
 function secretFromEnv(io: CliIo, variable: string, flag: string): Secret {
+  // Not echoed: a value that is not a variable name may be the secret itself, pasted by mistake.
+  if (!ENV_NAME.test(variable)) throw usage(`${flag} takes the NAME of an environment variable (letters, digits, _), not a value`);
   const value = io.env[variable];
   if (value === undefined || value.trim() === '') throw usage(`${flag} ${variable}: the environment variable is not set or empty`);
   return new Secret(value.trim());
@@ -106,8 +110,8 @@ async function credentialFromOptions(options: AddOptions, io: CliIo): Promise<Cr
 }
 
 /** A profile in `models auth list --json`. */
-function listEntry(record: AuthProfileRecord, store: { readonly stats: Awaited<ReturnType<AuthProfileStore['listUsageStats']>> }, nowMs: number) {
-  const stats = store.stats[record.id];
+function listEntry(record: AuthProfileRecord, usageStats: UsageStatsMap, nowMs: number) {
+  const stats = usageStats[record.id];
   const view = profileState(stats, nowMs);
   return {
     id: record.id,
@@ -202,7 +206,7 @@ export function registerModelsAuthCommands(models: Command, io: CliIo): void {
       const nowMs = Date.now();
       const entries = await withStore(context, async (store) => {
         const stats = await store.listUsageStats();
-        return (await store.listProfiles({ provider: options.provider })).map((record) => listEntry(record, { stats }, nowMs));
+        return (await store.listProfiles({ provider: options.provider })).map((record) => listEntry(record, stats, nowMs));
       });
       if (context.json) {
         writeJson(io.stdout, entries);

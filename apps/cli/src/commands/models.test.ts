@@ -107,6 +107,8 @@ describe('bad input exits 2 with one clear line', () => {
     ['an unset key variable', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-env', 'NOPE'], {}, /NOPE: the environment variable is not set/],
     ['empty stdin', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-stdin'], { stdin: '\n' }, /stdin was empty/],
     ['a secret on the command line', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key', KEY_A], {}, /unknown option '--key'/],
+    ['a secret as a stray argument', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', KEY_A], {}, /too many arguments/],
+    ['a secret pasted into --key-env', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-env', KEY_A], {}, /NAME of an environment variable/],
     ['an unknown type', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'password', '--key-env', 'X'], { env: { X: 'x' } }, /--type/],
     ['the reserved inline name', ['models', 'auth', 'add', '--provider', 'openai', '--id', 'inline', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } }, /reserved/],
     ['a bad expiry', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'token', '--key-env', 'X', '--expires', 'soon'], { env: { X: KEY_A } }, /--expires "soon"/],
