@@ -10,8 +10,8 @@ import type { AuthProfileStore, InlineKey, StatePaths } from '@understudy/auth-p
 import { ConfigError } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
-import { ConfigFileError, loadConfig, resolveConfigLocation } from './config-loader.js';
-import type { LoadedConfig } from './config-loader.js';
+import { ConfigFileError, loadConfig, resolveConfigLocation } from '@understudy/runtime';
+import type { LoadedConfig } from '@understudy/runtime';
 import { CliError, ExitCode } from './io.js';
 import type { CliIo } from './io.js';
 import { colorsFor } from './output.js';

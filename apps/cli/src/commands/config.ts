@@ -6,7 +6,7 @@ import { ConfigError, configJsonSchema } from '@understudy/config';
 import { ExitCode, writeLine } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { writeJson } from '../output.js';
-import { ConfigFileError, loadConfig, resolveConfigLocation } from '../config-loader.js';
+import { ConfigFileError, loadConfig, resolveConfigLocation } from '@understudy/runtime';
 import { addCommonOptions, cliAction, homeDirOf, toCliError } from '../store-context.js';
 import type { CommonOptions } from '../store-context.js';
 

@@ -15,7 +15,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import { ExitCode, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 import type { RegisterCommand } from '../main.js';
-import { loadConfig, resolveConfigLocation } from '../config-loader.js';
+import { loadConfig, resolveConfigLocation } from '@understudy/runtime';
 import { colorsFor, renderTable, writeJson } from '../output.js';
 import type { Colors } from '../output.js';
 import { resolveCliStatePaths } from '../state-paths.js';
