@@ -91,7 +91,8 @@ export function explainFailure(failure: ProviderFailure, options: ClassifyOption
   const evidence = buildEvidence(failure);
   const verdict = decide(evidence);
   const policy = REASON_POLICY[verdict.reason];
-  const nowMs = typeof options.nowMs === 'number' && Number.isFinite(options.nowMs) ? options.nowMs : undefined;
+  const requestedNowMs: unknown = options?.nowMs;
+  const nowMs = typeof requestedNowMs === 'number' && Number.isFinite(requestedNowMs) ? requestedNowMs : undefined;
   return {
     reason: verdict.reason,
     status: evidence.inputStatus ?? evidence.statedStatus,

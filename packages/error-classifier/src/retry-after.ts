@@ -194,6 +194,17 @@ const PHRASE_HINT = new RegExp(
   'i',
 );
 
+/** Every pattern of this module, for the pattern audit test. */
+export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
+  DURATION_PART,
+  NUMERIC_SECONDS,
+  OFFSET,
+  RESET_DATE_TIME,
+  RESET_TIME_OF_DAY,
+  PHRASE_HINT,
+  ...FIELD_HINTS.map((hint) => hint.pattern),
+];
+
 /**
  * Milliseconds a single text asks to wait, or `null`.
  *

@@ -20,8 +20,8 @@ const REASON_PHRASES =
   'connection timed out|origin is unreachable|a timeout occurred|ssl handshake failed|invalid ssl certificate|' +
   'site is overloaded|overloaded';
 
-/** Strongest first. Every quantifier is bounded (linear scan). */
-const STATUS_PATTERNS: readonly StatusPattern[] = [
+/** Strongest first. Every quantifier is bounded (linear scan). Exported for the pattern audit test. */
+export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:"
   { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?\s?(\d{3})(?!\d)/, min: 100 },
   // "status code 503", "status code: 429", "status 400", "'status_code': 400", "http_status": 403

@@ -21,6 +21,7 @@ export function abortOrTimeoutFact(evidence: Evidence): Verdict | null {
 }
 
 const NO_ERROR_DETAILS = /unknown error \(no error details in response\)/;
+const GENERIC_UNKNOWN = /llm request failed with an unknown error/;
 
 /** The literal message some runtimes emit when the provider gave no details. */
 export function noErrorDetailsLiteral(evidence: Evidence): Verdict | null {
@@ -34,6 +35,9 @@ export function noErrorDetailsLiteral(evidence: Evidence): Verdict | null {
  */
 const BOILERPLATE =
   /(?<![a-z0-9])(?:\d{3}|https?|status|code|error|errors|api|request|failed|response|no body|body|not found|bad request|null|undefined|none|nil)(?![a-z0-9])|[^a-z\u00c0-\uffff]/g;
+
+/** Every pattern of this module, for the pattern audit test. */
+export const CONTEXT_PATTERNS: readonly RegExp[] = [NO_ERROR_DETAILS, BOILERPLATE, GENERIC_UNKNOWN];
 
 /** Only texts this short can be bodiless. */
 const BODILESS_MAX_CHARS = 160;
@@ -63,7 +67,6 @@ export function bodilessFailure(evidence: Evidence): Verdict | null {
   return { reason: 'empty_response', rule: 'empty.no_body', matched: null };
 }
 
-const GENERIC_UNKNOWN = /llm request failed with an unknown error/;
 
 /**
  * Seed 002: the runtime's generic fallback text "LLM request failed with an unknown error." stays

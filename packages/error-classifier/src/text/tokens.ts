@@ -21,6 +21,9 @@ const CLASS_NAME = /(?<![a-z0-9_])[a-z]{2,48}(?:exception|error)(?![a-z0-9_])/g;
 /** Finish / stop / block reasons: `finish_reason: error`, `stop reason: refusal`, `"blockReason": "SAFETY"`. */
 const FINISH_REASON = /(?:finish|stop|block)[ _]?reason["']?\s?[:=]\s?["']?([a-z][a-z_]{1,39})/g;
 
+/** Every pattern of this module, for the pattern audit test. */
+export const TOKEN_PATTERNS: readonly RegExp[] = [KEY_VALUE, SNAKE_CASE, CLASS_NAME, FINISH_REASON];
+
 function collect(pattern: RegExp, text: string, group: number, into: Set<string>): void {
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {

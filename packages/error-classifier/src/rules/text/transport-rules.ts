@@ -40,8 +40,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
   ...family('text.transport', 'timeout', [
     /econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|enetunreach|enotfound|eai_again|(?<![a-z])epipe(?![a-z])/,
     /socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)/,
-    /(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable/,
-    /stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut)(?: before| unexpectedly| prematurely| early)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
+    /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable/,
+    /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut)(?: before| unexpectedly| prematurely| early)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
     /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
     /unable to connect|failed to connect|could not connect|cannot connect|connection error|web server is down|origin is unreachable/,
     /(?:typeerror: )?terminated$|(?<![a-z])terminated(?: by peer)?(?![a-z])/,

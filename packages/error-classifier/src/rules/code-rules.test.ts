@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { explain } from '../test-support/classify.js';
+import type { RuleCase } from '../test-support/classify.js';
+
+function check([, failure, reason, rule]: RuleCase): void {
+  const result = explain(failure);
+  expect(result.reason).toBe(reason);
+  if (rule !== undefined) expect(result.detail).toBe(rule);
+}
+
+describe('decisive codes: a provider type beats the prose around it', () => {
+  const cases: RuleCase[] = [
+    ['a rate_limit_error whose message says "overloaded" stays a rate limit', { status: 429, body: '{"error":{"type":"rate_limit_error","message":"The engine is currently overloaded"},"type":"error"}' }, 'rate_limit', 'anthropic.rate_limit_error'],
+    ['an engine_overloaded_error behind a "Rate limit exceeded" prefix is overloaded', { status: 429, body: 'Rate limit exceeded {"message":"busy","type":"engine_overloaded_error"}' }, 'overloaded', 'moonshot.engine_overloaded_error'],
+    ['insufficient_quota under 429 is billing', { status: 429, body: '{"error":{"code":"insufficient_quota","message":"quota"}}' }, 'billing', 'openai.insufficient_quota'],
+    ['RESOURCE_EXHAUSTED with "plan and billing details" prose is a rate limit', { status: 429, body: "{'error': {'code': 429, 'message': 'You exceeded your current quota, please check your plan and billing details.', 'status': 'RESOURCE_EXHAUSTED'}}" }, 'rate_limit'],
+    ['a Go map print carries the code', { body: 'map[code:model_not_found message:The model does not exist type:invalid_request_error]' }, 'model_not_found', 'openai.model_not_found'],
+    ['a Rust debug print carries the exception name', { body: 'Error { code: "ThrottlingException", message: "slow down" }' }, 'rate_limit', 'bedrock.throttling_exception'],
+    ['a boto3 event-stream exception type is read from its header map', { body: "{'headers': {':exception-type': 'modelStreamErrorException'}}" }, 'server_error', 'bedrock.model_stream_error'],
+    ['the failure\'s own `code` is read (transport)', { code: 'ECONNRESET', message: 'socket hang up' }, 'timeout', 'transport.econnreset'],
+    ['the failure\'s own `errorType` is read', { errorType: 'overloaded_error' }, 'overloaded', 'anthropic.overloaded_error'],
+    ['a stream error event after HTTP 200 is read from the SSE payload', { status: 200, body: 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' }, 'overloaded', 'anthropic.overloaded_error'],
+    ['context_length_exceeded is an overflow', { status: 400, body: '{"error":{"code":"context_length_exceeded","message":"too long"}}' }, 'context_overflow', 'openai.context_length_exceeded'],
+    ['previous_response_not_found is a session expiry', { status: 400, body: '{"error":{"code":"previous_response_not_found"}}' }, 'session_expired', 'openai.previous_response_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('broad codes: family hints that more specific text overrides', () => {
+  const cases: RuleCase[] = [
+    ['billing text under permission_error is billing', { status: 403, body: '{"type":"error","error":{"type":"permission_error","message":"Your credit balance is too low"}}' }, 'billing', 'text.billing'],
+    ['capacity text under invalid_request_error is overloaded', { body: '{"message":"Service tier capacity exceeded for this model.","type":"invalid_request_error"}' }, 'overloaded', 'text.overloaded'],
+    ['an IAM denial wrapped as APIConnectionError is auth', { body: 'litellm.APIConnectionError: BedrockException - Model access is denied' }, 'auth', 'text.auth'],
+    ['invalid_request_error alone is format', { body: '{"error":{"type":"invalid_request_error","message":"Something about the payload"}}' }, 'format', 'code.invalid_request_error'],
+    ['an SDK APIConnectionError alone is a timeout', { message: 'APIConnectionError: Connection error.' }, 'timeout'],
+    ['the input status beats a broad SDK class name', { status: 401, message: 'APIConnectionError: unexpected response' }, 'auth', 'status.401'],
+    ['the provider\'s "server_error" type yields to overload prose', { status: 503, body: '{"error":{"message":"That model is currently overloaded with other requests.","type":"server_error"}}' }, 'overloaded', 'text.overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { REASON_POLICY } from '../../policy.js';
+import { explain } from '../../test-support/classify.js';
+import type { RuleCase } from '../../test-support/classify.js';
+
+function check([, failure, reason, rule]: RuleCase): void {
+  const result = explain(failure);
+  expect(result.reason).toBe(reason);
+  if (rule !== undefined) expect(result.detail).toBe(rule);
+}
+
+describe('permanent auth (seed: revoked/deactivated keys and deactivated workspaces use the disable lane)', () => {
+  const cases: RuleCase[] = [
+    ['a deactivated account is permanent', { status: 401, body: 'This key is associated with a deactivated account.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a disabled organisation under 400 is permanent, not a bad request', { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"This organization has been disabled."}}' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a restricted organisation is permanent', { status: 400, body: 'Organization has been restricted. Please reach out to support.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a revoked key is permanent', { status: 401, body: 'API key has been revoked' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a refresh token that was already used needs a new sign-in: permanent', { status: 401, body: 'Your refresh token was already used. Please sign in again.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['OAuth invalid_grant is permanent', { status: 400, body: '{"error":"invalid_grant","error_description":"Bad Request"}' }, 'auth_permanent', 'oauth.invalid_grant'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('uses the disable lane on the whole profile', () => {
+    expect(REASON_POLICY.auth_permanent.lane).toBe('disable');
+    expect(explain({ status: 401, body: 'account has been deactivated' }).cooldownScope).toBe('profile');
+  });
+});
+
+describe('auth (seed: auth failures rotate profiles and cool the profile down)', () => {
+  const cases: RuleCase[] = [
+    ['an expired OAuth access token is auth (the runtime can refresh it), not a session expiry', { status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"OAuth token has expired."}}' }, 'auth', 'text.auth'],
+    ['an invalid key is auth', { status: 401, body: 'Incorrect API key provided' }, 'auth', 'text.auth'],
+    ['a missing scope is auth', { status: 403, body: 'OAuth token does not meet scope requirement user:inference' }, 'auth', 'text.auth'],
+    ['denied model access (IAM) wrapped as a connection error is auth, not a timeout', { body: 'litellm.APIConnectionError: Model access is denied due to IAM user or service role is not authorized to perform the required actions.' }, 'auth', 'text.auth'],
+    ['a bare 401 is auth', { status: 401, body: '' }, 'auth', 'status.401'],
+    ['a bare 403 is auth', { status: 403, body: '403 Forbidden' }, 'auth', 'text.auth'],
+    ['an auth-shaped error type without more text is auth', { errorType: 'authentication_error' }, 'auth', 'anthropic.authentication_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('TLS certificates (DESIGN §6.1: later candidates of that provider are skipped)', () => {
+  const cases: RuleCase[] = [
+    ['an expired certificate code is tls_certificate', { code: 'CERT_HAS_EXPIRED' }, 'tls_certificate', 'tls.cert_has_expired'],
+    ['a self-signed chain is tls_certificate', { message: 'self signed certificate in certificate chain' }, 'tls_certificate', 'text.tls_certificate'],
+    ['an altname mismatch is tls_certificate', { code: 'ERR_TLS_CERT_ALTNAME_INVALID', message: "Hostname/IP does not match certificate's altnames" }, 'tls_certificate', 'tls.altname_invalid'],
+    ['Go x509 wording is tls_certificate', { message: 'Post "https://llm.internal/v1": x509: certificate signed by unknown authority' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('advances fallback without a cooldown', () => {
+    expect(explain({ code: 'CERT_HAS_EXPIRED' }).cooldownScope).toBeNull();
+    expect(REASON_POLICY.tls_certificate.advancesFallback).toBe(true);
+  });
+});

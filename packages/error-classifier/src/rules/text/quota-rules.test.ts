@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { explain } from '../../test-support/classify.js';
+import type { RuleCase } from '../../test-support/classify.js';
+
+describe('billing (seed: credit exhaustion is billing whatever the status)', () => {
+  const cases: RuleCase[] = [
+    ['an Anthropic out-of-credit message under 400 is billing', { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the API."}}' }, 'billing', 'text.billing'],
+    ['an OpenAI quota message under 429 is billing, not a rate limit', { status: 429, body: '429 You exceeded your current quota, please check your plan and billing details.' }, 'billing', 'text.billing'],
+    ['explicit billing text under 401 stays billing', { status: 401, body: 'Your subscription has expired. Please renew.' }, 'billing', 'text.billing'],
+    ['explicit billing text under 403 stays billing', { status: 403, message: 'Access denied due to overdue account' }, 'billing', 'text.billing'],
+    ['"suspended due to insufficient balance" is billing, not a ban', { status: 429, body: 'Your account is suspended due to insufficient balance, please recharge' }, 'billing', 'text.billing'],
+    ['Chinese "balance insufficient, please recharge" is billing', { status: 429, body: '余额不足或无可用资源包,请充值。' }, 'billing', 'text.billing'],
+    ['a bare 402 without text is billing', { status: 402, body: '' }, 'billing', 'status.402'],
+    ['credits exhaustion wins over a mention of a monthly spending limit', { status: 403, body: 'Your team has either used all available credits or reached its monthly spending limit.' }, 'billing', 'text.billing'],
+    ['"add 10 credits to unlock" a daily free-model window is not a billing failure', { status: 429, body: 'Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day' }, 'rate_limit'],
+  ];
+  it.each(cases)('%s', (_sentence, failure, reason, rule) => {
+    const result = explain(failure);
+    expect(result.reason).toBe(reason);
+    if (rule !== undefined) expect(result.detail).toBe(rule);
+  });
+});
+
+describe('periodic usage windows (seed: temporary 402 usage-window and spend limits are rate limits)', () => {
+  const cases: RuleCase[] = [
+    ['"weekly usage limit exhausted" under 402 is a rate limit', { status: 402, body: 'Weekly usage limit exhausted for this workspace.' }, 'rate_limit', 'text.usage_window'],
+    ['"daily limit reached, resets tomorrow" under 402 is a rate limit', { status: 402, body: 'Daily limit reached, resets tomorrow.' }, 'rate_limit', 'text.usage_window'],
+    ['"organization spending limit exceeded" under 402 is a rate limit', { status: 402, body: 'Organization spending limit exceeded.' }, 'rate_limit', 'text.usage_window'],
+    ['"monthly limit exhausted" without a status is a rate limit', { body: 'Monthly limit exhausted for your plan.' }, 'rate_limit', 'text.usage_window'],
+    ['a 5-hour usage window with a reset time is a rate limit', { status: 429, body: 'Usage limit reached for 5 hour. Your limit will reset at 2026-09-09 05:38:28' }, 'rate_limit', 'text.usage_window'],
+    ['a monthly spend cap the user set is a window, not billing', { body: "You've hit your monthly spend limit · raise it in settings" }, 'rate_limit', 'text.usage_window'],
+  ];
+  it.each(cases)('%s', (_sentence, failure, reason, rule) => {
+    const result = explain(failure);
+    expect(result.reason).toBe(reason);
+    expect(result.detail).toBe(rule);
+    expect(result.cooldownScope).toBe('model');
+  });
+});
+
+describe('rate limits (seed: the bucket is broader than plain 429)', () => {
+  const cases: RuleCase[] = [
+    ['"Too many concurrent requests" is a rate limit', { body: 'Too many concurrent requests' }, 'rate_limit', 'text.rate_limit'],
+    ['"ThrottlingException" is a rate limit', { message: 'ThrottlingException: Rate exceeded' }, 'rate_limit', 'bedrock.throttling_exception'],
+    ['"concurrency limit reached" is a rate limit', { body: 'concurrency limit reached for this key' }, 'rate_limit', 'text.rate_limit'],
+    ['"workers_ai ... quota limit exceeded" is a rate limit', { body: 'workers_ai: quota limit exceeded' }, 'rate_limit', 'text.rate_limit'],
+    ['"throttled" is a rate limit', { body: 'Request throttled, retry later' }, 'rate_limit', 'text.rate_limit'],
+    ['"resource exhausted" is a rate limit', { body: 'Resource has been exhausted (e.g. check quota).' }, 'rate_limit', 'text.rate_limit'],
+    ['a tokens-per-minute "request too large" is a rate limit, not a context overflow', { status: 429, body: 'Request too large for gpt-4o on tokens per min (TPM): Limit 30000, Requested 31538.' }, 'rate_limit', 'text.rate_limit'],
+    ['a bare 429 is a rate limit', { status: 429, body: '429 status code (no body)' }, 'rate_limit', 'status.429'],
+  ];
+  it.each(cases)('%s', (_sentence, failure, reason, rule) => {
+    const result = explain(failure);
+    expect(result.reason).toBe(reason);
+    if (rule !== undefined) expect(result.detail).toBe(rule);
+  });
+});
+
+describe('overloaded (DESIGN §2: capacity)', () => {
+  const cases: RuleCase[] = [
+    ['503 "service unavailable" is capacity', { status: 503, body: 'Service Unavailable' }, 'overloaded'],
+    ['529 is capacity', { status: 529, body: '' }, 'overloaded', 'status.529'],
+    ['"at capacity" is capacity even typed invalid_request_error', { status: 200, body: '{"error":{"message":"Selected model is at capacity.","type":"invalid_request_error"}}' }, 'overloaded', 'text.overloaded'],
+    ['"high demand" is capacity', { body: 'This model is currently experiencing high demand.' }, 'overloaded', 'text.overloaded'],
+    ['overload wording on a 400 is still capacity', { status: 400, body: 'Our servers are currently overloaded. Please try again later.' }, 'overloaded', 'text.overloaded'],
+    ['a model that is not ready (ModelNotReadyException) is capacity, not a rate limit', { status: 429, body: 'Model is not ready for inference. Wait and try your request again' }, 'overloaded', 'text.overloaded'],
+    ['capacity wording inside a "Rate limit exceeded" wrapper is capacity', { body: 'Rate limit exceeded: The engine is currently overloaded, please try again later' }, 'overloaded', 'text.overloaded'],
+  ];
+  it.each(cases)('%s', (_sentence, failure, reason, rule) => {
+    const result = explain(failure);
+    expect(result.reason).toBe(reason);
+    if (rule !== undefined) expect(result.detail).toBe(rule);
+    expect(result.cooldownScope).toBe('profile');
+  });
+});

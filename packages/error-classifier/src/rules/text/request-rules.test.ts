@@ -1,0 +1,76 @@
+import { REASON_POLICY } from '../../policy.js';
+import { describe, expect, it } from 'vitest';
+import { explain } from '../../test-support/classify.js';
+import type { RuleCase } from '../../test-support/classify.js';
+
+function check([, failure, reason, rule]: RuleCase): void {
+  const result = explain(failure);
+  expect(result.reason).toBe(reason);
+  if (rule !== undefined) expect(result.detail).toBe(rule);
+}
+
+describe('refusals (seed: a final provider refusal ends the turn)', () => {
+  const cases: RuleCase[] = [
+    ['a usage-policy flag is a refusal, not a format error', { status: 400, body: 'Invalid prompt: your prompt was flagged as potentially violating our usage policy.' }, 'refusal', 'text.refusal'],
+    ['a content-management-policy filter is a refusal', { status: 400, body: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy." }, 'refusal', 'text.refusal'],
+    ['a recitation block is a refusal, not a server error', { body: 'candidate was blocked due to recitation' }, 'refusal', 'text.refusal'],
+    ['a moderation block dressed as invalid_request_error is a refusal', { status: 400, body: "{'error': {'message': 'Content Exists Risk', 'type': 'invalid_request_error'}}" }, 'refusal', 'text.refusal'],
+    ['an InternalError-named content inspection failure is a refusal', { status: 400, body: 'InternalError.Algo.DataInspectionFailed: Input text data may contain inappropriate content.' }, 'refusal', 'text.refusal'],
+    ['Chinese "content security" wording is a refusal', { status: 400, body: '输入内容可能包含不当内容，请修改后重试' }, 'refusal', 'text.refusal'],
+    ['a refusal stop reason in a 200 body is a refusal', { status: 200, body: '{"type":"message","content":[],"stop_reason":"refusal"}' }, 'refusal', 'finish_reason.refusal'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('never advances fallback and puts nothing on cooldown', () => {
+    const result = explain({ status: 400, body: 'flagged as potentially violating our usage policy' });
+    expect(REASON_POLICY[result.reason].advancesFallback).toBe(false);
+    expect(result.cooldownScope).toBeNull();
+  });
+});
+
+describe('context overflow (seed: overflow stays in compaction/retry logic and does not advance)', () => {
+  const cases: RuleCase[] = [
+    ['"request_too_large" is an overflow', { status: 413, body: '{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}' }, 'context_overflow'],
+    ['"input token count exceeds the maximum number of input tokens" is an overflow', { status: 400, body: 'The input token count (1200293) exceeds the maximum number of input tokens allowed (1048576).' }, 'context_overflow', 'text.context_overflow'],
+    ['"input exceeds the maximum number of tokens" is an overflow', { body: 'input exceeds the maximum number of tokens' }, 'context_overflow', 'text.context_overflow'],
+    ['"input too long for the model" is an overflow', { body: 'input too long for the model' }, 'context_overflow', 'text.context_overflow'],
+    ['"ollama error: context length exceeded" is an overflow', { body: 'ollama error: context length exceeded' }, 'context_overflow', 'text.context_overflow'],
+    ['"prompt is too long" is an overflow even behind a gateway wrapper', { status: 400, body: 'LLM request failed: status 400: {"error":{"message":"prompt is too long: 200251 tokens > 200000 maximum"}}' }, 'context_overflow', 'text.context_overflow'],
+    ['llama.cpp "n_keep >= n_ctx" is an overflow', { body: 'Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)' }, 'context_overflow', 'text.context_overflow'],
+    ['an overflow in a 404 body is an overflow, not a missing model', { status: 404, body: 'maximum context length is 8192 tokens' }, 'context_overflow', 'text.context_overflow'],
+    ["Groq's 413 tokens-per-minute ceiling is a rate limit: another provider may admit it", { status: 413, body: '413 Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit 8000, Requested 8098' }, 'rate_limit', 'text.rate_limit'],
+    ['a bare 413 is an overflow', { status: 413, body: '' }, 'context_overflow', 'status.413'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('session expiry and the 404 rule (seed: a 404 is model_not_found unless its body names a more specific cause)', () => {
+  const cases: RuleCase[] = [
+    ['a 404 that names an expired session is session_expired', { status: 404, body: '{"error":{"message":"Session expired. Start a new session."}}' }, 'session_expired', 'text.session_expired'],
+    ['a previous response that no longer exists is session_expired', { status: 400, body: "Previous response with id 'resp_1' not found." }, 'session_expired', 'text.session_expired'],
+    ['a 404 that names billing is billing', { status: 404, body: 'Insufficient credits for this account' }, 'billing', 'text.billing'],
+    ['a 404 that names authentication is auth', { status: 404, body: 'Invalid API key' }, 'auth', 'text.auth'],
+    ['a 404 that names a request-format problem is format', { status: 404, body: 'model is missing conversation_config, please use /completions API instead' }, 'format', 'text.format'],
+    ['a 404 with a plain not-found body is model_not_found', { status: 404, body: '{"error":"Not Found","path":"/v1/chat/completions"}' }, 'model_not_found', 'status.404'],
+    ['an OpenAI-style missing model is model_not_found', { body: 'The model `gpt-9` does not exist or you do not have access to it.' }, 'model_not_found', 'text.model_not_found'],
+    ["Ollama's missing model is model_not_found", { status: 404, body: '{"error":"model \\"qwen3:8b\\" not found, try pulling it first"}' }, 'model_not_found', 'text.model_not_found'],
+    ['"not found" about a user is not a missing model', { status: 401, body: 'User not found.' }, 'auth', 'status.401'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('format (seed: invalid requests are terminal for this payload; no profile rotation)', () => {
+  const cases: RuleCase[] = [
+    ['a transcript structure error is format', { status: 400, body: 'messages.7.content.0: unexpected `tool_use_id` found in `tool_result` blocks' }, 'format', 'text.format'],
+    ['a capability mismatch (no tools) is format, not model_not_found', { status: 400, body: '{"error":"registry.ollama.ai/library/qwen3:0.6b does not support tools"}' }, 'format', 'text.format'],
+    ['no endpoint supporting tool use is format even under 404', { status: 404, body: 'No endpoints found that support tool use.' }, 'format', 'text.format'],
+    ['an unrecognised request argument is format, not a timeout', { status: 400, body: 'Unrecognized request argument supplied: timeout' }, 'format', 'text.format'],
+    ['a bare 400 is format', { status: 400, body: 'Bad Request' }, 'format', 'status.400'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('format advances fallback without touching the profile', () => {
+    const result = explain({ status: 400, body: 'roles must alternate between "user" and "assistant"' });
+    expect(result.reason).toBe('format');
+    expect(result.cooldownScope).toBeNull();
+    expect(REASON_POLICY.format.advancesFallback).toBe(true);
+  });
+});

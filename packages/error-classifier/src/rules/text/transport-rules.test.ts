@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { REASON_POLICY } from '../../policy.js';
+import { explain } from '../../test-support/classify.js';
+import type { RuleCase } from '../../test-support/classify.js';
+
+function check([, failure, reason, rule]: RuleCase): void {
+  const result = explain(failure);
+  expect(result.reason).toBe(reason);
+  if (rule !== undefined) expect(result.detail).toBe(rule);
+}
+
+describe('timeouts and transport (DESIGN §2: time or transport is a timeout)', () => {
+  const cases: RuleCase[] = [
+    ['a 408 is a timeout', { status: 408, body: '' }, 'timeout', 'status.408'],
+    ['a 504 is a timeout', { status: 504, body: 'Gateway Timeout' }, 'timeout'],
+    ['a 524 is a timeout', { status: 524, body: 'error code: 524' }, 'timeout', 'status.524'],
+    ['a reset connection is a timeout', { message: 'read ECONNRESET' }, 'timeout', 'text.transport'],
+    ['a refused connection is a timeout', { code: 'ECONNREFUSED' }, 'timeout', 'transport.econnrefused'],
+    ['undici connect timeouts are timeouts', { code: 'UND_ERR_CONNECT_TIMEOUT' }, 'timeout', 'undici.transport'],
+    ['a stream that disconnected before completion is a timeout', { body: 'stream disconnected before completion' }, 'timeout', 'text.transport'],
+    ['an SDK timeout error is a timeout', { body: 'openai.APITimeoutError: Request timed out.' }, 'timeout'],
+    ['seed: "Provider finish_reason: abort" is transport-shaped: timeout', { message: 'Provider finish_reason: abort' }, 'timeout', 'finish_reason.abort'],
+    ['seed: "Provider finish_reason: malformed_response" is timeout', { message: 'Provider finish_reason: malformed_response' }, 'timeout', 'finish_reason.malformed_response'],
+    ['seed: the bare "An unknown error occurred" is failover-worthy', { message: 'An unknown error occurred' }, 'timeout', 'text.unknown_error_occurred'],
+    ['"aborted due to timeout" is a timeout, not an abort', { message: 'The operation was aborted due to timeout' }, 'timeout', 'text.timeout'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('timeouts cool down the model, not the whole profile', () => {
+    expect(explain({ code: 'ETIMEDOUT' }).cooldownScope).toBe('model');
+  });
+});
+
+describe('server errors (DESIGN §2: the provider\'s own failure)', () => {
+  const cases: RuleCase[] = [
+    ['a 500 is a server error and its status is kept', { status: 500, body: '' }, 'server_error', 'status.500'],
+    ['a 502 is a server error', { status: 502, body: '' }, 'server_error', 'status.502'],
+    ['a 520 is a server error', { status: 520, body: '' }, 'server_error', 'status.520'],
+    ['seed: "Unhandled stop reason: error" is a server error, not a timeout', { message: 'Unhandled stop reason: error' }, 'server_error', 'finish_reason.error'],
+    ['seed: "stop reason: error" is a server error', { message: 'stop reason: error' }, 'server_error', 'finish_reason.error'],
+    ['seed: "reason: error" is a server error', { message: 'reason: error' }, 'server_error', 'text.finish_reason_error'],
+    ['seed: "Provider finish_reason: error" is a server error', { message: 'Provider finish_reason: error' }, 'server_error', 'finish_reason.error'],
+    ['an api_error with "internal server error" text is a server error', { body: '{"type":"error","error":{"type":"api_error","message":"Internal server error"}}' }, 'server_error', 'text.server_error'],
+    ['an api_error with "upstream error" text is a server error', { body: '{"type":"error","error":{"type":"api_error","message":"upstream error"}}' }, 'server_error', 'text.server_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('a 500 keeps status 500 even though recovery treats it as transient', () => {
+    const result = explain({ status: 500, body: 'upstream connect error or disconnect/reset before headers' });
+    expect(result.status).toBe(500);
+    expect(REASON_POLICY[result.reason].advancesFallback).toBe(true);
+  });
+});
+
+describe('aborts (seed: explicit aborts that are not timeout-shaped do not continue)', () => {
+  const cases: RuleCase[] = [
+    ['an SDK user abort is an abort', { body: 'Error: Request was aborted.' }, 'abort', 'text.abort'],
+    ['an AbortError behind a "stream error" wrapper is an abort', { body: 'LLM stream error {"error":"AbortError: This operation was aborted"}' }, 'abort', 'text.abort'],
+    ['abortCause "user" is an abort whatever the text says', { abortCause: 'user', message: 'socket hang up' }, 'abort', 'abort.user'],
+    ['abortCause "timeout" is a timeout', { abortCause: 'timeout', message: 'This operation was aborted' }, 'timeout', 'abort.timeout.request'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('an abort ends the turn', () => {
+    expect(REASON_POLICY.abort.advancesFallback).toBe(false);
+  });
+});
+
+describe('empty answers, missing details, unclassified (seed: "Model fallback")', () => {
+  const cases: RuleCase[] = [
+    ['an empty body without status is empty_response', { body: '' }, 'empty_response', 'empty.no_body'],
+    ['a 200 completion with no choices is empty_response', { status: 200, body: '{"id":"x","choices":[],"usage":null}' }, 'empty_response', 'text.empty_response'],
+    ['zero generated text reported as a JSON parse failure is empty_response', { body: 'model=auto textLen=0 error=No JSON structure found in LLM response' }, 'empty_response', 'text.empty_response'],
+    ['the literal "Unknown error (no error details in response)" is no_error_details', { message: 'Unknown error (no error details in response)' }, 'no_error_details', 'literal.no_error_details'],
+    ['seed: "LLM request failed with an unknown error." stays conservative', { message: 'LLM request failed with an unknown error.' }, 'unclassified', 'text.generic_unknown'],
+    ['a client parse crash names no cause: unclassified', { status: 200, body: "Cannot read properties of undefined (reading 'finish_reason')" }, 'unclassified', 'unclassified'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('"empty" wording with a usable status follows the status', () => {
+    expect(explain({ status: 502, body: 'upstream returned an empty response' }).reason).toBe('server_error');
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { statedStatus } from './stated-status.js';
+
+describe('statedStatus (DESIGN §4.1: a status the text states)', () => {
+  it.each([
+    ['429 rate limit reached for gpt-4.1', 429],
+    ['http 402: payment required', 402],
+    ['http/1.1 404 not found', 404],
+    ['http/2 429 (no retry-after header)', 429],
+    ['upstream failed with status code 503', 503],
+    ["{'status_code': 400, 'headers': {}}", 400],
+    ['"http_status": 403', 403],
+    ['error code: 404 - {...}', 404],
+    ['500: azureexception notfounderror - error code: 404 - {...}', 404],
+    ['api error (520 <!doctype html>', 520],
+    ['api.example.com | 524: a timeout occurred', 524],
+    ['ollama api error 400: {"error":"x"}', 400],
+    ['[400] bad request', 400],
+    ['{"error":{"code":429,"message":"x"}}', 429],
+    ['529 {"type":"error"}', 529],
+    ['error: in openrouter api call (attempt 1/3): 400 provider returned error', 400],
+  ])('%s → %i', (text, status) => {
+    expect(statedStatus(text)).toBe(status);
+  });
+
+  it.each([
+    'limit: 100 requests per minute',
+    'requested 400 tokens, limit 30000',
+    'socket hang up',
+    'in 174ms',
+    'status: resource_exhausted',
+    '',
+  ])('%s → null', (text) => {
+    expect(statedStatus(text)).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { HEAD_WINDOW_CHARS, TAIL_WINDOW_CHARS, boundedWindow, htmlToText, prepareText, unescapeAndCollapse } from './normalize-text.js';
+import { extractCodeTokens, extractFinishReasons } from './tokens.js';
+
+describe('boundedWindow (linear time: scan a bounded window of huge bodies)', () => {
+  it('keeps short texts whole', () => {
+    expect(boundedWindow('abc')).toBe('abc');
+  });
+  it('keeps the head and the tail of long texts', () => {
+    const text = `HEAD${'x'.repeat(200_000)}TAIL`;
+    const window = boundedWindow(text);
+    expect(window.length).toBe(HEAD_WINDOW_CHARS + TAIL_WINDOW_CHARS + 1);
+    expect(window.startsWith('HEAD')).toBe(true);
+    expect(window.endsWith('TAIL')).toBe(true);
+  });
+});
+
+describe('unescapeAndCollapse (JSON nested or stringified inside messages)', () => {
+  it('decodes escaped quotes at any depth', () => {
+    expect(unescapeAndCollapse('{\\"a\\":\\\\\\"b\\\\\\"}')).toBe('{"a":"b"}');
+  });
+  it('turns escaped and real line breaks into single spaces', () => {
+    expect(unescapeAndCollapse('a\\n  b\n\n\tc')).toBe('a b c');
+  });
+  it('decodes unicode escapes and straightens curly quotes', () => {
+    expect(unescapeAndCollapse('\\u9519\\u8bef OpenAI\u2019s')).toBe("错误 OpenAI's");
+  });
+  it('keeps an unmatched trailing backslash harmless', () => {
+    expect(unescapeAndCollapse('abc\\')).toBe('abc');
+  });
+});
+
+describe('htmlToText (HTML error pages from proxies)', () => {
+  it('keeps visible text, drops tags, scripts, styles and comments', () => {
+    const page = '<html><head><title>502 Bad Gateway</title><style>h1{x:1}</style><script>var rate_limit=1</script></head><!-- overloaded --><body><h1>Bad&nbsp;Gateway</h1></body></html>';
+    expect(unescapeAndCollapse(htmlToText(page))).toBe('502 Bad Gateway Bad Gateway');
+  });
+  it('prepareText detects a page after a prefix', () => {
+    const prepared = prepareText('API Error (520 <!DOCTYPE html><html><title>520: Web server is returning an unknown error</title></html>');
+    expect(prepared.html).toBe(true);
+    expect(prepared.text).toBe('API Error (520 520: Web server is returning an unknown error');
+  });
+  it('does not treat a parse error that quotes "<!DOCTYPE" as a page', () => {
+    expect(prepareText('Unexpected token \'<\', "<!DOCTYPE "... is not valid JSON').html).toBe(false);
+  });
+});
+
+describe('code tokens', () => {
+  it('reads type/code values in JSON, Python repr, Go maps and Rust debug prints', () => {
+    const tokens = extractCodeTokens(
+      `{"type":"overloaded_error"} {'code': 'rate_limit_exceeded'} map[code:model_not_found] error { code: "throttlingexception" }`,
+    );
+    for (const token of ['overloaded_error', 'rate_limit_exceeded', 'model_not_found', 'throttlingexception']) expect(tokens).toContain(token);
+  });
+  it('reads exception class names', () => {
+    expect(extractCodeTokens('botocore.errorfactory.accessdeniedexception: x')).toContain('accessdeniedexception');
+  });
+  it('does not read a longer identifier as a shorter code', () => {
+    expect(extractCodeTokens('"content_filter_results": {}')).not.toContain('content_filter');
+  });
+  it('reads finish reasons', () => {
+    expect([...extractFinishReasons('provider finish_reason: network_error')]).toEqual(['network_error']);
+    expect([...extractFinishReasons('"finishreason": "safety"')]).toEqual(['safety']);
+  });
+});
