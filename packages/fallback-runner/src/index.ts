@@ -1,1 +1,24 @@
-export {};
+/**
+ * `@understudy/fallback-runner`: `runWithModelFallback` — transient retries, auth-profile rotation, cooldown
+ * probes, model fallback, attempt records, fallback notices and `model_fallback_decision` events (seed 002
+ * "Runtime flow", DESIGN §6). Core: every effect (time, randomness, logging, storage, provider calls) comes in
+ * through the `@understudy/contracts` ports. In-memory ports for tests: `@understudy/fallback-runner/testing`.
+ */
+export { runWithModelFallback } from './run.js';
+export type { FallbackConfig, FallbackRequest, FallbackRunResult, RunWithModelFallbackOptions } from './options.js';
+export type { AttemptKind, AttemptRecord } from './attempt-record.js';
+export { FailoverError, FallbackOptionsError, FallbackSummaryError, LiveSessionModelSwitchError } from './errors.js';
+export type { FailoverErrorInit, FailoverErrorKind, FallbackSummaryErrorInit } from './errors.js';
+export { FALLBACK_DECISION_MESSAGE } from './events.js';
+export type { FallbackDecision, FallbackDecisionEvent, FallbackStepOutcome } from './events.js';
+export {
+  AuthFailureSkipCache,
+  MAX_SKIP_TTL_MS,
+  MIN_SKIP_TTL_MS,
+  SKIP_TTL_ENV_NAMES,
+  clampSkipTtlMs,
+  parseSkipTtlMs,
+} from './skip-cache.js';
+export type { SkipCacheKey } from './skip-cache.js';
+export { fallbackClearedNoticeText, fallbackNoticeText } from './notice.js';
+export { REASON_TEXT, failureSummary } from './failure-text.js';

@@ -1,0 +1,40 @@
+/**
+ * Attempt records: one entry per request sent to a provider (same-profile retries included, each its own
+ * entry) and one per candidate passed over without a request (seed 002 "Observability and failure summaries",
+ * DESIGN §4.2).
+ */
+import type { FailoverReason, ProfileId } from '@understudy/contracts';
+
+/**
+ * What an attempt record stands for.
+ * - `call`: an ordinary request.
+ * - `probe`: a request that tests a profile or provider that is cooling down or disabled (a cooldown probe, or
+ *   a same-provider sibling tried despite the cooldown).
+ * - `skip`: the candidate was passed over without a request.
+ */
+export type AttemptKind = 'call' | 'probe' | 'skip';
+
+/**
+ * One attempt of a run. Never holds a raw provider body or a secret: `summary` is our own words.
+ *
+ * - `profile`: the auth profile used (`null` for a keyless provider, and for most skips).
+ * - `ok`: the request answered (`reason`, `status`, `code` are then absent).
+ * - `reason` / `status` / `code`: the failover reason, the provider's HTTP status unchanged, the error code.
+ * - `detail`: the id of the classifier rule that decided, or why a candidate was skipped.
+ * - `retryAfterMs`: the provider's Retry-After, ms, when it gave one.
+ * - `atMs`: when the attempt ended (or the skip was decided), epoch ms.
+ */
+export interface AttemptRecord {
+  readonly provider: string;
+  readonly model: string;
+  readonly profile: ProfileId | null;
+  readonly kind: AttemptKind;
+  readonly ok: boolean;
+  readonly reason?: FailoverReason | undefined;
+  readonly status?: number | undefined;
+  readonly code?: string | undefined;
+  readonly detail?: string | undefined;
+  readonly summary?: string | undefined;
+  readonly retryAfterMs?: number | undefined;
+  readonly atMs: number;
+}

@@ -1,0 +1,224 @@
+/**
+ * One candidate of the chain (seed 002 "Try the current provider", "Rotation order", "Cooldown skip vs probe
+ * behavior"; DESIGN §6.1, §6.3): read the provider's auth state once, order its profiles (session pin first while
+ * eligible), then either try the available profiles with rotation as the failure reason allows, or — when every
+ * profile is unavailable — skip, probe (throttled) or try the same-provider sibling as the scheduler decides.
+ */
+import type { Candidate, FailoverReason, FailureClassification, ProfileId, ProviderAuthState } from '@understudy/contracts';
+import { formatModelRef } from '@understudy/contracts';
+import type { OrderedProfile, ProfileOrder } from '@understudy/cooldown-scheduler';
+import {
+  decideUnavailableCandidate,
+  maxProfileRotations,
+  providerUnavailableReason,
+  resolveProfileOrder,
+  soonestExpiry,
+} from '@understudy/cooldown-scheduler';
+import { REASON_POLICY } from '@understudy/error-classifier';
+import type { AttemptRecord } from './attempt-record.js';
+import { skipSummary } from './failure-text.js';
+import type { ProfileAttemptOutcome } from './retry.js';
+import { attemptProfile } from './retry.js';
+import type { RunContext } from './run-context.js';
+import { sessionPin } from './session-state.js';
+
+/** How a candidate ended (terminal failures throw). */
+export type CandidateOutcome<T> =
+  | { readonly kind: 'success'; readonly value: T; readonly profile: ProfileId | null }
+  | {
+      readonly kind: 'failed';
+      readonly reason: FailoverReason;
+      readonly classification: FailureClassification;
+      readonly record: AttemptRecord;
+      readonly thrown?: unknown;
+    }
+  | { readonly kind: 'skipped'; readonly reason: FailoverReason; readonly why: string; readonly record: AttemptRecord };
+
+/** Key of a candidate in per-run maps. */
+export function candidateKey(candidate: Candidate): string {
+  return formatModelRef(candidate);
+}
+
+/**
+ * Runs one candidate.
+ *
+ * @throws {FailoverError} for terminal failures, a caller abort or the turn deadline.
+ */
+export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, index: number): Promise<CandidateOutcome<T>> {
+  ctx.checkContinue(candidate);
+  const provider = candidate.provider;
+  if (ctx.tlsFailedProviders.has(provider)) return skip(ctx, candidate, index, { why: 'tls_certificate', reason: 'tls_certificate' });
+
+  const candidateStartMs = ctx.nowMs();
+  const state = await ctx.store.loadProviderAuthState(provider);
+  ctx.rememberStats(provider, state.usageStats);
+  if (state.profiles.length === 0) {
+    const outcome = await attemptProfile(ctx, { candidate, profile: null, kind: 'call', candidateStartMs });
+    return settle(ctx, candidate, index, null, outcome);
+  }
+
+  const order = orderProfiles(ctx, candidate, state);
+  if (order.profiles.length === 0) return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
+  const available = order.profiles.filter((profile) => profile.available);
+  const first = available[0] ?? order.profiles[0];
+
+  const sessionKey = ctx.session.key;
+  if (ctx.skipCache !== undefined && sessionKey !== undefined && !ctx.isPrimary(index) && first !== undefined) {
+    const cached = ctx.skipCache.get(
+      { sessionKey, provider, model: candidate.model, profile: first.profileId },
+      ctx.nowMs(),
+    );
+    if (cached !== undefined) {
+      return skip(ctx, candidate, index, { why: 'auth_failure_cached', reason: cached, profile: first.profileId });
+    }
+  }
+
+  if (available.length === 0) return runUnavailable(ctx, candidate, index, order, candidateStartMs);
+  return rotate(ctx, candidate, index, available, candidateStartMs);
+}
+
+function orderProfiles<T>(ctx: RunContext<T>, candidate: Candidate, state: ProviderAuthState): ProfileOrder {
+  const explicit = ctx.switchProfiles.get(candidateKey(candidate)) ?? ctx.explicitProfile;
+  const pinned = sessionPin(ctx.session.entry, candidate.provider, explicit);
+  return resolveProfileOrder({
+    state,
+    configOrder: ctx.config.auth.order[candidate.provider],
+    configProfiles: ctx.config.auth.profiles,
+    ...(pinned === undefined ? {} : { pinned }),
+    model: candidate.model,
+    nowMs: ctx.nowMs(),
+  });
+}
+
+/** Tries the available profiles in order; after each failure, rotates only as far as its reason allows. */
+async function rotate<T>(
+  ctx: RunContext<T>,
+  candidate: Candidate,
+  index: number,
+  available: readonly OrderedProfile[],
+  candidateStartMs: number,
+): Promise<CandidateOutcome<T>> {
+  let rotations = 0;
+  let last: CandidateOutcome<T> | undefined;
+  for (const entry of available) {
+    if (last?.kind === 'failed') {
+      if (rotations >= maxProfileRotations(last.reason, ctx.policy)) break;
+      rotations += 1;
+    }
+    const credential = await ctx.store.resolveCredential(entry.profileId);
+    if (credential === undefined) continue;
+    const outcome = await attemptProfile(ctx, {
+      candidate,
+      profile: { view: entry.profile, credential },
+      kind: 'call',
+      candidateStartMs,
+    });
+    last = settle(ctx, candidate, index, entry.profileId, outcome);
+    if (last.kind === 'success' || last.reason === 'tls_certificate') return last;
+  }
+  return last ?? skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
+}
+
+/** Every profile is unavailable: the scheduler decides skip, probe (throttled in the store) or sibling try. */
+async function runUnavailable<T>(
+  ctx: RunContext<T>,
+  candidate: Candidate,
+  index: number,
+  order: ProfileOrder,
+  candidateStartMs: number,
+): Promise<CandidateOutcome<T>> {
+  const nowMs = ctx.nowMs();
+  const known = ctx.statsByProvider.get(candidate.provider);
+  const stats = order.profiles.map((entry) => known?.get(entry.profileId));
+  const query = { nowMs, model: candidate.model };
+  const soonestMs = soonestExpiry(stats, query);
+  const decision = decideUnavailableCandidate(
+    {
+      provider: candidate.provider,
+      isPrimary: ctx.isPrimary(index),
+      onlyCandidate: ctx.chain.length === 1,
+      isSameProviderSibling: ctx.chain.slice(0, index).some((earlier) => earlier.provider === candidate.provider),
+      reason: providerUnavailableReason(stats, query),
+      soonestExpiryMs: soonestMs,
+      nowMs,
+      transientProbeUsed: ctx.transientProbeUsed.has(candidate.provider),
+    },
+    ctx.policy,
+  );
+  if (decision.kind === 'skip') return skip(ctx, candidate, index, { why: decision.why, reason: decision.reason, untilMs: soonestMs });
+  if (decision.kind === 'probe' && !(await ctx.store.tryAcquireProbe(decision.throttleKey, nowMs, decision.throttleMs))) {
+    return skip(ctx, candidate, index, { why: 'probe_throttled', reason: decision.reason, untilMs: soonestMs });
+  }
+  const target = order.profiles[0];
+  if (target === undefined) return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
+  ctx.emit({
+    event: 'model_fallback_decision',
+    decision: 'probe_cooldown_candidate',
+    provider: candidate.provider,
+    model: candidate.model,
+    profile: target.profileId,
+    reason: decision.reason,
+    candidateIndex: index,
+    candidateCount: ctx.chain.length,
+    fallbackStepFromModel: formatModelRef(candidate),
+    fallbackStepFromFailureReason: decision.reason,
+    fallbackStepFromFailureDetail: decision.kind === 'probe' ? 'cooldown_probe' : 'sibling_despite_cooldown',
+    fallbackStepFinalOutcome: 'probing',
+    atMs: nowMs,
+  });
+  const credential = await ctx.store.resolveCredential(target.profileId);
+  if (credential === undefined) return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
+  const outcome = await attemptProfile(ctx, {
+    candidate,
+    profile: { view: target.profile, credential },
+    kind: 'probe',
+    candidateStartMs,
+  });
+  const settled = settle(ctx, candidate, index, target.profileId, outcome);
+  if (settled.kind === 'failed' && REASON_POLICY[settled.reason].transient) ctx.transientProbeUsed.add(candidate.provider);
+  return settled;
+}
+
+/** Turns a profile's outcome into the candidate's, remembering auth failures and TLS failures of the run. */
+function settle<T>(
+  ctx: RunContext<T>,
+  candidate: Candidate,
+  index: number,
+  profile: ProfileId | null,
+  outcome: ProfileAttemptOutcome<T>,
+): CandidateOutcome<T> {
+  if (outcome.ok) return { kind: 'success', value: outcome.value, profile };
+  const reason = outcome.classification.reason;
+  if (reason === 'tls_certificate') ctx.tlsFailedProviders.add(candidate.provider);
+  const sessionKey = ctx.session.key;
+  if (ctx.skipCache !== undefined && sessionKey !== undefined && !ctx.isPrimary(index)) {
+    ctx.skipCache.remember({ sessionKey, provider: candidate.provider, model: candidate.model, profile }, reason, ctx.nowMs());
+  }
+  return {
+    kind: 'failed',
+    reason,
+    classification: outcome.classification,
+    record: outcome.record,
+    ...(outcome.thrown === undefined ? {} : { thrown: outcome.thrown }),
+  };
+}
+
+function skip<T>(
+  ctx: RunContext<T>,
+  candidate: Candidate,
+  index: number,
+  input: { readonly why: string; readonly reason: FailoverReason; readonly untilMs?: number | undefined; readonly profile?: ProfileId | undefined },
+): CandidateOutcome<T> {
+  const record = ctx.record({
+    provider: candidate.provider,
+    model: candidate.model,
+    profile: input.profile ?? null,
+    kind: 'skip',
+    ok: false,
+    reason: input.reason,
+    detail: input.why,
+    summary: skipSummary(input),
+    atMs: ctx.nowMs(),
+  });
+  return { kind: 'skipped', reason: input.reason, why: input.why, record };
+}

@@ -1,0 +1,180 @@
+/**
+ * Errors of the fallback runner: branded classes with a literal `code` and a `cause` (STYLE 3), so
+ * `isInstance` survives duplicate installs (seed 002 "Report failure if exhausted", "Observability and failure
+ * summaries", "Session overrides and live model switching").
+ */
+import type { FailoverReason, FailureClassification, ModelRef, ProfileId } from '@understudy/contracts';
+import type { AttemptRecord } from './attempt-record.js';
+
+const FAILOVER_ERROR = Symbol.for('understudy.error.FailoverError');
+const FALLBACK_SUMMARY_ERROR = Symbol.for('understudy.error.FallbackSummaryError');
+const LIVE_SWITCH_ERROR = Symbol.for('understudy.error.LiveSessionModelSwitchError');
+const OPTIONS_ERROR = Symbol.for('understudy.error.FallbackOptionsError');
+
+function brand(target: object, symbol: symbol): void {
+  Object.defineProperty(target, symbol, { value: true, enumerable: false });
+}
+
+function isBranded(value: unknown, symbol: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
+}
+
+/**
+ * How a {@link FailoverError} ended the turn.
+ * - `exhausted`: the only candidate failed (or was skipped); nothing was left to try.
+ * - `terminal`: a failure that never advances fallback: context overflow, refusal, a user abort, or any failure
+ *   after output reached the caller.
+ * - `deadline`: the turn deadline passed before another attempt could start.
+ */
+export type FailoverErrorKind = 'exhausted' | 'terminal' | 'deadline';
+
+/** Fields of a {@link FailoverError}. */
+export interface FailoverErrorInit {
+  readonly kind: FailoverErrorKind;
+  readonly reason: FailoverReason;
+  readonly provider: string;
+  readonly model: string;
+  readonly profile: ProfileId | null;
+  /** The provider's HTTP status unchanged (`null` for transport failures and skips). */
+  readonly status: number | null;
+  readonly classification?: FailureClassification | undefined;
+  /** The failure happened after output reached the caller. */
+  readonly outputStarted?: boolean | undefined;
+  readonly attempts: readonly AttemptRecord[];
+  /** Soonest moment a blocked auth profile of the attempted models is usable again, epoch ms. */
+  readonly soonestCooldownExpiry?: number | undefined;
+  readonly cause?: unknown;
+}
+
+/**
+ * A turn failed on one candidate: the only candidate failed (`kind: 'exhausted'`), or a failure ended the turn
+ * (`kind: 'terminal'`, `endedTurn`), or the turn deadline passed (`kind: 'deadline'`, reason `timeout`). The
+ * message is `<provider/model>: <summary>`; it never holds a raw provider body.
+ */
+export class FailoverError extends Error {
+  readonly code = 'failover_error' as const;
+  readonly kind: FailoverErrorKind;
+  readonly reason: FailoverReason;
+  readonly provider: string;
+  readonly model: string;
+  readonly profile: ProfileId | null;
+  readonly status: number | null;
+  readonly classification: FailureClassification | undefined;
+  readonly outputStarted: boolean;
+  readonly attempts: readonly AttemptRecord[];
+  readonly soonestCooldownExpiry: number | undefined;
+
+  constructor(message: string, init: FailoverErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'FailoverError';
+    this.kind = init.kind;
+    this.reason = init.reason;
+    this.provider = init.provider;
+    this.model = init.model;
+    this.profile = init.profile;
+    this.status = init.status;
+    this.classification = init.classification;
+    this.outputStarted = init.outputStarted === true;
+    this.attempts = Object.freeze([...init.attempts]);
+    this.soonestCooldownExpiry = init.soonestCooldownExpiry;
+    brand(this, FAILOVER_ERROR);
+  }
+
+  /** `true` when this failure ended the turn without trying the remaining candidates. */
+  get endedTurn(): boolean {
+    return this.kind !== 'exhausted';
+  }
+
+  /** True for a {@link FailoverError}, even one from another copy of this package. */
+  static isInstance(value: unknown): value is FailoverError {
+    return isBranded(value, FAILOVER_ERROR);
+  }
+}
+
+/** Fields of a {@link FallbackSummaryError}. */
+export interface FallbackSummaryErrorInit {
+  readonly attempts: readonly AttemptRecord[];
+  /** Soonest moment a blocked auth profile of the attempted models is usable again (model-aware), epoch ms. */
+  readonly soonestCooldownExpiry?: number | undefined;
+  /** Every failure was a rate limit or a cooldown. */
+  readonly allRateLimited: boolean;
+  /** The last candidate's failure. */
+  readonly cause?: unknown;
+}
+
+/**
+ * Every candidate of the chain failed or was skipped (seed 002 "Report failure if exhausted"). The message is
+ * `All models failed (N): <provider/model>: <summary> | …`, N counting the candidates that were tried or
+ * skipped, followed by "All models are temporarily rate-limited …" with the soonest expiry only when every
+ * failure was a rate limit or cooldown.
+ */
+export class FallbackSummaryError extends Error {
+  readonly code = 'all_models_failed' as const;
+  readonly attempts: readonly AttemptRecord[];
+  readonly soonestCooldownExpiry: number | undefined;
+  readonly allRateLimited: boolean;
+
+  constructor(message: string, init: FallbackSummaryErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'FallbackSummaryError';
+    this.attempts = Object.freeze([...init.attempts]);
+    this.soonestCooldownExpiry = init.soonestCooldownExpiry;
+    this.allRateLimited = init.allRateLimited;
+    brand(this, FALLBACK_SUMMARY_ERROR);
+  }
+
+  /** True for a {@link FallbackSummaryError}, even one from another copy of this package. */
+  static isInstance(value: unknown): value is FallbackSummaryError {
+    return isBranded(value, FALLBACK_SUMMARY_ERROR);
+  }
+}
+
+/**
+ * The user switched the session's model during the run (a pending live switch) to a model that is not a later
+ * candidate of this run's chain: the run hands the turn back so its owner can run it on `target` (seed 002
+ * "Session overrides and live model switching"). The pending switch has been cleared.
+ */
+export class LiveSessionModelSwitchError extends Error {
+  readonly code = 'live_session_model_switch' as const;
+  readonly target: ModelRef;
+  readonly authProfile: ProfileId | undefined;
+  readonly attempts: readonly AttemptRecord[];
+
+  constructor(
+    target: ModelRef,
+    init: { readonly authProfile?: ProfileId | undefined; readonly attempts: readonly AttemptRecord[]; readonly cause?: unknown },
+  ) {
+    super(
+      `The session switched to ${target.provider}/${target.model} during the turn; run the turn on that model`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.name = 'LiveSessionModelSwitchError';
+    this.target = target;
+    this.authProfile = init.authProfile;
+    this.attempts = Object.freeze([...init.attempts]);
+    brand(this, LIVE_SWITCH_ERROR);
+  }
+
+  /** True for a {@link LiveSessionModelSwitchError}, even one from another copy of this package. */
+  static isInstance(value: unknown): value is LiveSessionModelSwitchError {
+    return isBranded(value, LIVE_SWITCH_ERROR);
+  }
+}
+
+/** An option of the runner (or one of its environment variables) is unusable; `field` names it. */
+export class FallbackOptionsError extends Error {
+  readonly code = 'invalid_fallback_options' as const;
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(`${field}: ${message}`);
+    this.name = 'FallbackOptionsError';
+    this.field = field;
+    brand(this, OPTIONS_ERROR);
+  }
+
+  /** True for a {@link FallbackOptionsError}, even one from another copy of this package. */
+  static isInstance(value: unknown): value is FallbackOptionsError {
+    return isBranded(value, OPTIONS_ERROR);
+  }
+}

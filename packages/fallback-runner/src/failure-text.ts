@@ -1,0 +1,89 @@
+/**
+ * Human-readable failure summaries: our own words per failover reason, so billing and auth read differently
+ * from rate limits, with the HTTP status kept (seed 002 "Model fallback": a provider 500 stays a 500 in the final
+ * message). Raw provider bodies never reach these texts.
+ */
+import type { FailoverReason } from '@understudy/contracts';
+
+/** What each failover reason means to the person reading the error (STYLE 4: one row per reason). */
+export const REASON_TEXT: Readonly<Record<FailoverReason, string>> = Object.freeze({
+  auth: 'authentication failed (check the credential of this auth profile)',
+  auth_permanent: 'credential revoked or deactivated (replace the credential)',
+  billing: 'billing problem: out of credits or over the spending limit (check the provider account)',
+  rate_limit: 'rate limited',
+  overloaded: 'provider overloaded',
+  timeout: 'timed out or connection failed',
+  server_error: 'provider server error',
+  tls_certificate: 'TLS certificate rejected',
+  model_not_found: 'model not found (check the model id)',
+  format: 'request rejected as invalid',
+  context_overflow: 'conversation exceeds the model context window',
+  session_expired: 'provider session expired',
+  refusal: 'the model refused to answer',
+  abort: 'aborted by the caller',
+  empty_response: 'empty response',
+  no_error_details: 'failed without error details',
+  unclassified: 'unrecognised provider error',
+  unknown: 'unknown error',
+});
+
+/** Why a candidate was passed over, in words (keys: `SkipWhy` of the scheduler plus the runner's own). */
+const SKIP_TEXT: Readonly<Record<string, string>> = Object.freeze({
+  persistent_auth: 'every auth profile failed authentication',
+  billing_disabled: 'every auth profile is disabled for billing',
+  not_near_expiry: 'every auth profile is cooling down',
+  probe_throttled: 'every auth profile is cooling down (probe throttled)',
+  transient_probe_used: 'every auth profile is cooling down (probe already used this run)',
+  cooling_down: 'every auth profile is cooling down',
+  no_eligible_profile: 'no usable auth profile (missing, blank or expired credential)',
+  auth_failure_cached: 'recent auth failure of this auth profile (skip cache)',
+  tls_certificate: 'an earlier TLS certificate failure of this provider in this run',
+});
+
+/** `2026-01-01T00:00:30.000Z`; `undefined` stays `undefined`. */
+export function isoTime(epochMs: number | undefined): string | undefined {
+  return epochMs === undefined || !Number.isFinite(epochMs) ? undefined : new Date(epochMs).toISOString();
+}
+
+/** `30 s`, `2 min 5 s`, `1 h 10 min`. */
+export function formatDurationMs(durationMs: number): string {
+  const seconds = Math.max(0, Math.ceil(durationMs / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}
+
+/**
+ * The summary of one failed request: reason text, `HTTP <status>`, error code, Retry-After.
+ *
+ * @example failureSummary({ reason: 'rate_limit', status: 429, retryAfterMs: 20_000 }) // 'rate limited (HTTP 429, retry after 20 s)'
+ */
+export function failureSummary(input: {
+  readonly reason: FailoverReason;
+  readonly status?: number | null | undefined;
+  readonly code?: string | undefined;
+  readonly retryAfterMs?: number | null | undefined;
+}): string {
+  const facts: string[] = [];
+  if (typeof input.status === 'number') facts.push(`HTTP ${input.status}`);
+  if (input.code !== undefined && input.code !== '') facts.push(input.code);
+  if (typeof input.retryAfterMs === 'number') facts.push(`retry after ${formatDurationMs(input.retryAfterMs)}`);
+  return facts.length === 0 ? REASON_TEXT[input.reason] : `${REASON_TEXT[input.reason]} (${facts.join(', ')})`;
+}
+
+/**
+ * The summary of a skipped candidate.
+ *
+ * @example skipSummary({ why: 'not_near_expiry', reason: 'rate_limit', untilMs: 30_000 })
+ *   // 'skipped: every auth profile is cooling down (rate_limit) until 1970-01-01T00:00:30.000Z'
+ */
+export function skipSummary(input: {
+  readonly why: string;
+  readonly reason: FailoverReason;
+  readonly untilMs?: number | undefined;
+}): string {
+  const until = isoTime(input.untilMs);
+  return `skipped: ${SKIP_TEXT[input.why] ?? input.why} (${input.reason})${until === undefined ? '' : ` until ${until}`}`;
+}

@@ -1,0 +1,61 @@
+/**
+ * Live user model switches (seed 002 "Session overrides and live model switching"): only an explicit user
+ * change (`/model`, `sessions.patch`) marks a pending live switch. Between candidates the run re-reads it: a
+ * later candidate of the chain is jumped to directly; any other model hands the turn back to its owner with a
+ * `LiveSessionModelSwitchError`. A consumed switch is cleared with a compare-and-set write.
+ */
+import type { Candidate, ModelRef, PendingLiveSwitch, SessionEntry } from '@understudy/contracts';
+import { normalizeProfileId, normalizeProviderId } from '@understudy/contracts';
+import { candidateKey } from './candidate-attempt.js';
+import { LiveSessionModelSwitchError } from './errors.js';
+import type { RunContext } from './run-context.js';
+
+function sameModel(a: ModelRef, b: ModelRef): boolean {
+  return normalizeProviderId(a.provider) === normalizeProviderId(b.provider) && a.model.trim() === b.model.trim();
+}
+
+function samePending(a: PendingLiveSwitch | undefined, b: PendingLiveSwitch): boolean {
+  return a !== undefined && sameModel(a, b) && a.requestedAt === b.requestedAt;
+}
+
+async function clearPending<T>(ctx: RunContext<T>, pending: PendingLiveSwitch): Promise<void> {
+  await ctx.session.update(
+    (entry: SessionEntry | undefined) => (samePending(entry?.pendingLiveSwitch, pending) ? { pendingLiveSwitch: null } : undefined),
+    ctx.nowMs(),
+  );
+}
+
+/**
+ * A pending switch to the model this run already starts with is honoured by the run itself: clear it so it is
+ * not mistaken for a switch during the run.
+ */
+export async function consumeHonouredSwitch<T>(ctx: RunContext<T>, first: Candidate | undefined): Promise<void> {
+  const pending = ctx.session.entry?.pendingLiveSwitch;
+  if (pending !== undefined && first !== undefined && sameModel(pending, first)) await clearPending(ctx, pending);
+}
+
+/**
+ * After candidate `index` did not answer: the index to continue with (`index + 1`, or the later candidate a
+ * pending live switch names).
+ *
+ * @throws {LiveSessionModelSwitchError} when a pending switch names a model that is not a later candidate.
+ */
+export async function nextCandidateIndex<T>(ctx: RunContext<T>, index: number): Promise<number> {
+  if (ctx.session.key === undefined) return index + 1;
+  const entry = await ctx.session.refresh();
+  const pending = entry?.pendingLiveSwitch;
+  if (pending === undefined) return index + 1;
+  await clearPending(ctx, pending);
+  const target = ctx.chain.findIndex((candidate, at) => at > index && sameModel(candidate, pending));
+  if (target === -1) {
+    throw new LiveSessionModelSwitchError(
+      { provider: normalizeProviderId(pending.provider), model: pending.model.trim() },
+      { authProfile: pending.authProfile, attempts: ctx.records },
+    );
+  }
+  const candidate = ctx.chain[target];
+  if (candidate !== undefined && pending.authProfile !== undefined) {
+    ctx.switchProfiles.set(candidateKey(candidate), normalizeProfileId(pending.authProfile));
+  }
+  return target;
+}

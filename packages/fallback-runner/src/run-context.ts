@@ -1,0 +1,193 @@
+/**
+ * The state of one run: its ports, the attempt records, the per-run memories (TLS-failed providers, used
+ * transient probes, the usage stats seen), and the two ways a run is cut short — the caller's abort and the turn
+ * deadline.
+ */
+import type {
+  AbortSignalLike,
+  AttemptFunction,
+  AuthStorePort,
+  Candidate,
+  Clock,
+  Logger,
+  ProfileId,
+  ProfileUsageStats,
+  RandomSource,
+} from '@understudy/contracts';
+import { formatModelRef, silentLogger } from '@understudy/contracts';
+import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
+import type { AttemptRecord } from './attempt-record.js';
+import { FailoverError, FallbackOptionsError } from './errors.js';
+import type { FallbackDecisionEvent } from './events.js';
+import { FALLBACK_DECISION_MESSAGE, compactEvent } from './events.js';
+import { REASON_TEXT } from './failure-text.js';
+import type { FallbackConfig, RunWithModelFallbackOptions } from './options.js';
+import type { SessionState } from './session-state.js';
+import type { AuthFailureSkipCache } from './skip-cache.js';
+
+/** Same-profile retry knobs (`retry.provider.*`, DESIGN §6.3). */
+export interface RetrySettings {
+  readonly maxRetries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly windowMs: number;
+  /** `null`: no cap. */
+  readonly maxRetryAfterMs: number | null;
+}
+
+const NEVER_ABORTED: AbortSignalLike = Object.freeze({
+  aborted: false,
+  addEventListener: () => undefined,
+  removeEventListener: () => undefined,
+});
+
+/** The mutable state of one run. */
+export class RunContext<T> {
+  readonly store: AuthStorePort;
+  readonly attempt: AttemptFunction<T>;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly logger: Logger;
+  readonly policy: CooldownPolicy;
+  readonly config: FallbackConfig;
+  readonly retry: RetrySettings;
+  readonly signal: AbortSignalLike;
+  readonly session: SessionState;
+  readonly skipCache: AuthFailureSkipCache | undefined;
+  readonly explicitProfile: ProfileId | undefined;
+  readonly deadlineAtMs: number | undefined;
+  readonly records: AttemptRecord[] = [];
+  /** Providers that failed TLS in this run: their later candidates are skipped. */
+  readonly tlsFailedProviders = new Set<string>();
+  /** Providers whose one transient probe of the run is used up. */
+  readonly transientProbeUsed = new Set<string>();
+  /** The latest usage stats seen per provider and profile (for the model-aware soonest expiry). */
+  readonly statsByProvider = new Map<string, Map<ProfileId, ProfileUsageStats>>();
+  /** Explicit profile of a candidate reached through a live switch (`candidate key → profile`). */
+  readonly switchProfiles = new Map<string, ProfileId>();
+  chain: readonly Candidate[] = [];
+  /** Chain indices treated as primary (the requested model, and a legacy override's origin while it is probed). */
+  primaryIndices: ReadonlySet<number> = new Set([0]);
+  readonly #onDecision: ((event: FallbackDecisionEvent) => void) | undefined;
+
+  constructor(options: RunWithModelFallbackOptions<T>, session: SessionState) {
+    this.store = options.store;
+    this.attempt = options.attempt;
+    this.clock = options.clock;
+    this.random = options.random;
+    this.logger = options.logger ?? silentLogger;
+    this.config = options.config;
+    this.policy = options.config.auth.cooldowns;
+    const provider = options.config.retry.provider;
+    const cap = options.maxRetryAfterMs === undefined ? 60_000 : options.maxRetryAfterMs;
+    if (cap !== null && !(cap >= 0)) throw new FallbackOptionsError('maxRetryAfterMs', 'must be a number of ms ≥ 0, or null for no cap');
+    this.retry = {
+      maxRetries: provider.maxRetries,
+      baseDelayMs: provider.baseDelayMs,
+      maxDelayMs: provider.maxDelayMs,
+      windowMs: provider.windowMs,
+      maxRetryAfterMs: cap,
+    };
+    this.signal = options.signal ?? NEVER_ABORTED;
+    this.session = session;
+    this.skipCache = options.skipCache?.enabled === true ? options.skipCache : undefined;
+    this.explicitProfile = options.request.authProfile;
+    const timeout = options.turnTimeoutMs;
+    if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))) {
+      throw new FallbackOptionsError('turnTimeoutMs', 'must be a positive number of ms (omit it for no deadline)');
+    }
+    this.deadlineAtMs = timeout === undefined ? undefined : this.clock.nowMs() + timeout;
+    this.#onDecision = options.onDecision;
+  }
+
+  nowMs(): number {
+    return this.clock.nowMs();
+  }
+
+  isPrimary(index: number): boolean {
+    return this.primaryIndices.has(index);
+  }
+
+  /** Ms left before the turn deadline (`Infinity` without one). */
+  remainingMs(): number {
+    return this.deadlineAtMs === undefined ? Number.POSITIVE_INFINITY : this.deadlineAtMs - this.nowMs();
+  }
+
+  /** Throws the abort or deadline error when the run must stop before its next step. */
+  checkContinue(candidate: Candidate): void {
+    if (this.signal.aborted) throw this.abortError(candidate, null);
+    if (this.remainingMs() <= 0) throw this.deadlineError(candidate);
+  }
+
+  /** Backoff sleep that stops at once when the caller aborts. */
+  async sleep(ms: number, candidate: Candidate, profile: ProfileId | null): Promise<void> {
+    if (ms <= 0) return;
+    try {
+      await this.clock.sleep(ms, this.signal);
+    } catch (error) {
+      if (this.signal.aborted) throw this.abortError(candidate, profile, error);
+      throw error;
+    }
+  }
+
+  abortError(candidate: Candidate, profile: ProfileId | null, cause?: unknown): FailoverError {
+    return new FailoverError(`${formatModelRef(candidate)}: ${REASON_TEXT.abort}`, {
+      kind: 'terminal',
+      reason: 'abort',
+      provider: candidate.provider,
+      model: candidate.model,
+      profile,
+      status: null,
+      attempts: this.records,
+      cause: cause ?? this.signal.reason,
+    });
+  }
+
+  deadlineError(candidate: Candidate): FailoverError {
+    return new FailoverError(
+      `${formatModelRef(candidate)}: the turn deadline passed after ${this.records.length} attempt${this.records.length === 1 ? '' : 's'}`,
+      {
+        kind: 'deadline',
+        reason: 'timeout',
+        provider: candidate.provider,
+        model: candidate.model,
+        profile: null,
+        status: null,
+        attempts: this.records,
+      },
+    );
+  }
+
+  record(entry: AttemptRecord): AttemptRecord {
+    this.records.push(entry);
+    return entry;
+  }
+
+  /** Remembers the usage stats of profiles as read or written. */
+  rememberStats(provider: string, stats: Readonly<Record<ProfileId, ProfileUsageStats>>): void {
+    let known = this.statsByProvider.get(provider);
+    if (known === undefined) {
+      known = new Map();
+      this.statsByProvider.set(provider, known);
+    }
+    for (const [id, value] of Object.entries(stats)) known.set(id, value);
+  }
+
+  /** Emits a decision event to `onDecision` and the logger. */
+  emit(event: FallbackDecisionEvent): void {
+    const compact = compactEvent(event);
+    this.logger.info({ ...compact }, FALLBACK_DECISION_MESSAGE);
+    if (this.#onDecision === undefined) return;
+    try {
+      this.#onDecision(compact);
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'onDecision listener threw');
+    }
+  }
+
+  /** The chain neighbours of a candidate, as `provider/model` texts. */
+  nextModel(index: number): string | undefined {
+    const next = this.chain[index + 1];
+    return next === undefined ? undefined : formatModelRef(next);
+  }
+}

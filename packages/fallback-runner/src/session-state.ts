@@ -1,0 +1,129 @@
+/**
+ * The session as the runner sees it: read once at the start, re-read only at candidate boundaries (live
+ * switches), and written only with compare-and-set patches recomputed from the fresh entry on conflict, so a
+ * concurrent `/model` is never overwritten (seed 002 "Session overrides and live model switching").
+ *
+ * The runner writes notice state, auth pins, the legacy auto-override probe stamp and its clearing, and consumes
+ * pending live switches — never the model selection of a fallback.
+ */
+import type { AuthStorePort, ProfileId, SessionEntry, SessionPatch } from '@understudy/contracts';
+import { normalizeProfileId, providerOfProfileId } from '@understudy/contracts';
+import type { ProfilePin } from '@understudy/cooldown-scheduler';
+
+/** Most compare-and-set rounds before a write gives up (another writer kept winning). */
+const MAX_CAS_ROUNDS = 8;
+
+/** A patch computed from the current entry, or `undefined` for "nothing to write". */
+export type SessionPatchPlan = (entry: SessionEntry | undefined) => SessionPatch | undefined;
+
+/** The session of one run (or a stand-in for one-off turns, where every call is a no-op). */
+export class SessionState {
+  readonly key: string | undefined;
+  readonly #store: AuthStorePort;
+  #entry: SessionEntry | undefined;
+
+  private constructor(store: AuthStorePort, key: string | undefined, entry: SessionEntry | undefined) {
+    this.#store = store;
+    this.key = key;
+    this.#entry = entry;
+  }
+
+  /** Reads the session (one store read; none for a one-off turn). */
+  static async load(store: AuthStorePort, key: string | undefined): Promise<SessionState> {
+    const trimmed = key?.trim();
+    if (trimmed === undefined || trimmed === '') return new SessionState(store, undefined, undefined);
+    return new SessionState(store, trimmed, await store.getSession(trimmed));
+  }
+
+  /** The entry as last read or written. */
+  get entry(): SessionEntry | undefined {
+    return this.#entry;
+  }
+
+  /** Re-reads the entry (one store read). */
+  async refresh(): Promise<SessionEntry | undefined> {
+    if (this.key === undefined) return undefined;
+    this.#entry = await this.#store.getSession(this.key);
+    return this.#entry;
+  }
+
+  /**
+   * Compare-and-set write: `plan` computes the patch from the entry it will be applied to; on a conflict it runs
+   * again on the entry another writer stored. Does nothing for a one-off turn or when `plan` returns nothing.
+   *
+   * @returns the entry after the write (or the current one when nothing was written).
+   */
+  async update(plan: SessionPatchPlan, nowMs: number): Promise<SessionEntry | undefined> {
+    if (this.key === undefined) return undefined;
+    let current = this.#entry;
+    for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
+      const patch = plan(current);
+      if (patch === undefined || Object.keys(patch).length === 0) {
+        this.#entry = current;
+        return current;
+      }
+      const result = await this.#store.writeSession(this.key, current?.revision ?? null, patch, nowMs);
+      if (result.ok) {
+        this.#entry = result.entry;
+        return result.entry;
+      }
+      current = result.current;
+    }
+    this.#entry = current;
+    return current;
+  }
+}
+
+/**
+ * The auth pin that applies to a provider in this turn (seed 002 "Session stickiness"):
+ * - an explicit profile of the request (turn only) acts as a user pin;
+ * - a stored user pin (`authProfileOverrideSource: 'user'`, or no source: an old explicit selection) always
+ *   applies while it belongs to the provider;
+ * - a stored automatic pin applies until a compaction raised `compactionCount` above the count it was chosen at.
+ *
+ * @example sessionPin({ authProfileOverride: 'openai:b', authProfileOverrideSource: 'auto' } as SessionEntry, 'openai')
+ *   // { profileId: 'openai:b', source: 'auto' }
+ */
+export function sessionPin(
+  entry: SessionEntry | undefined,
+  provider: string,
+  explicit?: ProfileId | undefined,
+): ProfilePin | undefined {
+  if (explicit !== undefined && providerOfProfileId(explicit) === provider) {
+    return { profileId: normalizeProfileId(explicit), source: 'user' };
+  }
+  const stored = entry?.authProfileOverride;
+  if (entry === undefined || stored === undefined || providerOfProfileId(stored) !== provider) return undefined;
+  if (entry.authProfileOverrideSource !== 'auto') return { profileId: normalizeProfileId(stored), source: 'user' };
+  if ((entry.compactionCount ?? 0) > (entry.authProfileOverrideCompactionCount ?? 0)) return undefined;
+  return { profileId: normalizeProfileId(stored), source: 'auto' };
+}
+
+/**
+ * The session patch that records `profile` as the automatic pin after it answered for the selected provider —
+ * unless a user pin is stored (it survives temporary rotation) or the same automatic pin is already current.
+ */
+export function autoPinPatch(entry: SessionEntry | undefined, profile: ProfileId): SessionPatch | undefined {
+  if (entry?.authProfileOverride !== undefined && entry.authProfileOverrideSource !== 'auto') return undefined;
+  const compactionCount = entry?.compactionCount ?? 0;
+  if (
+    entry?.authProfileOverride === profile &&
+    (entry.authProfileOverrideCompactionCount ?? 0) === compactionCount
+  ) {
+    return undefined;
+  }
+  return {
+    authProfileOverride: profile,
+    authProfileOverrideSource: 'auto',
+    authProfileOverrideCompactionCount: compactionCount,
+  };
+}
+
+/** Clears a legacy automatic model override once its origin answered again. */
+export const CLEAR_AUTO_OVERRIDE_PATCH: SessionPatch = Object.freeze({
+  providerOverride: null,
+  modelOverride: null,
+  modelOverrideSource: null,
+  modelOverrideOrigin: null,
+  lastOriginProbeAt: null,
+});
