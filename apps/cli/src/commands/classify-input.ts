@@ -1,0 +1,124 @@
+/**
+ * One input line of `understudy classify` (DESIGN §4.1) → a {@link ProviderFailure}, or a clear error naming
+ * the field and the fix. Fields the contract does not know (`id`, `expect`, `why` …) are ignored. Obvious
+ * spellings are accepted rather than rejected: a numeric-string status, numeric header values and codes, a
+ * parsed JSON object as `body`, a single string as `details`.
+ */
+import type { FailurePhase, ProviderFailure } from '@understudy/contracts';
+
+/** A parsed input line. */
+export type ClassifyInput =
+  | { readonly kind: 'failure'; readonly failure: ProviderFailure; readonly label: string | null }
+  | { readonly kind: 'invalid'; readonly error: string };
+
+/** Options applied to every line. */
+export interface ClassifyInputDefaults {
+  /** Provider for lines that carry none (`--provider`). */
+  readonly provider?: string | undefined;
+}
+
+class FieldError extends Error {}
+
+const PHASES: ReadonlySet<string> = new Set<FailurePhase>(['connect', 'headers', 'body', 'stream']);
+const TIMEOUT_KINDS: ReadonlySet<string> = new Set(['connect', 'headers', 'first_token', 'stall', 'body', 'turn']);
+
+function optionalString(record: Record<string, unknown>, field: string, { allowNumber = false, allowJson = false } = {}): string | undefined {
+  const value = record[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (allowNumber && typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (allowJson && typeof value === 'object') return JSON.stringify(value);
+  throw new FieldError(`"${field}" must be a string${allowNumber ? ' or a number' : ''}, got ${describe(value)}`);
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function statusOf(record: Record<string, unknown>): number | null | undefined {
+  const value = record['status'];
+  if (value === undefined || value === null) return value as null | undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^\s*\d{1,3}\s*$/.test(value)) return Number(value);
+  throw new FieldError(`"status" must be a number or null (an HTTP status such as 429), got ${describe(value)}`);
+}
+
+function headersOf(record: Record<string, unknown>): Record<string, string> | undefined {
+  const value = record['headers'];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new FieldError(`"headers" must be an object of header names to string values, got ${describe(value)}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, headerValue] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof headerValue === 'string') headers[name] = headerValue;
+    else if (typeof headerValue === 'number' && Number.isFinite(headerValue)) headers[name] = String(headerValue);
+    else throw new FieldError(`"headers.${name}" must be a string, got ${describe(headerValue)}`);
+  }
+  return headers;
+}
+
+function detailsOf(record: Record<string, unknown>): string[] | undefined {
+  const value = record['details'];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value)) throw new FieldError(`"details" must be an array of strings, got ${describe(value)}`);
+  return value.map((detail) => (typeof detail === 'string' ? detail : JSON.stringify(detail) ?? String(detail)));
+}
+
+/** Fields of {@link ProviderFailure} beyond DESIGN §4.1: kept when valid, ignored otherwise. */
+function transportFacts(record: Record<string, unknown>): Partial<Record<'phase' | 'abortCause' | 'timeoutKind' | 'outputStarted', unknown>> {
+  const facts: Partial<Record<'phase' | 'abortCause' | 'timeoutKind' | 'outputStarted', unknown>> = {};
+  if (typeof record['phase'] === 'string' && PHASES.has(record['phase'])) facts.phase = record['phase'];
+  if (record['abortCause'] === 'user' || record['abortCause'] === 'timeout') facts.abortCause = record['abortCause'];
+  if (typeof record['timeoutKind'] === 'string' && TIMEOUT_KINDS.has(record['timeoutKind'])) facts.timeoutKind = record['timeoutKind'];
+  if (typeof record['outputStarted'] === 'boolean') facts.outputStarted = record['outputStarted'];
+  return facts;
+}
+
+/**
+ * Parses one non-blank input line.
+ *
+ * @example parseClassifyLine('{"status":429}', {}) // { kind: 'failure', failure: { status: 429 }, label: null }
+ * @example parseClassifyLine('{oops', {}).kind // 'invalid'
+ */
+export function parseClassifyLine(text: string, defaults: ClassifyInputDefaults): ClassifyInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'invalid', error: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { kind: 'invalid', error: `expected a JSON object (one provider failure per line), got ${describe(value)}` };
+  }
+  const record = value as Record<string, unknown>;
+  try {
+    const provider = optionalString(record, 'provider') ?? defaults.provider;
+    const failure: ProviderFailure = {
+      ...(provider === undefined ? {} : { provider }),
+      ...definedEntries({
+        model: optionalString(record, 'model'),
+        status: statusOf(record),
+        headers: headersOf(record),
+        body: optionalString(record, 'body', { allowJson: true }),
+        message: optionalString(record, 'message'),
+        code: optionalString(record, 'code', { allowNumber: true }),
+        errorType: optionalString(record, 'errorType'),
+        details: detailsOf(record),
+      }),
+      ...(transportFacts(record) as Partial<ProviderFailure>),
+    };
+    const id = record['id'];
+    return { kind: 'failure', failure, label: typeof id === 'string' || typeof id === 'number' ? String(id) : null };
+  } catch (error) {
+    if (error instanceof FieldError) return { kind: 'invalid', error: error.message };
+    throw error;
+  }
+}
+
+function definedEntries<T extends Record<string, unknown>>(entries: T): Partial<T> {
+  return Object.fromEntries(Object.entries(entries).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

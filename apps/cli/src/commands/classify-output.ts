@@ -1,0 +1,69 @@
+/**
+ * What `understudy classify` prints: the DESIGN §4.1 JSON line (fixed key order) or, with `--explain`, a short
+ * human-readable account of the decision.
+ */
+import { REASON_POLICY } from '@understudy/error-classifier';
+import type { FailureExplanation } from '@understudy/error-classifier';
+import type { Colors } from '../output.js';
+
+/**
+ * The DESIGN §4.1 output line of one classification (no trailing newline). `rotatesProfile` is true when the
+ * reason's policy allows any rotation to another profile of the same provider.
+ *
+ * @example classificationLine(explanation) // '{"reason":"rate_limit","status":429,"advancesFallback":true,…}'
+ */
+export function classificationLine(result: FailureExplanation): string {
+  const policy = REASON_POLICY[result.reason];
+  return JSON.stringify({
+    reason: result.reason,
+    status: result.status,
+    advancesFallback: policy.advancesFallback,
+    rotatesProfile: policy.rotation !== 'none',
+    cooldownScope: result.cooldownScope,
+    retryAfterMs: result.retryAfterMs,
+    detail: result.detail,
+  });
+}
+
+/** The error line for an input line that could not be read (DESIGN §4.1). */
+export function invalidLine(error: string, lineNumber: number): string {
+  return JSON.stringify({ error, line: lineNumber });
+}
+
+/**
+ * A duration for people: `174 ms`, `20 s`, `1 min 30 s`, `24 h`.
+ *
+ * @example humanDuration(90_000) // '1 min 30 s'
+ */
+export function humanDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  const parts = [hours > 0 ? `${hours} h` : '', minutes > 0 ? `${minutes} min` : '', rest > 0 && hours === 0 ? `${rest} s` : ''];
+  return parts.filter((part) => part !== '').join(' ');
+}
+
+/** The `--explain` text of one classification (two lines, no trailing newline). */
+export function explanationText(result: FailureExplanation, lineNumber: number, label: string | null, colors: Colors): string {
+  const policy = REASON_POLICY[result.reason];
+  const where = label === null ? `line ${lineNumber}` : `line ${lineNumber} (${label})`;
+  const matched = result.matched === null ? '' : `, matched ${JSON.stringify(result.matched)}`;
+  const status =
+    result.status === null ? 'no status' : `status ${result.status} (${result.statusSource === 'input' ? 'given' : 'stated in the text'})`;
+  const facts = [
+    status,
+    result.retryAfterMs === null ? 'no retry-after' : `retry after ${humanDuration(result.retryAfterMs)}`,
+    result.cooldownScope === null ? 'no cooldown' : `cooldown: ${result.cooldownScope}`,
+    policy.advancesFallback ? 'advances fallback' : 'ends the turn',
+    policy.rotation === 'none' ? 'no profile rotation' : 'rotates profile',
+  ];
+  return `${where}: ${colors.bold(result.reason)}  (rule ${result.detail}${matched})\n  ${facts.join(' · ')}`;
+}
+
+/** The `--explain` text of an input line that could not be read. */
+export function invalidExplanationText(error: string, lineNumber: number, colors: Colors): string {
+  return `line ${lineNumber}: ${colors.red('invalid input')}: ${error}`;
+}
