@@ -57,7 +57,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
   /rate[ _-]?limit/,
   /too many (?:requests|tokens|concurrent|connections|calls)/,
   /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
-  /(?<![a-z])(?:tpm|rpm|tpd|rpd|itpm|otpm)(?![a-z])/,
+  /\((?:tpm|rpm|tpd|rpd|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|itpm|otpm) (?:rate )?limit/,
   /throttl/,
   /resources? (?:has been |have been |is |are )?exhausted/,
   /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?quota/,
