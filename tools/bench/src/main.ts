@@ -1,1 +1,101 @@
-export {};
+/**
+ * `pnpm bench`: runs the benchmark suites, writes `bench/results/latest.json` at the repository root (DESIGN
+ * §4.4: `{ machine, figures: [{ name, unit, value, baseline?, ratio? }] }`) and prints a markdown table.
+ *
+ * Usage: `pnpm bench [--quick] [--only <suite>[,<suite>…]] [--out <file>] [--list]`
+ * - `--quick`: short runs (smoke checks);
+ * - `--only`: run only the named suites;
+ * - `--out`: write the JSON elsewhere;
+ * - `--list`: print the suites and exit.
+ *
+ * A suite is a module exporting a {@link BenchSuite}; add it to `SUITES` below and its figures are merged in.
+ * Progress goes to stderr; the table goes to stdout.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BenchError } from './errors.js';
+import type { BenchReport, BenchSuite, Figure } from './figure.js';
+import { classifierSuite } from './figures/classifier.js';
+import { machineInfo } from './machine.js';
+import { renderMarkdownTable, writeReport } from './report.js';
+import { findRepoRoot } from './repo-root.js';
+
+/** Every suite, in the order they run. */
+export const SUITES: readonly BenchSuite[] = [classifierSuite];
+
+/** Parsed command line of the bench. */
+export interface BenchArguments {
+  readonly quick: boolean;
+  readonly only: readonly string[] | null;
+  readonly out: string | null;
+  readonly list: boolean;
+}
+
+/**
+ * Parses the bench's arguments.
+ *
+ * @throws {BenchError} `bad_arguments` for unknown options or unknown suite names.
+ */
+export function parseBenchArguments(argv: readonly string[], suites: readonly BenchSuite[] = SUITES): BenchArguments {
+  let values: { quick?: boolean; only?: string; out?: string; list?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { quick: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, list: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new BenchError(`${error instanceof Error ? error.message : String(error)} (usage: bench [--quick] [--only a,b] [--out file] [--list])`, 'bad_arguments', { cause: error });
+  }
+  const only = values.only === undefined ? null : values.only.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const known = new Set(suites.map((suite) => suite.name));
+  const unknown = (only ?? []).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new BenchError(`unknown suite ${unknown.join(', ')}; known suites: ${[...known].join(', ')}`, 'bad_arguments');
+  }
+  return { quick: values.quick === true, only, out: values.out ?? null, list: values.list === true };
+}
+
+/** Runs the selected suites and merges their figures into one report. */
+export async function runBench(options: {
+  readonly args: BenchArguments;
+  readonly repoRoot: string;
+  readonly suites?: readonly BenchSuite[];
+  readonly log: (line: string) => void;
+}): Promise<BenchReport> {
+  const suites = (options.suites ?? SUITES).filter((suite) => options.args.only === null || options.args.only.includes(suite.name));
+  const figures: Figure[] = [];
+  for (const suite of suites) {
+    options.log(`bench: ${suite.name}${options.args.quick ? ' (quick)' : ''}: ${suite.description}`);
+    figures.push(...(await suite.run({ quick: options.args.quick, repoRoot: options.repoRoot, log: options.log })));
+  }
+  return { machine: machineInfo(), figures };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const log = (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  };
+  try {
+    const args = parseBenchArguments(argv);
+    if (args.list) {
+      for (const suite of SUITES) process.stdout.write(`${suite.name}\t${suite.description}\n`);
+      return 0;
+    }
+    const repoRoot = findRepoRoot();
+    const report = await runBench({ args, repoRoot, log });
+    const out = args.out === null ? path.join(repoRoot, 'bench/results/latest.json') : path.resolve(args.out);
+    writeReport(out, report);
+    const { machine } = report;
+    process.stdout.write(`${renderMarkdownTable(report.figures)}\n\n${machine.cpu} × ${machine.cores}, Node ${machine.node}, ${machine.os}\n`);
+    log(`bench: wrote ${path.relative(process.cwd(), out) || out}`);
+    return 0;
+  } catch (error) {
+    log(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    return BenchError.isInstance(error) && error.code === 'bad_arguments' ? 2 : 1;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
+if (invokedDirectly) process.exitCode = await main(process.argv.slice(2));

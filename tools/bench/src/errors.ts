@@ -1,0 +1,20 @@
+/**
+ * The bench's one error type: bad arguments or a missing input, reported as one line.
+ */
+
+/** A bench failure with a literal `code` and the underlying `cause`. */
+export class BenchError extends Error {
+  static readonly brand = Symbol.for('understudy.error.BenchError');
+  readonly code: 'bad_arguments' | 'missing_input';
+
+  constructor(message: string, code: BenchError['code'], options: { readonly cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'BenchError';
+    this.code = code;
+    Object.defineProperty(this, BenchError.brand, { value: true });
+  }
+
+  static isInstance(value: unknown): value is BenchError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BenchError.brand] === true;
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The machine facts recorded next to the figures (DESIGN §4.4 `machine`).
+ */
+import os from 'node:os';
+import type { MachineInfo } from './figure.js';
+
+/** CPU model, core count, Node version, OS, architecture and memory of this machine. */
+export function machineInfo(): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    arch: os.arch(),
+    totalMemoryMiB: Math.round(os.totalmem() / (1024 * 1024)),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The bench's shape, not its speed: tiny settings, and only the structure of what is written and printed is
+ * checked (speed belongs to `pnpm bench`, never to unit tests).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BenchError } from './errors.js';
+import { compared } from './figure.js';
+import type { BenchSuite } from './figure.js';
+import { classifierFigures } from './figures/classifier.js';
+import { fixturePayloads, randomBody, syntheticPayloads } from './figures/classifier-corpus.js';
+import { parseBenchArguments, runBench } from './main.js';
+import { renderMarkdownTable, writeReport } from './report.js';
+import { findRepoRoot } from './repo-root.js';
+
+const repoRoot = findRepoRoot(import.meta.dirname);
+const silent = (): void => undefined;
+
+describe('classifier suite', () => {
+  it('returns the two DESIGN §4.4 figures with units and finite positive values', () => {
+    const figures = classifierFigures(
+      { quick: true, repoRoot, log: silent },
+      { throughputBudgetMs: 1, repeatsPerPayload: 1, largeBodyBytes: 4096 },
+    );
+    expect(figures.map((figure) => [figure.name, figure.unit])).toEqual([
+      ['classifier.payloads_per_s', 'payloads/s'],
+      ['classifier.slowest_ms', 'ms'],
+    ]);
+    for (const figure of figures) {
+      expect(Number.isFinite(figure.value)).toBe(true);
+      expect(figure.value).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('reads the whole fixture corpus and builds 1 MiB synthetic bodies by default', () => {
+    expect(fixturePayloads(repoRoot).length).toBeGreaterThanOrEqual(119 + 60);
+    const synthetic = syntheticPayloads();
+    expect(synthetic.map((payload) => payload.id)).toContain('synthetic:random-1MiB');
+    expect(synthetic.every((payload) => (payload.failure.body ?? '').length === 1024 * 1024)).toBe(true);
+  });
+
+  it('the random body is the same in every run (seeded)', () => {
+    expect(randomBody(256)).toBe(randomBody(256));
+    expect(randomBody(256, 2)).not.toBe(randomBody(256));
+  });
+});
+
+describe('report', () => {
+  it('runBench merges the figures of the selected suites under the machine facts', async () => {
+    const fake: BenchSuite = { name: 'fake', description: 'a fake suite', run: async () => [{ name: 'fake.value', unit: 'x', value: 1 }] };
+    const other: BenchSuite = { name: 'other', description: 'not selected', run: async () => [{ name: 'other.value', unit: 'x', value: 2 }] };
+    const report = await runBench({
+      args: { quick: true, only: ['fake'], out: null, list: false },
+      repoRoot,
+      suites: [fake, other],
+      log: silent,
+    });
+    expect(report.figures).toEqual([{ name: 'fake.value', unit: 'x', value: 1 }]);
+    expect(Object.keys(report.machine).sort()).toEqual(['arch', 'cores', 'cpu', 'node', 'os', 'totalMemoryMiB']);
+    expect(report.machine.cores).toBeGreaterThan(0);
+    expect(report.machine.node).toBe(process.version);
+  });
+
+  it('writes the DESIGN §4.4 JSON document', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-bench-'));
+    try {
+      const file = path.join(dir, 'results/latest.json');
+      const figure = compared({ name: 'gateway.added_p50_ms.vs_bare_proxy', unit: 'ms', value: 3 }, { name: 'bare-proxy', value: 2 });
+      writeReport(file, { machine: { cpu: 'cpu', cores: 2, node: 'v20', os: 'Linux', arch: 'x64', totalMemoryMiB: 1 }, figures: [figure] });
+      const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { machine: object; figures: object[] };
+      expect(Object.keys(written)).toEqual(['machine', 'figures']);
+      expect(written.figures[0]).toEqual({ name: 'gateway.added_p50_ms.vs_bare_proxy', unit: 'ms', value: 3, baseline: { name: 'bare-proxy', value: 2 }, ratio: 1.5 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('prints a markdown table with one row per figure', () => {
+    const table = renderMarkdownTable([
+      { name: 'classifier.payloads_per_s', unit: 'payloads/s', value: 123456.7 },
+      { name: 'x.vs_y', unit: 'ms', value: 3, baseline: { name: 'y', value: 2 }, ratio: 1.5 },
+    ]);
+    expect(table.split('\n')).toEqual([
+      '| figure | value | unit | baseline | ratio |',
+      '|---|---:|---|---|---:|',
+      '| classifier.payloads_per_s | 123,457 | payloads/s |  |  |',
+      '| x.vs_y | 3 | ms | y 2 | 1.5× |',
+    ]);
+  });
+});
+
+describe('arguments', () => {
+  it('parses --quick, --only, --out and --list', () => {
+    expect(parseBenchArguments(['--quick', '--only', 'classifier', '--out', 'x.json'])).toEqual({ quick: true, only: ['classifier'], out: 'x.json', list: false });
+    expect(parseBenchArguments([])).toEqual({ quick: false, only: null, out: null, list: false });
+  });
+
+  it('rejects unknown options and unknown suites with a bad_arguments BenchError', () => {
+    for (const argv of [['--fast'], ['--only', 'gateway-nope']]) {
+      let caught: unknown;
+      try {
+        parseBenchArguments(argv);
+      } catch (error) {
+        caught = error;
+      }
+      expect(BenchError.isInstance(caught) && caught.code === 'bad_arguments').toBe(true);
+    }
+  });
+});
