@@ -1,1 +1,52 @@
-export {};
+/**
+ * `@understudy/providers`: provider clients over undici for the `openai-completions`, `anthropic-messages` and
+ * `google-generative-ai` wire formats, one internal chat shape, failures as the contracts' `ProviderFailure`.
+ */
+export { PROVIDER_APIS, isContentDelta } from './chat-types.js';
+export type {
+  ChatAssistantMessage,
+  ChatContent,
+  ChatContentPart,
+  ChatImageSource,
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ChatStreamDelta,
+  ChatSystemMessage,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+  ChatToolMessage,
+  ChatUsage,
+  ChatUserMessage,
+  FinishReason,
+  ProviderApi,
+} from './chat-types.js';
+export { DEFAULT_PROVIDER_TIMEOUTS, createProviderClient } from './client.js';
+export type {
+  ProviderCallOptions,
+  ProviderClient,
+  ProviderClientOptions,
+  ProviderTimeouts,
+  ResolvedProviderTimeouts,
+} from './client.js';
+export { collectChatStream } from './chat-stream.js';
+export type { ChatStream } from './chat-stream.js';
+export { completeAttempt, streamAttempt } from './attempt.js';
+export type { CandidateRequest, ClientResolver } from './attempt.js';
+export { ProviderCallError, ProviderOptionsError } from './provider-call-error.js';
+export { ANTHROPIC_OAUTH_BETA, ANTHROPIC_VERSION, authHeaders } from './auth-headers.js';
+export { OAuthRefresher } from './oauth-refresher.js';
+export type { OAuthCredentialSink, OAuthRefreshOptions, RefreshOutcome } from './oauth-refresher.js';
+export {
+  DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS,
+  SDK_RETRY_MAX_WAIT_ENV_NAMES,
+  SdkRetryCapError,
+  parseRetryAfterMs,
+  parseSdkRetryMaxWaitSeconds,
+  resolveSdkRetryMaxWaitSeconds,
+  shouldSurfaceImmediately,
+} from './sdk-retry-cap.js';
+export { MAX_FAILURE_BODY_BYTES } from './failure.js';
+export type { ProviderPoolOptions } from './http.js';
+export type { TimeoutKind } from './call-control.js';

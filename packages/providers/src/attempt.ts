@@ -1,0 +1,64 @@
+/**
+ * Attempt functions for the fallback runner (contracts `AttemptFunction`) built on provider clients: the
+ * runner passes a candidate, the resolved auth profile and its signal; the attempt sends the request with the
+ * candidate's model id through the candidate's provider client.
+ */
+import type { AttemptFunction, AttemptResult, Candidate, ResolvedProfile } from '@understudy/contracts';
+import type { ChatRequest, ChatResult } from './chat-types.js';
+import type { ChatStream } from './chat-stream.js';
+import type { ProviderCallOptions, ProviderClient } from './client.js';
+
+/** Finds the client of a candidate's provider; `undefined` when the provider is not configured. */
+export type ClientResolver = (candidate: Candidate) => ProviderClient | undefined;
+
+/** The request for a candidate: a fixed request (its `model` is replaced by the candidate's), or a function. */
+export type CandidateRequest = ChatRequest | ((candidate: Candidate) => ChatRequest);
+
+function requestFor(request: CandidateRequest, candidate: Candidate): ChatRequest {
+  return typeof request === 'function' ? request(candidate) : { ...request, model: candidate.model };
+}
+
+function callOptions(profile: ResolvedProfile | null, signal: ProviderCallOptions['signal']): ProviderCallOptions {
+  return { credential: profile?.credential ?? null, profileId: profile?.view.id, signal };
+}
+
+function noClient(candidate: Candidate): AttemptResult<never> {
+  return {
+    ok: false,
+    failure: {
+      provider: candidate.provider,
+      model: candidate.model,
+      message: `no client is configured for provider ${candidate.provider}`,
+      code: 'PROVIDER_NOT_CONFIGURED',
+      outputStarted: false,
+    },
+  };
+}
+
+/**
+ * A non-streaming attempt: resolves ok with the whole answer.
+ *
+ * @example const attempt = completeAttempt((c) => clients.get(c.provider), request);
+ */
+export function completeAttempt(clients: ClientResolver, request: CandidateRequest): AttemptFunction<ChatResult> {
+  return async (candidate, profile, signal) => {
+    const client = clients(candidate);
+    if (client === undefined) return noClient(candidate);
+    return client.complete(requestFor(request, candidate), callOptions(profile, signal));
+  };
+}
+
+/**
+ * A streaming attempt: resolves ok as soon as the first content delta arrived (nothing has reached the
+ * caller yet, so every earlier failure is an ordinary failover failure with `outputStarted: false`), handing
+ * over the {@link ChatStream}. Failures while the caller iterates it are thrown with `outputStarted: true`.
+ *
+ * @example const attempt = streamAttempt((c) => clients.get(c.provider), request);
+ */
+export function streamAttempt(clients: ClientResolver, request: CandidateRequest): AttemptFunction<ChatStream> {
+  return async (candidate, profile, signal) => {
+    const client = clients(candidate);
+    if (client === undefined) return noClient(candidate);
+    return client.stream(requestFor(request, candidate), callOptions(profile, signal));
+  };
+}

@@ -1,0 +1,487 @@
+/**
+ * `createProviderClient`: one provider's client over undici. Calls never throw for provider trouble: they
+ * resolve with `{ ok: true, value }` or `{ ok: false, failure }` (the contracts' `AttemptResult`), where
+ * `failure` is the `ProviderFailure` the classifier reads.
+ */
+import type { AbortSignalLike, AttemptResult, Credential, Logger, ProfileId, ProviderFailure } from '@understudy/contracts';
+import { silentLogger } from '@understudy/contracts';
+import type { Dispatcher } from 'undici';
+import { authHeaders, credentialSecret } from './auth-headers.js';
+import { CallControl } from './call-control.js';
+import type { ChatRequest, ChatResult, ChatStreamDelta, ProviderApi } from './chat-types.js';
+import { PROVIDER_APIS, isContentDelta } from './chat-types.js';
+import type { ChatStream } from './chat-stream.js';
+import { PumpedChatStream, finishErrorFailure, resultToDeltas } from './chat-stream.js';
+import type { FailureContext } from './failure.js';
+import { MAX_FAILURE_BODY_BYTES, httpFailure, isConnectError, streamFailure, transportFailure } from './failure.js';
+import type { OpenResponse, ProviderPoolOptions } from './http.js';
+import { createProviderAgent, discardBody, postRequest, readBodyText } from './http.js';
+import type { OAuthRefreshOptions } from './oauth-refresher.js';
+import { OAuthRefresher } from './oauth-refresher.js';
+import { ProviderOptionsError } from './provider-call-error.js';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS } from './sdk-retry-cap.js';
+import { StreamPump, StreamPumpError } from './stream-pump.js';
+import { wireFormatFor } from './wire/registry.js';
+import type { WireFormat } from './wire/wire-format.js';
+import { WireError } from './wire/wire-format.js';
+
+/**
+ * Timeouts, all in milliseconds; `0` turns one off.
+ *
+ * - `connectTimeoutMs`: establishing the TCP/TLS connection. @default 10000
+ * - `headersTimeoutMs`: from sending the request to the response headers. A non-streaming answer arrives
+ *   whole, so this bounds its generation time. @default 120000
+ * - `bodyTimeoutMs`: silence between two chunks of a non-streaming (or error) body. @default 60000
+ * - `firstTokenTimeoutMs`: streams only, from sending the request to the first content delta. @default 60000
+ * - `stallTimeoutMs`: streams only, silence (no byte) between two chunks once headers arrived. @default 30000
+ */
+export interface ProviderTimeouts {
+  readonly connectTimeoutMs?: number | undefined;
+  readonly headersTimeoutMs?: number | undefined;
+  readonly bodyTimeoutMs?: number | undefined;
+  readonly firstTokenTimeoutMs?: number | undefined;
+  readonly stallTimeoutMs?: number | undefined;
+}
+
+/** {@link ProviderTimeouts} with every default applied. */
+export type ResolvedProviderTimeouts = { readonly [K in keyof ProviderTimeouts]-?: number };
+
+/** The defaults of {@link ProviderTimeouts}. */
+export const DEFAULT_PROVIDER_TIMEOUTS: ResolvedProviderTimeouts = Object.freeze({
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 120_000,
+  bodyTimeoutMs: 60_000,
+  firstTokenTimeoutMs: 60_000,
+  stallTimeoutMs: 30_000,
+});
+
+/**
+ * Options of {@link createProviderClient}.
+ *
+ * - `providerId`: the provider id (`openai`, `groq`, …), put on every failure.
+ * - `api`: the wire format.
+ * - `baseUrl`: as in config `models.providers.<id>.baseUrl`: OpenAI-style `…/v1`, Anthropic's origin
+ *   (`/v1/messages` is appended), Gemini's `…/v1beta` (added when the URL has no version).
+ * - `headers`: extra headers on every request (e.g. OpenRouter's `http-referer`); auth headers win.
+ * - `dispatcher`: an undici dispatcher to use instead of the client's own keep-alive `Agent` (then `pool`
+ *   and `timeouts.connectTimeoutMs` do not apply, and `close()` leaves it open).
+ * - `oauth`: how to refresh `oauth` credentials; without it, expired tokens are sent as they are.
+ * - `sdkRetryMaxWaitSeconds`: the SDK retry-after cap (`null`: disabled); a failure whose Retry-After is
+ *   longer gets `retryAfterBeyondCap: true`. @default 60
+ * - `defaultMaxTokens`: output limit for formats that require one (Anthropic) when the request has none.
+ *   @default 4096
+ * - `includeStreamUsage`: OpenAI streams ask for a final usage chunk. @default true
+ * - `maxResponseBytes`: largest non-streaming answer accepted. @default 33554432 (32 MiB)
+ * - `nowMs`: the clock, for token expiry and Retry-After dates. @default Date.now
+ */
+export interface ProviderClientOptions {
+  readonly providerId: string;
+  readonly api: ProviderApi;
+  readonly baseUrl: string;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly timeouts?: ProviderTimeouts | undefined;
+  readonly dispatcher?: Dispatcher | undefined;
+  readonly pool?: ProviderPoolOptions | undefined;
+  readonly oauth?: OAuthRefreshOptions | undefined;
+  readonly sdkRetryMaxWaitSeconds?: number | null | undefined;
+  readonly defaultMaxTokens?: number | undefined;
+  readonly includeStreamUsage?: boolean | undefined;
+  readonly maxResponseBytes?: number | undefined;
+  readonly logger?: Logger | undefined;
+  readonly nowMs?: (() => number) | undefined;
+}
+
+/**
+ * Per-call options.
+ *
+ * - `credential`: what to authorise with; `null` for a keyless provider (no auth header).
+ * - `profileId`: the auth profile the credential belongs to; needed to write a refreshed OAuth credential
+ *   back, and to share one refresh between concurrent calls of the profile.
+ * - `signal`: the caller's abort signal. An abort is `abortCause: 'user'`, unless its reason is a
+ *   `TimeoutError` (the turn deadline): then `abortCause: 'timeout'`, `timeoutKind: 'turn'`.
+ */
+export interface ProviderCallOptions {
+  readonly credential: Credential | null;
+  readonly profileId?: ProfileId | undefined;
+  readonly signal?: AbortSignalLike | undefined;
+}
+
+/** A provider client. */
+export interface ProviderClient {
+  readonly providerId: string;
+  readonly api: ProviderApi;
+  /** A non-streaming call: the whole answer, or the failure. */
+  complete(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<ChatResult>>;
+  /**
+   * A streaming call. Resolves once the first content delta arrived (output started but not yet handed to
+   * anyone), with a {@link ChatStream} that yields it and the rest; or with a failure (`outputStarted: false`)
+   * when the call failed before any content. A stream that finishes without content also resolves ok.
+   * Failures after that are thrown by the stream's iterator with `outputStarted: true`.
+   */
+  stream(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<ChatStream>>;
+  /** Closes the client's own connection pool (not a dispatcher it was given). */
+  close(): Promise<void>;
+}
+
+function checkTimeouts(timeouts: ProviderTimeouts | undefined): ResolvedProviderTimeouts {
+  const resolved = { ...DEFAULT_PROVIDER_TIMEOUTS, ...Object.fromEntries(Object.entries(timeouts ?? {}).filter(([, value]) => value !== undefined)) };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new ProviderOptionsError(`timeouts.${name}`, 'must be a number of milliseconds, 0 or more (0 turns it off)');
+    }
+  }
+  return resolved as ResolvedProviderTimeouts;
+}
+
+function checkBaseUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch (error) {
+    throw new ProviderOptionsError('baseUrl', `must be an http(s) URL such as https://api.openai.com/v1; got ${JSON.stringify(baseUrl)}`, { cause: error });
+  }
+  return baseUrl;
+}
+
+interface Opened {
+  readonly ok: true;
+  readonly response: OpenResponse;
+  readonly control: CallControl;
+  readonly context: FailureContext;
+}
+
+type OpenResult = Opened | { readonly ok: false; readonly failure: ProviderFailure };
+
+/**
+ * Creates a client for one provider.
+ *
+ * @throws {ProviderOptionsError} for an unknown `api`, a bad `baseUrl` or a negative timeout.
+ * @example
+ * const client = createProviderClient({ providerId: 'openai', api: 'openai-completions', baseUrl: 'https://api.openai.com/v1' });
+ * const result = await client.complete({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+ *   { credential: { type: 'api_key', provider: 'openai', key: new Secret(key) } });
+ */
+export function createProviderClient(options: ProviderClientOptions): ProviderClient {
+  const wire = wireFormatFor(options.api);
+  if (wire === undefined) {
+    throw new ProviderOptionsError('api', `must be one of ${PROVIDER_APIS.join(', ')}; got ${JSON.stringify(options.api)}`);
+  }
+  return new UndiciProviderClient(options, wire, checkBaseUrl(options.baseUrl), checkTimeouts(options.timeouts));
+}
+
+class UndiciProviderClient implements ProviderClient {
+  readonly providerId: string;
+  readonly api: ProviderApi;
+  readonly #options: ProviderClientOptions;
+  readonly #wire: WireFormat;
+  readonly #baseUrl: string;
+  readonly #timeouts: ResolvedProviderTimeouts;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #refresher: OAuthRefresher | undefined;
+  readonly #capSeconds: number | null;
+  readonly #nowMs: () => number;
+  readonly #logger: Logger;
+
+  constructor(options: ProviderClientOptions, wire: WireFormat, baseUrl: string, timeouts: ResolvedProviderTimeouts) {
+    this.providerId = options.providerId;
+    this.api = options.api;
+    this.#options = options;
+    this.#wire = wire;
+    this.#baseUrl = baseUrl;
+    this.#timeouts = timeouts;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? createProviderAgent(options.pool, timeouts.connectTimeoutMs);
+    this.#nowMs = options.nowMs ?? Date.now;
+    this.#logger = options.logger ?? silentLogger;
+    this.#refresher =
+      options.oauth === undefined ? undefined : new OAuthRefresher(options.oauth, { nowMs: this.#nowMs, logger: this.#logger });
+    this.#capSeconds = options.sdkRetryMaxWaitSeconds === undefined ? DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS : options.sdkRetryMaxWaitSeconds;
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  async complete(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<ChatResult>> {
+    const opened = await this.#open(request, options, false);
+    if (!opened.ok) return this.#failed(opened.failure);
+    const { response, control, context } = opened;
+    try {
+      if (!isSuccess(response.status)) return this.#failed(await this.#errorResponse(opened));
+      const decoded = await this.#readWhole(opened, request.model);
+      if (!decoded.ok) return this.#failed(decoded.failure);
+      const failure = finishErrorFailure(
+        { kind: 'finish', finishReason: decoded.value.finishReason, rawFinishReason: decoded.value.rawFinishReason },
+        { provider: context.provider, model: context.model, headers: response.headers },
+        false,
+      );
+      if (failure !== undefined) return this.#failed({ ...failure, phase: 'body' });
+      return { ok: true, value: { ...decoded.value, responseHeaders: response.headers } };
+    } finally {
+      control.dispose();
+    }
+  }
+
+  async stream(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<ChatStream>> {
+    const opened = await this.#open(request, options, true);
+    if (!opened.ok) return this.#failed(opened.failure);
+    const { response, control, context } = opened;
+    const streamBase = {
+      status: response.status,
+      headers: response.headers,
+      provider: context.provider,
+      requestedModel: request.model,
+    };
+    if (!isSuccess(response.status)) {
+      control.disarm('first_token');
+      const failure = await this.#errorResponse(opened);
+      control.dispose();
+      return this.#failed(failure);
+    }
+    if (!(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+      // The server answered a stream request with a whole JSON body: read it as one.
+      control.disarm('first_token');
+      const decoded = await this.#readWhole(opened, request.model);
+      control.dispose();
+      if (!decoded.ok) return this.#failed(decoded.failure);
+      const deltas = resultToDeltas(decoded.value);
+      const failure = deltas.map((delta) => finishErrorFailure(delta, { provider: context.provider, model: context.model, headers: response.headers }, false)).find((item) => item !== undefined);
+      if (failure !== undefined) return this.#failed(failure);
+      return { ok: true, value: new PumpedChatStream({ ...streamBase, buffered: deltas, model: decoded.value.model }) };
+    }
+    const pump = new StreamPump({
+      body: response.body,
+      decoder: this.#wire.createStreamDecoder(),
+      control,
+      stallTimeoutMs: this.#timeouts.stallTimeoutMs,
+      context,
+      status: response.status,
+      headers: response.headers,
+    });
+    const buffered: ChatStreamDelta[] = [];
+    for (;;) {
+      let delta: ChatStreamDelta | undefined;
+      try {
+        delta = await pump.next();
+      } catch (error) {
+        control.dispose();
+        if (StreamPumpError.isInstance(error)) return this.#failed(error.failure(false));
+        throw error;
+      }
+      if (delta !== undefined) {
+        const failure = finishErrorFailure(delta, { provider: context.provider, model: context.model, headers: response.headers }, false);
+        if (failure !== undefined) {
+          pump.discard();
+          control.dispose();
+          return this.#failed(failure);
+        }
+        buffered.push(delta);
+      }
+      if (delta === undefined || isContentDelta(delta)) {
+        control.disarm('first_token');
+        return { ok: true, value: new PumpedChatStream({ ...streamBase, buffered, pump, control }) };
+      }
+    }
+  }
+
+  /** Sends the request (refreshing an OAuth credential first when it is due, and once more after a 401). */
+  async #open(request: ChatRequest, options: ProviderCallOptions, stream: boolean): Promise<OpenResult> {
+    let credential = options.credential;
+    const refresher = this.#refresher;
+    if (credential?.type === 'oauth' && refresher?.needsRefresh(credential) === true) {
+      const refreshed = await refresher.refresh(options.profileId, credential, this.#refreshContext(request, credential, options));
+      if (!refreshed.ok) return refreshed;
+      credential = refreshed.credential;
+    }
+    const first = await this.#send(request, credential, options.signal, stream);
+    if (!first.ok || first.response.status !== 401 || credential?.type !== 'oauth' || refresher?.canRefresh(credential) !== true) {
+      return first;
+    }
+    discardBody(first.response.body);
+    first.control.dispose();
+    const refreshed = await refresher.refresh(options.profileId, credential, this.#refreshContext(request, credential, options));
+    if (!refreshed.ok) return refreshed;
+    return this.#send(request, refreshed.credential, options.signal, stream);
+  }
+
+  #refreshContext(request: ChatRequest, credential: Credential, options: ProviderCallOptions) {
+    return {
+      dispatcher: this.#dispatcher,
+      signal: options.signal,
+      failureContext: this.#failureContext(request, credential),
+    };
+  }
+
+  #failureContext(request: ChatRequest, credential: Credential | null): FailureContext {
+    const secrets: string[] = [];
+    if (credential !== null) {
+      const secret = credentialSecret(credential);
+      if (secret !== undefined) secrets.push(secret);
+      if (credential.type === 'oauth' && credential.refresh !== undefined) secrets.push(credential.refresh.reveal());
+    }
+    return { provider: this.providerId, model: request.model, secrets };
+  }
+
+  async #send(request: ChatRequest, credential: Credential | null, signal: AbortSignalLike | undefined, stream: boolean): Promise<OpenResult> {
+    const context = this.#failureContext(request, credential);
+    let body: string;
+    let url: string;
+    try {
+      url = this.#wire.endpoint(this.#baseUrl, request, stream);
+      body = JSON.stringify(
+        this.#wire.encodeRequest(request, stream, {
+          defaultMaxTokens: this.#options.defaultMaxTokens ?? 4096,
+          includeStreamUsage: this.#options.includeStreamUsage ?? true,
+        }),
+      );
+    } catch (error) {
+      if (!WireError.isInstance(error)) throw error;
+      return {
+        ok: false,
+        failure: {
+          provider: context.provider,
+          model: context.model,
+          message: `invalid request for ${this.api}: ${error.message}`,
+          code: 'INVALID_REQUEST',
+          errorType: 'invalid_request_error',
+          outputStarted: false,
+        },
+      };
+    }
+    const headers = this.#headers(credential, stream);
+    const control = new CallControl(signal);
+    control.arm('headers', this.#timeouts.headersTimeoutMs);
+    if (stream) control.arm('first_token', this.#timeouts.firstTokenTimeoutMs);
+    try {
+      const response = await postRequest(this.#dispatcher, url, headers, body, control);
+      control.disarm('headers');
+      return { ok: true, response, control, context };
+    } catch (error) {
+      const abort = control.abortInfo;
+      control.dispose();
+      const phase = abort === undefined && isConnectError(error) ? 'connect' : 'headers';
+      return { ok: false, failure: transportFailure(context, error, { phase, outputStarted: false, abort }) };
+    }
+  }
+
+  #headers(credential: Credential | null, stream: boolean): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(this.#options.headers ?? {})) headers[name.toLowerCase()] = value;
+    Object.assign(headers, this.#wire.staticHeaders, {
+      'content-type': 'application/json',
+      accept: stream ? 'text/event-stream' : 'application/json',
+    });
+    for (const [name, value] of Object.entries(authHeaders(this.api, credential))) {
+      // A beta flag joins the ones the caller configured rather than replacing them.
+      headers[name] = name === 'anthropic-beta' && headers[name] !== undefined ? `${headers[name]},${value}` : value;
+    }
+    return headers;
+  }
+
+  /** An error status: up to 64 KiB of the body, as a failure. */
+  async #errorResponse(opened: Opened): Promise<ProviderFailure> {
+    const { response, control, context } = opened;
+    let text = '';
+    try {
+      text = (await readBodyText(response.body, { maxBytes: MAX_FAILURE_BODY_BYTES, control, idleTimeoutMs: this.#timeouts.bodyTimeoutMs })).text;
+    } catch {
+      // Keep the status and headers; the body could not be read in time.
+    }
+    return httpFailure(context, {
+      status: response.status,
+      headers: response.headers,
+      body: text,
+      phase: 'body',
+      outputStarted: false,
+      capSeconds: this.#capSeconds,
+      nowMs: this.#nowMs(),
+    });
+  }
+
+  /** A whole JSON answer, decoded. */
+  async #readWhole(opened: Opened, requestedModel: string): Promise<AttemptResult<Omit<ChatResult, 'responseHeaders'>>> {
+    const { response, control, context } = opened;
+    const maxBytes = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
+    let text: string;
+    try {
+      const read = await readBodyText(response.body, { maxBytes, control, idleTimeoutMs: this.#timeouts.bodyTimeoutMs });
+      if (!read.complete) {
+        return this.#bodyFailure(opened, `response body larger than ${maxBytes} bytes`, read.text, 'RESPONSE_TOO_LARGE');
+      }
+      text = read.text;
+    } catch (error) {
+      return {
+        ok: false,
+        failure: transportFailure(context, error, {
+          phase: 'body',
+          outputStarted: false,
+          abort: control.abortInfo,
+          status: response.status,
+          headers: response.headers,
+        }),
+      };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return this.#bodyFailure(opened, `malformed response body: ${(error as Error).message}`, text, 'MALFORMED_RESPONSE');
+    }
+    try {
+      return { ok: true, value: this.#wire.decodeResponse(json, requestedModel) };
+    } catch (error) {
+      if (!WireError.isInstance(error)) throw error;
+      if (error.kind === 'provider_error') {
+        return {
+          ok: false,
+          failure: httpFailure(context, {
+            status: response.status,
+            headers: response.headers,
+            body: text,
+            phase: 'body',
+            outputStarted: false,
+            capSeconds: this.#capSeconds,
+            nowMs: this.#nowMs(),
+          }),
+        };
+      }
+      return this.#bodyFailure(opened, error.message, text, error.kind === 'empty' ? 'EMPTY_RESPONSE' : 'MALFORMED_RESPONSE');
+    }
+  }
+
+  #bodyFailure(opened: Opened, message: string, body: string, code: string): { ok: false; failure: ProviderFailure } {
+    return {
+      ok: false,
+      failure: streamFailure(opened.context, {
+        message,
+        code,
+        status: opened.response.status,
+        headers: opened.response.headers,
+        body,
+        phase: 'body',
+        outputStarted: false,
+      }),
+    };
+  }
+
+  #failed(failure: ProviderFailure): { ok: false; failure: ProviderFailure } {
+    this.#logger.debug(
+      {
+        provider: failure.provider,
+        model: failure.model,
+        status: failure.status,
+        code: failure.code,
+        phase: failure.phase,
+        timeoutKind: failure.timeoutKind,
+        abortCause: failure.abortCause,
+      },
+      'provider call failed',
+    );
+    return { ok: false, failure };
+  }
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}

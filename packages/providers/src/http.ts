@@ -1,0 +1,123 @@
+/** HTTP plumbing over undici shared by the clients and the OAuth refresher. */
+import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { CallControl } from './call-control.js';
+
+/** The body stream of an undici response. */
+export type ResponseBody = Dispatcher.ResponseData['body'];
+
+/** A response whose headers arrived. */
+export interface OpenResponse {
+  readonly status: number;
+  /** Lower-cased names; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ResponseBody;
+}
+
+/**
+ * Connection pool options for the undici `Agent` a client creates when it is not given a dispatcher.
+ *
+ * - `connections`: sockets per origin. @default 64
+ * - `keepAliveTimeoutMs`: how long an idle socket is kept. @default 30000
+ * - `keepAliveMaxTimeoutMs`: upper bound for a server's keep-alive hint. @default 600000
+ * - `connect`: extra options for undici's connector (e.g. a TLS `ca`), merged with the connect timeout.
+ */
+export interface ProviderPoolOptions {
+  readonly connections?: number | undefined;
+  readonly keepAliveTimeoutMs?: number | undefined;
+  readonly keepAliveMaxTimeoutMs?: number | undefined;
+  readonly connect?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A keep-alive undici `Agent` with a connect timeout (ms; 0 disables it). */
+export function createProviderAgent(pool: ProviderPoolOptions | undefined, connectTimeoutMs: number): Agent {
+  return new Agent({
+    connections: pool?.connections ?? 64,
+    keepAliveTimeout: pool?.keepAliveTimeoutMs ?? 30_000,
+    keepAliveMaxTimeout: pool?.keepAliveMaxTimeoutMs ?? 600_000,
+    connect: { ...(pool?.connect ?? {}), timeout: connectTimeoutMs > 0 ? connectTimeoutMs : null },
+  } as Agent.Options);
+}
+
+/** Response headers as a plain lower-case record. */
+export function plainHeaders(raw: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/**
+ * Sends a POST and waits for the response headers. undici's own headers and body timeouts are off: the
+ * {@link CallControl} timers replace them, so we know which one fired.
+ *
+ * @throws whatever undici throws (connection errors, the control's abort reason).
+ */
+export async function postRequest(
+  dispatcher: Dispatcher,
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  control: CallControl,
+): Promise<OpenResponse> {
+  const response = await request(url, {
+    dispatcher,
+    method: 'POST',
+    headers,
+    body,
+    signal: control.signal,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  return {
+    status: response.statusCode,
+    headers: plainHeaders(response.headers as Record<string, string | string[] | undefined>),
+    body: response.body,
+  };
+}
+
+/** Outcome of {@link readBodyText}. */
+export interface BodyText {
+  readonly text: string;
+  /** False when reading stopped at `maxBytes` (the rest was discarded). */
+  readonly complete: boolean;
+}
+
+/**
+ * Reads a body as UTF-8 text, at most `maxBytes`, with the control's `body` timer re-armed before each chunk
+ * (`idleTimeoutMs` without a byte aborts the call). A body longer than `maxBytes` is cut there and destroyed.
+ *
+ * @throws the read error (the control's abort reason, a socket error).
+ */
+export async function readBodyText(
+  body: ResponseBody,
+  options: { readonly maxBytes: number; readonly control: CallControl; readonly idleTimeoutMs: number },
+): Promise<BodyText> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const iterator = body[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      options.control.arm('body', options.idleTimeoutMs);
+      const next = (await iterator.next()) as IteratorResult<Buffer>;
+      options.control.disarm('body');
+      if (next.done === true) return { text: Buffer.concat(chunks).toString('utf8'), complete: true };
+      const room = options.maxBytes - size;
+      chunks.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
+      size += Math.min(next.value.length, room);
+      if (size >= options.maxBytes) {
+        body.destroy();
+        return { text: new TextDecoder().decode(Buffer.concat(chunks)).replace(/\uFFFD$/, ''), complete: false };
+      }
+    }
+  } finally {
+    options.control.disarm('body');
+  }
+}
+
+/** Discards a body without waiting for it (destroys the stream; ignores errors). */
+export function discardBody(body: ResponseBody): void {
+  if (!body.destroyed) body.destroy();
+}

@@ -1,0 +1,232 @@
+/**
+ * OAuth access-token refresh (refresh-token grant, RFC 6749 §6) for `oauth` credentials: before a call when
+ * the access token is missing or expired, and after a 401. The new credential is written back through the
+ * {@link OAuthCredentialSink} port. Refreshes are single-flight per auth profile: concurrent calls share one
+ * token request, and a call that still holds the credential a finished refresh replaced gets the new one
+ * without another request — so each expiry costs exactly one refresh.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger, OAuthCredential, ProfileId, ProviderFailure } from '@understudy/contracts';
+import { Secret, silentLogger } from '@understudy/contracts';
+import type { Dispatcher } from 'undici';
+import { CallControl } from './call-control.js';
+import type { AbortSignalLike } from '@understudy/contracts';
+import { httpFailure, MAX_FAILURE_BODY_BYTES, streamFailure, transportFailure } from './failure.js';
+import type { FailureContext } from './failure.js';
+import { isConnectError } from './failure.js';
+import { postRequest, readBodyText } from './http.js';
+
+/** The port that persists a refreshed credential (implemented by the auth profile store). */
+export interface OAuthCredentialSink {
+  /** Stores the new credential of `profileId` (new access token, possibly a rotated refresh token, new expiry). */
+  saveRefreshedCredential(profileId: ProfileId, credential: OAuthCredential): Promise<void>;
+}
+
+/**
+ * How to refresh OAuth credentials.
+ *
+ * - `tokenUrl`: the token endpoint (`POST`, `application/x-www-form-urlencoded`).
+ * - `clientId` / `clientSecret` / `scope`: sent when given.
+ * - `store`: where refreshed credentials are written back.
+ * - `expirySkewMs`: refresh this long before the expiry. @default 60000
+ * - `timeoutMs`: limit for the whole token request. @default 30000
+ * - `defaultExpiresInSeconds`: lifetime assumed when the endpoint gives no `expires_in`. @default 3600
+ */
+export interface OAuthRefreshOptions {
+  readonly tokenUrl: string;
+  readonly clientId?: string | undefined;
+  readonly clientSecret?: Secret | undefined;
+  readonly scope?: string | undefined;
+  readonly store: OAuthCredentialSink;
+  readonly expirySkewMs?: number | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly defaultExpiresInSeconds?: number | undefined;
+}
+
+/** Result of a refresh: the new credential, or the failure of the token request. */
+export type RefreshOutcome =
+  | { readonly ok: true; readonly credential: OAuthCredential }
+  | { readonly ok: false; readonly failure: ProviderFailure };
+
+/** What a refresh borrows from the calling client. */
+export interface RefreshContext {
+  readonly dispatcher: Dispatcher;
+  readonly signal?: AbortSignalLike | undefined;
+  readonly failureContext: FailureContext;
+}
+
+function fingerprint(secret: Secret | undefined): string | undefined {
+  if (secret === undefined || secret.isBlank()) return undefined;
+  return createHash('sha256').update(secret.reveal()).digest('hex');
+}
+
+interface LatestRefresh {
+  /** Fingerprints of the access and refresh tokens this refresh replaced. */
+  readonly replaced: ReadonlySet<string>;
+  readonly credential: OAuthCredential;
+}
+
+/** Single-flight OAuth refresher; one per token endpoint, shared by the calls of a client. */
+export class OAuthRefresher {
+  readonly #options: OAuthRefreshOptions;
+  readonly #nowMs: () => number;
+  readonly #logger: Logger;
+  readonly #inFlight = new Map<string, Promise<RefreshOutcome>>();
+  readonly #latest = new Map<string, LatestRefresh>();
+  #refreshCount = 0;
+
+  constructor(options: OAuthRefreshOptions, dependencies?: { readonly nowMs?: () => number; readonly logger?: Logger }) {
+    this.#options = options;
+    this.#nowMs = dependencies?.nowMs ?? Date.now;
+    this.#logger = dependencies?.logger ?? silentLogger;
+  }
+
+  /** Token requests sent so far (for tests and metrics). */
+  get refreshCount(): number {
+    return this.#refreshCount;
+  }
+
+  /** True when the credential should be refreshed before use: no access token, or it expires within the skew. */
+  needsRefresh(credential: OAuthCredential): boolean {
+    if (credential.refresh === undefined || credential.refresh.isBlank()) return false;
+    if (credential.access === undefined || credential.access.isBlank()) return true;
+    if (credential.expires === undefined) return false;
+    return credential.expires <= this.#nowMs() + (this.#options.expirySkewMs ?? 60_000);
+  }
+
+  /** Whether a credential can be refreshed at all (it has a refresh token). */
+  canRefresh(credential: OAuthCredential): boolean {
+    return credential.refresh !== undefined && !credential.refresh.isBlank();
+  }
+
+  /**
+   * A fresh credential to replace `stale`: from a refresh already done for it, from the one in flight for the
+   * auth profile, or from a new token request. Without a `profileId`, calls are grouped by refresh token and
+   * nothing is written back.
+   */
+  async refresh(profileId: ProfileId | undefined, stale: OAuthCredential, context: RefreshContext): Promise<RefreshOutcome> {
+    const profileKey = profileId ?? `refresh:${fingerprint(stale.refresh) ?? 'none'}`;
+    const latest = this.#latest.get(profileKey);
+    const staleAccess = fingerprint(stale.access);
+    const staleRefresh = fingerprint(stale.refresh);
+    const superseded =
+      latest !== undefined &&
+      ((staleAccess !== undefined && latest.replaced.has(staleAccess)) ||
+        (staleAccess === undefined && staleRefresh !== undefined && latest.replaced.has(staleRefresh)));
+    if (superseded && !this.needsRefresh(latest.credential)) return { ok: true, credential: latest.credential };
+    const running = this.#inFlight.get(profileKey);
+    if (running !== undefined) return running;
+    const started = this.#requestToken(profileKey, profileId, stale, context).finally(() => this.#inFlight.delete(profileKey));
+    this.#inFlight.set(profileKey, started);
+    return started;
+  }
+
+  async #requestToken(
+    profileKey: string,
+    profileId: ProfileId | undefined,
+    stale: OAuthCredential,
+    context: RefreshContext,
+  ): Promise<RefreshOutcome> {
+    const refreshToken = stale.refresh?.reveal() ?? '';
+    const failureContext: FailureContext = {
+      ...context.failureContext,
+      secrets: [...context.failureContext.secrets, refreshToken, this.#options.clientSecret?.reveal() ?? ''],
+    };
+    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    if (this.#options.clientId !== undefined) form.set('client_id', this.#options.clientId);
+    if (this.#options.clientSecret !== undefined) form.set('client_secret', this.#options.clientSecret.reveal());
+    if (this.#options.scope !== undefined) form.set('scope', this.#options.scope);
+    const control = new CallControl(context.signal);
+    const timeoutMs = this.#options.timeoutMs ?? 30_000;
+    control.arm('headers', timeoutMs);
+    this.#refreshCount += 1;
+    try {
+      let response;
+      try {
+        response = await postRequest(
+          context.dispatcher,
+          this.#options.tokenUrl,
+          { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          form.toString(),
+          control,
+        );
+      } catch (error) {
+        const phase = control.abortInfo === undefined && isConnectError(error) ? 'connect' : 'headers';
+        return { ok: false, failure: refreshFailed(transportFailure(failureContext, error, { phase, outputStarted: false, abort: control.abortInfo })) };
+      }
+      let text: string;
+      try {
+        text = (await readBodyText(response.body, { maxBytes: MAX_FAILURE_BODY_BYTES, control, idleTimeoutMs: timeoutMs })).text;
+      } catch (error) {
+        return { ok: false, failure: refreshFailed(transportFailure(failureContext, error, { phase: 'body', outputStarted: false, abort: control.abortInfo, status: response.status })) };
+      }
+      if (response.status < 200 || response.status >= 300) {
+        return {
+          ok: false,
+          failure: httpFailure(failureContext, {
+            status: response.status,
+            headers: response.headers,
+            body: text,
+            phase: 'body',
+            outputStarted: false,
+            capSeconds: null,
+            nowMs: this.#nowMs(),
+            messagePrefix: 'OAuth token refresh failed',
+          }),
+        };
+      }
+      const credential = this.#credentialFrom(text, stale);
+      if (credential === undefined) {
+        return {
+          ok: false,
+          failure: streamFailure(failureContext, {
+            message: 'OAuth token refresh failed: the token endpoint answered without an access_token',
+            status: response.status,
+            body: text,
+            phase: 'body',
+            outputStarted: false,
+          }),
+        };
+      }
+      const replaced = new Set([fingerprint(stale.access), fingerprint(stale.refresh)].filter((value) => value !== undefined));
+      this.#latest.set(profileKey, { replaced, credential });
+      if (profileId !== undefined) {
+        try {
+          await this.#options.store.saveRefreshedCredential(profileId, credential);
+        } catch (error) {
+          this.#logger.warn(
+            { profileId, error: error instanceof Error ? error.message : String(error) },
+            'could not save a refreshed OAuth credential; using it for this process only',
+          );
+        }
+      }
+      return { ok: true, credential };
+    } finally {
+      control.dispose();
+    }
+  }
+
+  #credentialFrom(text: string, stale: OAuthCredential): OAuthCredential | undefined {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    const access = body['access_token'];
+    if (typeof access !== 'string' || access.trim() === '') return undefined;
+    const refresh = typeof body['refresh_token'] === 'string' && body['refresh_token'] !== '' ? new Secret(body['refresh_token']) : stale.refresh;
+    const rawExpiresIn = Number(body['expires_in']);
+    const expiresInSeconds = Number.isFinite(rawExpiresIn) && rawExpiresIn > 0 ? rawExpiresIn : (this.#options.defaultExpiresInSeconds ?? 3600);
+    return {
+      ...stale,
+      access: new Secret(access),
+      refresh,
+      expires: this.#nowMs() + expiresInSeconds * 1000,
+    };
+  }
+}
+
+function refreshFailed(failure: ProviderFailure): ProviderFailure {
+  return { ...failure, message: `OAuth token refresh failed: ${failure.message ?? 'unknown error'}` };
+}

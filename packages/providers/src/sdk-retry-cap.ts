@@ -1,0 +1,111 @@
+/**
+ * The SDK retry-after cap (seed 002 "SDK retry-after caps", DESIGN §3 and §6.3). The clients never sleep on a
+ * Retry-After themselves: a retryable response comes back to the runner as a failure with its headers, and one
+ * whose Retry-After is longer than the cap is flagged (`retryAfterBeyondCap`) so the runner fails over at once
+ * instead of waiting. Everything here is pure.
+ */
+
+/** Default cap on an SDK-internal Retry-After wait, in seconds. */
+export const DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS = 60;
+
+/** The environment variables that set the cap, in order of precedence. */
+export const SDK_RETRY_MAX_WAIT_ENV_NAMES = Object.freeze([
+  'UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS',
+  'OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS',
+] as const);
+
+const brand = Symbol.for('understudy.error.SdkRetryCapError');
+
+/** An unreadable cap value; the message names the variable and the accepted forms. */
+export class SdkRetryCapError extends Error {
+  readonly code = 'SDK_RETRY_CAP_INVALID' as const;
+  /** The variable or option that held the bad value. */
+  readonly field: string;
+
+  constructor(field: string, value: string) {
+    super(`${field}: expected a number of seconds (e.g. 60), or 0 / off to disable the cap; got ${JSON.stringify(value)}`);
+    this.name = 'SdkRetryCapError';
+    this.field = field;
+    Object.defineProperty(this, brand, { value: true, enumerable: false });
+  }
+
+  /** Duplicate-install-safe check for an {@link SdkRetryCapError}. */
+  static isInstance(value: unknown): value is SdkRetryCapError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}
+
+/**
+ * Reads the cap from an environment value.
+ *
+ * @param value the raw value; absent or blank means the default.
+ * @param field the variable's name, for the error message.
+ * @returns the cap in seconds, or `null` when the cap is disabled (`0` or `off`).
+ * @default 60 seconds when `value` is absent or blank.
+ * @throws {SdkRetryCapError} when the value is neither a non-negative number nor `off`.
+ * @example parseSdkRetryMaxWaitSeconds(undefined) // 60
+ * @example parseSdkRetryMaxWaitSeconds('off') // null
+ * @example parseSdkRetryMaxWaitSeconds('15') // 15
+ */
+export function parseSdkRetryMaxWaitSeconds(
+  value: string | undefined,
+  field: string = SDK_RETRY_MAX_WAIT_ENV_NAMES[0],
+): number | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS;
+  if (text.toLowerCase() === 'off') return null;
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new SdkRetryCapError(field, value ?? '');
+  const seconds = Number(text);
+  return seconds === 0 ? null : seconds;
+}
+
+/**
+ * Reads the cap from an environment record: `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS`, else the
+ * `OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS` alias, else the default.
+ *
+ * @returns the cap in seconds, or `null` when disabled.
+ * @throws {SdkRetryCapError} naming the variable when its value is unreadable.
+ * @example resolveSdkRetryMaxWaitSeconds({ OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS: '30' }) // 30
+ */
+export function resolveSdkRetryMaxWaitSeconds(env: Readonly<Record<string, string | undefined>>): number | null {
+  for (const name of SDK_RETRY_MAX_WAIT_ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== '') return parseSdkRetryMaxWaitSeconds(value, name);
+  }
+  return DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS;
+}
+
+/**
+ * Whether a retryable response must surface to the runner at once rather than be waited out: its Retry-After
+ * is longer than the cap. Without a Retry-After, or with the cap disabled (`null`), it never is.
+ *
+ * @param retryAfterMs the response's Retry-After in milliseconds (see {@link parseRetryAfterMs}).
+ * @param capSeconds the cap in seconds, `null` when disabled.
+ * @example shouldSurfaceImmediately(90_000, 60) // true
+ * @example shouldSurfaceImmediately(20_000, 60) // false
+ * @example shouldSurfaceImmediately(90_000, null) // false
+ */
+export function shouldSurfaceImmediately(retryAfterMs: number | null | undefined, capSeconds: number | null): boolean {
+  if (capSeconds === null || retryAfterMs === null || retryAfterMs === undefined) return false;
+  return retryAfterMs > capSeconds * 1000;
+}
+
+/**
+ * The wait a response asks for, in milliseconds: `retry-after-ms` (milliseconds), else `retry-after` as
+ * seconds or as an HTTP date (relative to `nowMs`). Header names must be lower-case.
+ *
+ * @returns milliseconds (never negative), or `null` when no readable hint is present.
+ * @example parseRetryAfterMs({ 'retry-after': '20' }, 0) // 20000
+ * @example parseRetryAfterMs({ 'retry-after-ms': '1500' }, 0) // 1500
+ */
+export function parseRetryAfterMs(headers: Readonly<Record<string, string>> | undefined, nowMs: number): number | null {
+  if (headers === undefined) return null;
+  const milliseconds = headers['retry-after-ms']?.trim();
+  if (milliseconds !== undefined && /^\d+(\.\d+)?$/.test(milliseconds)) return Number(milliseconds);
+  const value = headers['retry-after']?.trim();
+  if (value === undefined || value === '') return null;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const dateMs = Date.parse(value);
+  if (Number.isNaN(dateMs)) return null;
+  return Math.max(0, dateMs - nowMs);
+}

@@ -1,0 +1,199 @@
+/**
+ * Reads a streaming response: bytes → `eventsource-parser` events → the wire decoder's deltas, one delta at a
+ * time, with the stall timer running only while waiting for bytes (so a slow consumer never looks like a
+ * stalled provider).
+ */
+import { createParser } from 'eventsource-parser';
+import type { EventSourceParser, ParseError } from 'eventsource-parser';
+import type { ProviderFailure } from '@understudy/contracts';
+import type { ChatStreamDelta } from './chat-types.js';
+import type { CallControl } from './call-control.js';
+import { streamFailure, transportFailure } from './failure.js';
+import type { FailureContext } from './failure.js';
+import type { ResponseBody } from './http.js';
+import { discardBody } from './http.js';
+import type { SseEvent, StreamDecoder } from './wire/wire-format.js';
+import { WireError } from './wire/wire-format.js';
+
+/** Largest SSE event we buffer, in characters; beyond it the stream is malformed. */
+const MAX_SSE_BUFFER_CHARS = 16 * 1024 * 1024;
+
+/** Once a finish reason arrived, wait at most this long for the rest (usage, end marker) before finalising. */
+const AFTER_FINISH_GRACE_MS = 1000;
+
+const brand = Symbol.for('understudy.error.StreamPumpError');
+
+/** Why a stream could not be read further; turned into a failure once we know whether output started. */
+export class StreamPumpError extends Error {
+  readonly code = 'STREAM_FAILED' as const;
+  readonly #toFailure: (outputStarted: boolean) => ProviderFailure;
+
+  constructor(message: string, toFailure: (outputStarted: boolean) => ProviderFailure, options?: { readonly cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'StreamPumpError';
+    this.#toFailure = toFailure;
+    Object.defineProperty(this, brand, { value: true, enumerable: false });
+  }
+
+  /** The failure, marked with whether output had reached the caller. */
+  failure(outputStarted: boolean): ProviderFailure {
+    return this.#toFailure(outputStarted);
+  }
+
+  /** Duplicate-install-safe check. */
+  static isInstance(value: unknown): value is StreamPumpError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}
+
+/** Options of a {@link StreamPump}. */
+export interface StreamPumpOptions {
+  readonly body: ResponseBody;
+  readonly decoder: StreamDecoder;
+  readonly control: CallControl;
+  readonly stallTimeoutMs: number;
+  readonly context: FailureContext;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Pulls normalised deltas out of a streaming response. */
+export class StreamPump {
+  readonly #options: StreamPumpOptions;
+  readonly #iterator: AsyncIterator<Buffer>;
+  readonly #parser: EventSourceParser;
+  readonly #text = new TextDecoder();
+  readonly #events: SseEvent[] = [];
+  readonly #queue: ChatStreamDelta[] = [];
+  #parseError: ParseError | undefined;
+  #ended = false;
+
+  constructor(options: StreamPumpOptions) {
+    this.#options = options;
+    this.#iterator = options.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    this.#parser = createParser({
+      maxBufferSize: MAX_SSE_BUFFER_CHARS,
+      onEvent: (event) => this.#events.push(event),
+      onError: (error) => {
+        // A bare JSON line without `data:` (some servers send their error that way) is read as an event;
+        // other unknown fields are ignored, as the SSE format says.
+        if (error.type === 'unknown-field' && error.line?.trimStart().startsWith('{') === true) {
+          this.#events.push({ data: error.line });
+        } else if (error.type !== 'unknown-field') {
+          this.#parseError = error;
+        }
+      },
+    });
+  }
+
+  /** The upstream model id, once the stream named it. */
+  get model(): string | undefined {
+    return this.#options.decoder.model;
+  }
+
+  /**
+   * The next delta, or `undefined` when the stream ended cleanly (end marker, or a finish reason).
+   * @throws {StreamPumpError} for a transport error, a timeout, an error event, a malformed chunk, or an early end.
+   */
+  async next(): Promise<ChatStreamDelta | undefined> {
+    for (;;) {
+      const delta = this.#queue.shift();
+      if (delta !== undefined) return delta;
+      if (this.#ended) return undefined;
+      await this.#readMore();
+    }
+  }
+
+  /** Stops reading and releases the body. */
+  discard(): void {
+    this.#ended = true;
+    discardBody(this.#options.body);
+  }
+
+  get #complete(): boolean {
+    return this.#options.decoder.done || this.#options.decoder.finished;
+  }
+
+  async #readMore(): Promise<void> {
+    const { control, decoder } = this.#options;
+    control.arm('stall', this.#complete ? Math.min(AFTER_FINISH_GRACE_MS, this.#options.stallTimeoutMs || AFTER_FINISH_GRACE_MS) : this.#options.stallTimeoutMs);
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await this.#iterator.next();
+    } catch (error) {
+      control.disarm('stall');
+      if (this.#complete && control.abortInfo?.cause !== 'user') {
+        // The answer was complete; a missing end marker or a close after it is no failure.
+        this.discard();
+        return;
+      }
+      this.#ended = true;
+      throw new StreamPumpError(
+        'stream read failed',
+        (outputStarted) =>
+          transportFailure(this.#options.context, error, {
+            phase: 'stream',
+            outputStarted,
+            abort: control.abortInfo,
+            status: this.#options.status,
+            headers: this.#options.headers,
+          }),
+        { cause: error },
+      );
+    }
+    control.disarm('stall');
+    if (next.done === true) {
+      this.#parser.feed(this.#text.decode());
+      this.#parser.reset({ consume: true });
+      this.#decodeEvents();
+      this.#ended = true;
+      if (!this.#complete) {
+        throw this.#failure('stream ended early: the provider closed the stream before a finish reason', {
+          code: 'STREAM_ENDED_EARLY',
+        });
+      }
+      return;
+    }
+    this.#parser.feed(this.#text.decode(next.value, { stream: true }));
+    this.#decodeEvents();
+    if (decoder.done) {
+      // Nothing may follow the end marker: stop here and let the socket go back to the pool if it can.
+      this.discard();
+    }
+  }
+
+  #decodeEvents(): void {
+    if (this.#parseError !== undefined) {
+      const error = this.#parseError;
+      this.discard();
+      throw this.#failure(`malformed stream: ${error.message}`, { code: 'MALFORMED_STREAM' });
+    }
+    for (const event of this.#events.splice(0)) {
+      if (this.#options.decoder.done) break;
+      try {
+        this.#queue.push(...this.#options.decoder.push(event));
+      } catch (error) {
+        if (!WireError.isInstance(error)) throw error;
+        this.discard();
+        throw error.kind === 'provider_error'
+          ? this.#failure(`the provider sent an error in the stream: ${event.data.slice(0, 300)}`, {
+              status: this.#options.status,
+              body: event.data,
+            })
+          : this.#failure(error.message, { code: 'MALFORMED_CHUNK', body: event.data });
+      }
+    }
+  }
+
+  #failure(message: string, extra: { readonly code?: string; readonly status?: number; readonly body?: string }): StreamPumpError {
+    return new StreamPumpError(message, (outputStarted) =>
+      streamFailure(this.#options.context, {
+        message,
+        ...extra,
+        headers: this.#options.headers,
+        phase: 'stream',
+        outputStarted,
+      }),
+    );
+  }
+}

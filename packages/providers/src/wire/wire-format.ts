@@ -1,0 +1,77 @@
+/**
+ * What a wire format has to provide: the endpoint, the request body, decoding a whole response, and a
+ * stateful decoder for its server-sent events. Decoders never see HTTP or timers; they turn text into
+ * normalised values or throw a {@link WireError}.
+ */
+import type { ChatRequest, ChatResult, ChatStreamDelta, ProviderApi } from '../chat-types.js';
+
+/** One server-sent event, as `eventsource-parser` delivers it. */
+export interface SseEvent {
+  readonly event?: string | undefined;
+  readonly data: string;
+}
+
+/**
+ * Turns a stream's events into deltas. `push` throws a {@link WireError} for an error event (`provider_error`)
+ * or a chunk it cannot read (`malformed`).
+ */
+export interface StreamDecoder {
+  push(event: SseEvent): readonly ChatStreamDelta[];
+  /** The upstream model id, once a chunk named it. */
+  readonly model: string | undefined;
+  /** The format's explicit end marker arrived (`[DONE]`, `message_stop`). */
+  readonly done: boolean;
+  /** A finish reason arrived. */
+  readonly finished: boolean;
+}
+
+/** Options a format may need to build a request. */
+export interface EncodeOptions {
+  /** Output limit used when the request has none and the format requires one (Anthropic). */
+  readonly defaultMaxTokens: number;
+  /** OpenAI: ask for a final usage chunk (`stream_options.include_usage`). */
+  readonly includeStreamUsage: boolean;
+}
+
+/** One wire format. */
+export interface WireFormat {
+  readonly api: ProviderApi;
+  /** The full URL for a request to `baseUrl`. */
+  endpoint(baseUrl: string, request: ChatRequest, stream: boolean): string;
+  /** Headers every request of the format carries (besides auth and content type). */
+  readonly staticHeaders: Readonly<Record<string, string>>;
+  /** The JSON body. @throws {WireError} `invalid_request` when the request cannot be expressed. */
+  encodeRequest(request: ChatRequest, stream: boolean, options: EncodeOptions): unknown;
+  /**
+   * A whole (non-streaming) response body, parsed from JSON.
+   * @throws {WireError} `provider_error` for an error payload, `empty` for no answer, `malformed` otherwise.
+   */
+  decodeResponse(json: unknown, requestedModel: string): Omit<ChatResult, 'responseHeaders'>;
+  createStreamDecoder(): StreamDecoder;
+}
+
+/** Why a wire value could not be used. */
+export type WireErrorKind = 'malformed' | 'provider_error' | 'empty' | 'invalid_request';
+
+const brand = Symbol.for('understudy.error.WireError');
+
+/** A wire value that is not an answer: malformed, an error payload, empty, or an inexpressible request. */
+export class WireError extends Error {
+  readonly code = 'WIRE_ERROR' as const;
+  readonly kind: WireErrorKind;
+  /** The offending raw text (event data or body), when there is one. */
+  readonly raw: string | undefined;
+
+  constructor(kind: WireErrorKind, message: string, options?: { readonly raw?: string | undefined; readonly cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'WireError';
+    this.kind = kind;
+    this.raw = options?.raw;
+    Object.defineProperty(this, brand, { value: true, enumerable: false });
+  }
+
+  /** Duplicate-install-safe check for a {@link WireError}. */
+  static isInstance(value: unknown): value is WireError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}
