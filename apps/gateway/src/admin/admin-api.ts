@@ -1,0 +1,197 @@
+/**
+ * The admin API under `/admin/` (DESIGN §4.3). It exists only when `gateway.auth.adminToken` is set (without
+ * it every admin path answers 404, so an unconfigured gateway exposes no management surface) and then requires
+ * `Authorization: Bearer <adminToken>` (401 otherwise). The agent is `?agent=` or `x-understudy-agent`
+ * (default `main`). Bodies are JSON in OpenAI's error shape on failure. Nothing here ever returns a secret.
+ *
+ * - `GET /admin/status`: gateway state, providers, and per agent the chain, its cooldowns and its profiles.
+ * - `GET /admin/sessions/:key`: the session entry and its `/status`.
+ * - `PATCH /admin/sessions/:key`: `sessions.patch` (see `session-patch.ts`).
+ * - `POST /admin/sessions/:key/reset`: `sessions.reset` (like `/reset`).
+ * - `GET /admin/profiles`: profiles with usage stats and availability.
+ * - `POST /admin/profiles/:id/clear-cooldown`: ends a profile's cooldown and disable windows, resets its counts.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthProfileStore } from '@understudy/auth-profile-store';
+import type { UnderstudyConfig } from '@understudy/config';
+import type { Clock } from '@understudy/contracts';
+import { normalizeProfileId } from '@understudy/contracts';
+import { clearCooldown, profileUnavailability } from '@understudy/cooldown-scheduler';
+import { GatewayError, invalidRequest } from '../gateway-error.js';
+import { bearerToken, tokenMatches } from '../http/access.js';
+import { readJsonBody } from '../http/body.js';
+import { sendJson } from '../http/respond.js';
+import { DEFAULT_AGENT, knownAgents } from '../chat/model-selection.js';
+import type { AgentStores } from '../services/agent-stores.js';
+import { parseSessionPatchBody, patchSession } from '../sessions/session-patch.js';
+import { resetSessionState } from '../sessions/session-ops.js';
+import { sessionStatus } from '../sessions/status-report.js';
+
+/** What the admin API reads. */
+export interface AdminContext {
+  readonly config: UnderstudyConfig;
+  readonly stores: AgentStores;
+  readonly clock: Clock;
+  /** Gateway facts for `/admin/status`. */
+  readonly gatewayState: () => { readonly url: string | undefined; readonly draining: boolean; readonly inFlight: number; readonly startedAtMs: number };
+}
+
+function isoOf(epochMs: number | undefined): string | undefined {
+  return epochMs === undefined ? undefined : new Date(epochMs).toISOString();
+}
+
+function agentOf(request: IncomingMessage, url: URL, config: UnderstudyConfig): string {
+  const header = request.headers['x-understudy-agent'];
+  const agent = url.searchParams.get('agent')?.trim() || (typeof header === 'string' ? header.trim() : '') || DEFAULT_AGENT;
+  const agents = knownAgents(config);
+  if (!agents.includes(agent)) {
+    throw new GatewayError(404, 'not_found', `unknown agent "${agent}"; configured agents: ${agents.join(', ')}`, { code: 'agent_not_found' });
+  }
+  return agent;
+}
+
+async function profilesOf(store: AuthProfileStore, nowMs: number): Promise<Record<string, unknown>[]> {
+  const [profiles, stats] = await Promise.all([store.listProfiles(), store.listUsageStats()]);
+  return profiles.map((profile) => {
+    const usage = stats[profile.id] ?? {};
+    const block = profileUnavailability(usage, { nowMs });
+    return {
+      id: profile.id,
+      provider: profile.provider,
+      type: profile.type,
+      source: profile.source,
+      ...(profile.email === undefined ? {} : { email: profile.email }),
+      eligible: profile.facts.hasSecret || profile.facts.hasRefresh,
+      ...(profile.facts.expiresAt === undefined ? {} : { expiresAt: isoOf(profile.facts.expiresAt) }),
+      available: block === undefined,
+      ...(block === undefined
+        ? {}
+        : { unavailable: { lane: block.lane, reason: block.reason, until: isoOf(block.untilMs), ...(block.model === undefined ? {} : { model: block.model }) } }),
+      usageStats: usage,
+    };
+  });
+}
+
+async function status(context: AdminContext): Promise<Record<string, unknown>> {
+  const nowMs = context.clock.nowMs();
+  const state = context.gatewayState();
+  const agents = [];
+  for (const agentId of knownAgents(context.config)) {
+    const store = await context.stores.get(agentId);
+    const chain = await sessionStatus({ store, config: context.config, agentId, nowMs }, undefined, undefined);
+    agents.push({
+      id: agentId,
+      selected: chain.selected ?? null,
+      chain: chain.chain,
+      strict: chain.strict,
+      cooldowns: chain.cooldowns.map((block) => ({ ...block, profiles: block.profiles.map((profile) => ({ ...profile, until: isoOf(profile.untilMs) })) })),
+      ...(chain.problem === undefined ? {} : { problem: chain.problem }),
+      profiles: await profilesOf(store, nowMs),
+    });
+  }
+  return {
+    status: state.draining ? 'draining' : 'ok',
+    url: state.url ?? null,
+    uptimeSeconds: Math.round((nowMs - state.startedAtMs) / 1000),
+    inFlight: state.inFlight,
+    providers: Object.entries(context.config.models.providers).map(([id, provider]) => ({
+      id,
+      api: provider.api,
+      baseUrl: provider.baseUrl,
+      inlineKey: provider.apiKey !== undefined && provider.apiKey.trim() !== '',
+      models: provider.models ?? [],
+    })),
+    agents,
+  };
+}
+
+const SESSION_PATH = /^\/admin\/sessions\/([^/]+)(\/reset)?$/;
+const PROFILE_PATH = /^\/admin\/profiles\/([^/]+)\/clear-cooldown$/;
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalidRequest('the path segment is not valid percent-encoding');
+  }
+}
+
+/**
+ * Checks the admin token. @throws {GatewayError} 404 when the admin API is off, 401 for a missing or wrong token.
+ */
+export function checkAdminAccess(request: IncomingMessage, adminToken: string | undefined): void {
+  if (adminToken === undefined) {
+    throw new GatewayError(404, 'not_found', 'the admin API is off: set gateway.auth.adminToken in the config to enable it', { code: 'admin_disabled' });
+  }
+  if (!tokenMatches(bearerToken(request.headers), adminToken)) {
+    throw new GatewayError(401, 'authentication', 'the admin API needs Authorization: Bearer <gateway.auth.adminToken>', { code: 'invalid_admin_token' });
+  }
+}
+
+/**
+ * Serves one admin request.
+ *
+ * @returns the status sent.
+ * @throws {GatewayError} for access, routing and validation failures (rendered by the server).
+ */
+export async function handleAdmin(request: IncomingMessage, response: ServerResponse, url: URL, context: AdminContext): Promise<number> {
+  checkAdminAccess(request, context.config.gateway.auth.adminToken);
+  const method = request.method ?? 'GET';
+  const path = url.pathname.replace(/\/+$/, '');
+  const nowMs = context.clock.nowMs();
+
+  if (path === '/admin/status' && method === 'GET') {
+    sendJson(response, 200, await status(context));
+    return 200;
+  }
+
+  if (path === '/admin/profiles' && method === 'GET') {
+    const agentId = agentOf(request, url, context.config);
+    const store = await context.stores.get(agentId);
+    sendJson(response, 200, { agent: agentId, profiles: await profilesOf(store, nowMs) });
+    return 200;
+  }
+
+  const profileMatch = PROFILE_PATH.exec(path);
+  if (profileMatch !== null && method === 'POST') {
+    const agentId = agentOf(request, url, context.config);
+    const store = await context.stores.get(agentId);
+    const profileId = normalizeProfileId(decode(profileMatch[1] ?? ''));
+    if ((await store.getProfile(profileId)) === undefined) {
+      throw new GatewayError(404, 'not_found', `auth profile "${profileId}" does not exist for agent ${agentId}`, { code: 'profile_not_found' });
+    }
+    const usageStats = await store.updateUsageStats(profileId, clearCooldown);
+    sendJson(response, 200, { agent: agentId, profile: profileId, usageStats });
+    return 200;
+  }
+
+  const sessionMatch = SESSION_PATH.exec(path);
+  if (sessionMatch !== null) {
+    const agentId = agentOf(request, url, context.config);
+    const store = await context.stores.get(agentId);
+    const key = decode(sessionMatch[1] ?? '');
+    const sessionContext = { store, config: context.config, agentId, nowMs };
+    const isReset = sessionMatch[2] !== undefined;
+    if (isReset && method === 'POST') {
+      const entry = await resetSessionState(sessionContext, key);
+      if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
+      sendJson(response, 200, { agent: agentId, session: entry });
+      return 200;
+    }
+    if (!isReset && method === 'GET') {
+      const entry = await store.getSession(key);
+      if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
+      sendJson(response, 200, { agent: agentId, session: entry, status: await sessionStatus(sessionContext, key, entry) });
+      return 200;
+    }
+    if (!isReset && method === 'PATCH') {
+      const body = parseSessionPatchBody(await readJsonBody(request, context.config.gateway.maxRequestBytes));
+      const entry = await patchSession(sessionContext, key, body);
+      sendJson(response, 200, { agent: agentId, session: entry ?? null });
+      return 200;
+    }
+    throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported (GET or PATCH a session, POST …/reset)`, { code: 'method_not_allowed' });
+  }
+
+  throw new GatewayError(404, 'not_found', `no admin endpoint ${method} ${path}`, { code: 'not_found' });
+}

@@ -1,0 +1,211 @@
+/**
+ * `POST /v1/chat/completions` and `POST /v1/messages`, written once against {@link WireDialect}: read and
+ * parse the body, resolve the agent, session, chat type and model selection, answer a chat command, or run the
+ * turn with failover and render the answer (whole or streamed) with the `x-understudy-*` headers.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UnderstudyConfig } from '@understudy/config';
+import type { ChatType, Clock, Logger } from '@understudy/contracts';
+import { formatModelRef } from '@understudy/contracts';
+import type { FallbackRunResult } from '@understudy/fallback-runner';
+import type { ChatResult, ChatStreamDelta } from '@understudy/providers';
+import { parseChatCommand } from '../chat-commands/parse-command.js';
+import { runChatCommand } from '../chat-commands/run-command.js';
+import { GatewayError, invalidRequest } from '../gateway-error.js';
+import { readJsonBody } from '../http/body.js';
+import type { HeaderMap } from '../http/respond.js';
+import { SseSink, sendJson } from '../http/respond.js';
+import type { AgentStores } from '../services/agent-stores.js';
+import { failureAfterOutput } from '../turn/after-output.js';
+import type { TurnServices, UpstreamTimer } from '../turn/run-turn.js';
+import { countFailedAttempts, runCompleteTurn, runStreamTurn } from '../turn/run-turn.js';
+import { turnError } from '../turn/turn-errors.js';
+import type { AnswerMeta, ParsedChatRequest, WireDialect } from '../wire/dialect.js';
+import { DEFAULT_AGENT, checkFallbacksOverride, resolveRequestSelection } from './model-selection.js';
+import { relayStream } from './stream-relay.js';
+
+/** What the chat endpoints need. */
+export interface ChatHandlerContext {
+  readonly config: UnderstudyConfig;
+  readonly stores: AgentStores;
+  readonly turn: TurnServices;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** What a chat request did, for the access log. */
+export interface ChatOutcome {
+  readonly status: number;
+  readonly agent?: string | undefined;
+  readonly session?: string | undefined;
+  readonly model?: string | undefined;
+  readonly profile?: string | null | undefined;
+  readonly fallback?: string | undefined;
+  readonly attempts?: number | undefined;
+  readonly command?: string | undefined;
+  readonly stream?: boolean | undefined;
+  readonly streamOutcome?: string | undefined;
+}
+
+const SESSION_KEY = /^[\x21-\x7e][\x20-\x7e]{0,255}$/;
+const CHAT_TYPES: readonly ChatType[] = ['direct', 'group', 'channel'];
+
+function headerText(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  return text === undefined || text === '' ? undefined : text;
+}
+
+/** The `x-understudy-*` request headers, validated. */
+function requestHeaders(request: IncomingMessage): { readonly agentId: string; readonly sessionKey?: string; readonly chatType?: ChatType } {
+  const sessionKey = headerText(request, 'x-understudy-session');
+  if (sessionKey !== undefined && !SESSION_KEY.test(sessionKey)) {
+    throw invalidRequest('x-understudy-session: use 1-256 printable ASCII characters', 'invalid_session_key');
+  }
+  const chatType = headerText(request, 'x-understudy-chat-type')?.toLowerCase();
+  if (chatType !== undefined && !CHAT_TYPES.includes(chatType as ChatType)) {
+    throw invalidRequest(`x-understudy-chat-type: expected one of ${CHAT_TYPES.join(', ')}`, 'invalid_chat_type');
+  }
+  return {
+    agentId: headerText(request, 'x-understudy-agent') ?? DEFAULT_AGENT,
+    ...(sessionKey === undefined ? {} : { sessionKey }),
+    ...(chatType === undefined ? {} : { chatType: chatType as ChatType }),
+  };
+}
+
+function answerId(dialect: WireDialect): string {
+  const random = randomUUID().replaceAll('-', '');
+  return dialect.id === 'openai' ? `chatcmpl-${random}` : `msg_${random}`;
+}
+
+function answerHeaders(result: FallbackRunResult<unknown>): HeaderMap {
+  return {
+    'x-understudy-model': formatModelRef(result.candidate),
+    ...(result.profile === null ? {} : { 'x-understudy-profile': result.profile }),
+    ...(result.fallbackReason === undefined ? {} : { 'x-understudy-fallback': result.fallbackReason }),
+  };
+}
+
+/** Sends a command's answer as an assistant message, whole or streamed. */
+async function sendCommandAnswer(dialect: WireDialect, response: ServerResponse, parsed: ParsedChatRequest, text: string, nowMs: number): Promise<void> {
+  const meta: AnswerMeta = { id: answerId(dialect), model: 'understudy', createdSeconds: Math.floor(nowMs / 1000) };
+  const headers = { 'x-understudy-command': 'handled' };
+  if (!parsed.stream) {
+    const result: ChatResult = { model: 'understudy', text, toolCalls: [], finishReason: 'stop' };
+    sendJson(response, 200, dialect.renderResult(result, meta), headers);
+    return;
+  }
+  const sink = new SseSink(response, 200, headers);
+  const encoder = dialect.createStreamEncoder(meta, { usage: parsed.streamUsage });
+  const deltas: ChatStreamDelta[] = [{ kind: 'text', text }, { kind: 'finish', finishReason: 'stop' }];
+  for (const delta of deltas) await sink.write(encoder.delta(delta));
+  sink.end(encoder.end());
+}
+
+/**
+ * Serves one chat request. Errors before any output are thrown as {@link GatewayError} (the server renders
+ * them in the dialect's shape); after output they end the stream.
+ *
+ * @param signal - aborts when the client goes away.
+ * @param timer - collects the time spent waiting on providers.
+ */
+export async function handleChat(
+  dialect: WireDialect,
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: ChatHandlerContext,
+  signal: AbortSignal,
+  timer: UpstreamTimer,
+): Promise<ChatOutcome> {
+  const { config } = context;
+  const body = await readJsonBody(request, config.gateway.maxRequestBytes);
+  const parsed = dialect.parseRequest(body);
+  const headers = requestHeaders(request);
+  const selection = resolveRequestSelection(parsed.model, config, headers.agentId);
+  const agentId = selection.agentId;
+  let store;
+  try {
+    store = await context.stores.get(agentId);
+  } catch (error) {
+    throw turnError(error, context.clock.nowMs());
+  }
+  const base = { agent: agentId, session: headers.sessionKey, stream: parsed.stream };
+
+  const command = parseChatCommand(parsed.lastUserText);
+  if (command !== undefined) {
+    const nowMs = context.clock.nowMs();
+    const text = await runChatCommand(command, { store, config, agentId, sessionKey: headers.sessionKey, nowMs });
+    await sendCommandAnswer(dialect, response, parsed, text, nowMs);
+    return { ...base, status: 200, command: command.kind };
+  }
+
+  const input = {
+    store,
+    selection,
+    sessionKey: headers.sessionKey,
+    chatType: headers.chatType,
+    fallbacksOverride: checkFallbacksOverride(parsed.fallbacksOverride, config),
+    isImageRequest: parsed.hasImages,
+    chat: parsed.chat,
+    signal,
+  };
+  const nowSeconds = (): number => Math.floor(context.clock.nowMs() / 1000);
+
+  if (!parsed.stream) {
+    let result;
+    try {
+      result = await runCompleteTurn(context.turn, input, timer);
+    } catch (error) {
+      countFailedAttempts(context.turn, error);
+      throw turnError(error, context.clock.nowMs());
+    }
+    const meta: AnswerMeta = {
+      id: answerId(dialect),
+      model: formatModelRef(result.candidate),
+      createdSeconds: nowSeconds(),
+      ...(result.notice === undefined ? {} : { understudy: { notice: result.notice } }),
+    };
+    sendJson(response, 200, dialect.renderResult(result.value, meta), answerHeaders(result));
+    return { ...base, status: 200, model: meta.model, profile: result.profile, fallback: result.fallbackReason, attempts: result.attempts.length };
+  }
+
+  let result;
+  try {
+    result = await runStreamTurn(context.turn, input, timer);
+  } catch (error) {
+    countFailedAttempts(context.turn, error);
+    throw turnError(error, context.clock.nowMs());
+  }
+  const model = formatModelRef(result.candidate);
+  if (signal.aborted) {
+    result.value.cancel();
+    return { ...base, status: 499, model, streamOutcome: 'client_gone' };
+  }
+  const sink = new SseSink(response, 200, answerHeaders(result));
+  timer.outputAtMs = performance.now();
+  const encoder = dialect.createStreamEncoder({ id: answerId(dialect), model, createdSeconds: nowSeconds() }, { usage: parsed.streamUsage });
+  const streamOutcome = await relayStream({
+    sink,
+    encoder,
+    stream: result.value,
+    notice: result.notice,
+    onFailure: (failure) =>
+      failureAfterOutput({
+        config,
+        store,
+        candidate: result.candidate,
+        profile: result.profile,
+        failure,
+        nowMs: context.clock.nowMs(),
+        logger: context.logger,
+      }),
+    onError: (error) => turnError(error, context.clock.nowMs()),
+  });
+  return { ...base, status: 200, model, profile: result.profile, fallback: result.fallbackReason, attempts: result.attempts.length, streamOutcome };
+}
+
+/** Throws a 400 for a chat endpoint hit with the wrong method (kept here so the router stays a table). */
+export function methodNotAllowed(method: string, path: string): GatewayError {
+  return new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use POST`, { code: 'method_not_allowed' });
+}

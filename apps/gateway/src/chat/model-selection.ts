@@ -1,0 +1,122 @@
+/**
+ * What the `model` field of a client request selects (DESIGN §4.3): `default` or an agent id runs that agent's
+ * configured chain; a configured alias or `provider/model` of a configured provider is an explicit selection
+ * (selection source `user`: strict); anything else is a 404 listing what is valid.
+ */
+import { aliasIndex } from '@understudy/candidate-chain';
+import type { UnderstudyConfig } from '@understudy/config';
+import type { ModelRef } from '@understudy/contracts';
+import { formatModelRef, parseModelRef } from '@understudy/contracts';
+import { GatewayError, invalidRequest } from '../gateway-error.js';
+
+/** The agent every request runs for unless `x-understudy-agent` or the `model` field names another. */
+export const DEFAULT_AGENT = 'main';
+
+/** What a request selected. */
+export type RequestSelection =
+  /** The agent's configured chain (`default`, an agent id, or no model field). */
+  | { readonly kind: 'configured'; readonly agentId: string }
+  /** An explicit model (alias or `provider/model`): strict. */
+  | { readonly kind: 'explicit'; readonly agentId: string; readonly ref: ModelRef };
+
+/** The agents a request may name: `main` and every `agents.entries` key. */
+export function knownAgents(config: UnderstudyConfig): string[] {
+  return [...new Set([DEFAULT_AGENT, ...Object.keys(config.agents.entries)])];
+}
+
+function selectionRefs(selection: UnderstudyConfig['agents']['defaults']['model']): string[] {
+  if (selection === undefined) return [];
+  if (typeof selection === 'string') return [selection];
+  return [selection.primary, ...(selection.fallbacks ?? [])];
+}
+
+/**
+ * Every `provider/model` the config names (provider model lists, the allowlist, the agents' chains), limited
+ * to configured providers, in a stable order.
+ */
+export function configuredModelRefs(config: UnderstudyConfig): string[] {
+  const refs = new Set<string>();
+  const aliases = aliasIndex(config.agents);
+  const add = (text: string): void => {
+    const ref = aliases.get(text.trim().toLowerCase()) ?? parseModelRef(text);
+    if (ref !== undefined && config.models.providers[ref.provider] !== undefined) refs.add(formatModelRef(ref));
+  };
+  selectionRefs(config.agents.defaults.model).forEach(add);
+  for (const entry of Object.values(config.agents.entries)) selectionRefs(entry.model).forEach(add);
+  selectionRefs(config.agents.defaults.imageModel).forEach(add);
+  Object.keys(config.agents.defaults.models).forEach(add);
+  for (const [provider, settings] of Object.entries(config.models.providers)) {
+    for (const model of settings.models ?? []) refs.add(`${provider}/${model}`);
+  }
+  return [...refs];
+}
+
+/** What a client may put in `model`, for the 404 and `GET /v1/models`. */
+export function validModelNames(config: UnderstudyConfig): { readonly agents: string[]; readonly aliases: string[]; readonly models: string[] } {
+  const aliases = Object.values(config.agents.defaults.models)
+    .map((entry) => entry.alias)
+    .filter((alias): alias is string => alias !== undefined);
+  return { agents: knownAgents(config), aliases, models: configuredModelRefs(config) };
+}
+
+function notFound(config: UnderstudyConfig, what: string): GatewayError {
+  const valid = validModelNames(config);
+  const providers = Object.keys(config.models.providers);
+  const parts = [
+    `"default"`,
+    `an agent id (${valid.agents.join(', ')})`,
+    ...(valid.aliases.length === 0 ? [] : [`an alias (${valid.aliases.join(', ')})`]),
+    providers.length === 0
+      ? 'provider/model of a configured provider (none is configured: add models.providers to the config or set a provider key such as OPENAI_API_KEY)'
+      : `provider/model of a configured provider (${providers.join(', ')})${valid.models.length === 0 ? '' : `, e.g. ${valid.models.slice(0, 8).join(', ')}`}`,
+  ];
+  return new GatewayError(404, 'not_found', `${what}. Valid models: ${parts.join('; ')}.`, {
+    code: 'model_not_found',
+    details: { valid: ['default', ...valid.agents, ...valid.aliases, ...valid.models] },
+  });
+}
+
+/**
+ * Resolves the `model` field of a request for the agent named by `x-understudy-agent` (`headerAgentId`).
+ *
+ * @throws {GatewayError} 404 (`model_not_found`, `agent_not_found`) listing what is valid.
+ * @example resolveRequestSelection('default', config, 'main') // { kind: 'configured', agentId: 'main' }
+ * @example resolveRequestSelection('openai/gpt-4o', config, 'main') // { kind: 'explicit', agentId: 'main', ref: openai/gpt-4o }
+ */
+export function resolveRequestSelection(model: string | undefined, config: UnderstudyConfig, headerAgentId: string): RequestSelection {
+  const agents = knownAgents(config);
+  if (!agents.includes(headerAgentId)) {
+    throw new GatewayError(404, 'not_found', `unknown agent "${headerAgentId}" (header x-understudy-agent); configured agents: ${agents.join(', ')}`, {
+      code: 'agent_not_found',
+    });
+  }
+  if (model === undefined || model.toLowerCase() === 'default') return { kind: 'configured', agentId: headerAgentId };
+  if (agents.includes(model)) return { kind: 'configured', agentId: model };
+  const aliased = aliasIndex(config.agents).get(model.toLowerCase());
+  if (aliased !== undefined) return { kind: 'explicit', agentId: headerAgentId, ref: aliased };
+  const ref = parseModelRef(model);
+  if (ref === undefined) throw notFound(config, `model "${model}" is not available`);
+  if (config.models.providers[ref.provider] === undefined) {
+    throw notFound(config, `model "${model}" is not available: provider "${ref.provider}" is not configured`);
+  }
+  return { kind: 'explicit', agentId: headerAgentId, ref };
+}
+
+/**
+ * Checks the body extension `understudy.fallbacks`: each entry must be an alias or `provider/model` of a
+ * configured provider.
+ *
+ * @throws {GatewayError} 400 naming the bad entry.
+ */
+export function checkFallbacksOverride(fallbacks: readonly string[] | undefined, config: UnderstudyConfig): string[] | undefined {
+  if (fallbacks === undefined) return undefined;
+  const aliases = aliasIndex(config.agents);
+  return fallbacks.map((entry, index) => {
+    const ref = aliases.get(entry.toLowerCase()) ?? parseModelRef(entry);
+    if (ref === undefined) throw invalidRequest(`understudy.fallbacks[${index}]: "${entry}" is neither "provider/model" nor a configured alias`);
+    if (config.models.providers[ref.provider] === undefined) {
+      throw invalidRequest(`understudy.fallbacks[${index}]: provider "${ref.provider}" is not configured (models.providers)`);
+    }
+    return formatModelRef(ref);
+  });
+}

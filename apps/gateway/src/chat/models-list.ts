@@ -1,0 +1,32 @@
+/**
+ * `GET /v1/models`: what a client may put in `model` — `default`, the agent ids, the configured aliases and
+ * the configured `provider/model`s — in OpenAI's list shape, or Anthropic's when the client sends
+ * `anthropic-version` (as the Anthropic SDK does).
+ */
+import type { UnderstudyConfig } from '@understudy/config';
+import { renderAnthropicModelList } from '../wire/anthropic-response.js';
+import { renderOpenAIModelList } from '../wire/openai-response.js';
+import { validModelNames } from './model-selection.js';
+
+/** The model list entries, in order: `default`, agents, aliases, models. */
+export function modelListEntries(config: UnderstudyConfig): { readonly id: string; readonly ownedBy: string }[] {
+  const valid = validModelNames(config);
+  const seen = new Set<string>();
+  const entries: { id: string; ownedBy: string }[] = [];
+  const add = (id: string, ownedBy: string): void => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    entries.push({ id, ownedBy });
+  };
+  add('default', 'understudy');
+  for (const agent of valid.agents) add(agent, 'understudy');
+  for (const alias of valid.aliases) add(alias, 'understudy');
+  for (const model of valid.models) add(model, model.slice(0, model.indexOf('/')));
+  return entries;
+}
+
+/** The body of `GET /v1/models` in the client's format. */
+export function renderModelList(config: UnderstudyConfig, anthropic: boolean): Record<string, unknown> {
+  const entries = modelListEntries(config);
+  return anthropic ? renderAnthropicModelList(entries) : renderOpenAIModelList(entries);
+}

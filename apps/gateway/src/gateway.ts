@@ -1,0 +1,242 @@
+/**
+ * `createGateway`: the composition root. It wires the parsed config, the per-agent stores, the provider
+ * clients, the fallback runner, the metrics and the HTTP server, and owns the lifecycle: `listen()` binds
+ * (refusing a non-loopback address without `gateway.auth.token`), `close()` stops accepting, lets in-flight
+ * requests finish within the grace period, aborts the rest, and closes the clients and the databases.
+ *
+ * The server is Node's own `http`: the request path is a handful of string compares, no middleware chain, so
+ * the gateway adds as little as possible on top of the provider call (see README "Why node:http").
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Logger as PinoLogger } from 'pino';
+import { resolveStateRoot } from '@understudy/auth-profile-store';
+import type { UnderstudyConfig } from '@understudy/config';
+import { isLoopbackHost } from '@understudy/config';
+import type { Clock, RandomSource } from '@understudy/contracts';
+import { AuthFailureSkipCache, parseSkipTtlMs } from '@understudy/fallback-runner';
+import { resolveSdkRetryMaxWaitSeconds } from '@understudy/providers';
+import { systemClock, systemRandom } from '@understudy/runtime';
+import { profileUnavailability } from '@understudy/cooldown-scheduler';
+import { loggerPort } from './logger.js';
+import type { ActiveWindow } from './metrics.js';
+import { GatewayMetrics } from './metrics.js';
+import { createRequestListener } from './http/router.js';
+import { AgentStores } from './services/agent-stores.js';
+import { ProviderClients } from './services/provider-clients.js';
+import type { TurnServices } from './turn/run-turn.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** The parsed config, flags already applied (`--host`, `--port` override `gateway.host` / `gateway.port`). */
+  readonly config: UnderstudyConfig;
+  /** The environment (`UNDERSTUDY_STATE_DIR`, `UNDERSTUDY_FALLBACK_SKIP_TTL_MS`, `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The home folder (default state root `~/.understudy`). */
+  readonly homeDir: string;
+  readonly logger: PinoLogger;
+  /** @default systemClock */
+  readonly clock?: Clock | undefined;
+  /** @default Math.random */
+  readonly random?: RandomSource | undefined;
+  /** Register Node process metrics on `/metrics`. @default true */
+  readonly processMetrics?: boolean | undefined;
+}
+
+/** Where the gateway listens. */
+export interface ListenInfo {
+  /** `http://host:port`. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** A running (or ready to run) gateway. */
+export interface Gateway {
+  /** Binds `gateway.host:gateway.port`. @throws {GatewayStartError} `unsafe_bind`; the listen error (e.g. EADDRINUSE). */
+  listen(): Promise<ListenInfo>;
+  /**
+   * Graceful shutdown: stop accepting, drain in-flight requests for at most `graceMs`
+   * (@default `gateway.shutdownGraceMs`), abort the rest, close provider clients and databases. Idempotent.
+   */
+  close(options?: { readonly graceMs?: number | undefined }): Promise<void>;
+  /** The state root (`UNDERSTUDY_STATE_DIR`, else `state.dir`, else `~/.understudy`). */
+  readonly stateDir: string;
+}
+
+const startErrorBrand = Symbol.for('understudy.error.GatewayStartError');
+
+/** The gateway cannot start as configured; the message says how to fix it. */
+export class GatewayStartError extends Error {
+  readonly code: 'unsafe_bind' | 'invalid_environment';
+
+  constructor(code: 'unsafe_bind' | 'invalid_environment', message: string, options?: { readonly cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayStartError';
+    this.code = code;
+    Object.defineProperty(this, startErrorBrand, { value: true, enumerable: false });
+  }
+
+  /** Duplicate-install-safe check. */
+  static isInstance(value: unknown): value is GatewayStartError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[startErrorBrand] === true;
+  }
+}
+
+/** The state root the gateway uses: `UNDERSTUDY_STATE_DIR`, else `state.dir`, else `<home>/.understudy`. */
+export function gatewayStateDir(config: UnderstudyConfig, env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
+  const fromEnv = env['UNDERSTUDY_STATE_DIR']?.trim();
+  return resolveStateRoot({ env: {}, homeDir, stateDir: fromEnv === undefined || fromEnv === '' ? config.state.dir : fromEnv });
+}
+
+/**
+ * Refuses a non-loopback bind address without `gateway.auth.token` (DESIGN §4.3).
+ *
+ * @throws {GatewayStartError} `unsafe_bind`.
+ */
+export function checkBindSafety(config: UnderstudyConfig): void {
+  if (!isLoopbackHost(config.gateway.host) && config.gateway.auth.token === undefined) {
+    throw new GatewayStartError(
+      'unsafe_bind',
+      `refusing to listen on ${config.gateway.host}: binding a non-loopback address needs gateway.auth.token in the config (clients then send it as Authorization: Bearer <token> or x-api-key)`,
+    );
+  }
+}
+
+function envNumber<T>(read: () => T, name: string): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new GatewayStartError('invalid_environment', `${name}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * Builds a gateway from a parsed config.
+ *
+ * @throws {GatewayStartError} `unsafe_bind` for a non-loopback host without a token, `invalid_environment` for an
+ *   unreadable `UNDERSTUDY_*` variable.
+ * @example
+ * const gateway = createGateway({ config, env: process.env, homeDir: os.homedir(), logger });
+ * const { url } = await gateway.listen();
+ * process.once('SIGTERM', () => void gateway.close());
+ */
+export function createGateway(options: GatewayOptions): Gateway {
+  const { config, env, logger } = options;
+  checkBindSafety(config);
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? systemRandom;
+  const port = loggerPort(logger);
+  const stateDir = gatewayStateDir(config, env, options.homeDir);
+  const stores = new AgentStores({ stateDir, config, nowMs: () => clock.nowMs() });
+  const sdkCapSeconds = envNumber(() => resolveSdkRetryMaxWaitSeconds(env), 'UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS');
+  const skipTtlMs = envNumber(() => parseSkipTtlMs(env), 'UNDERSTUDY_FALLBACK_SKIP_TTL_MS') ?? config.session.fallbackSkipTtlMs ?? 0;
+  const skipCache = new AuthFailureSkipCache({ ttlMs: skipTtlMs });
+  const providers = new ProviderClients({ config, logger: port, sdkRetryMaxWaitSeconds: sdkCapSeconds, nowMs: () => clock.nowMs() });
+  if (config.state.postgres !== undefined) {
+    logger.warn('state.postgres is set, but this build keeps state in SQLite only; the PostgreSQL replica mode is not available yet');
+  }
+
+  const activeWindows = async (): Promise<ActiveWindow[]> => {
+    const nowMs = clock.nowMs();
+    const windows: ActiveWindow[] = [];
+    for (const store of await stores.opened()) {
+      for (const [profileId, stats] of Object.entries(await store.listUsageStats())) {
+        const block = profileUnavailability(stats, { nowMs });
+        if (block !== undefined) windows.push({ agent: store.agentId, provider: profileId.slice(0, profileId.indexOf(':')), lane: block.lane });
+      }
+    }
+    return windows;
+  };
+  const metrics = new GatewayMetrics({ activeWindows, defaultMetrics: options.processMetrics !== false });
+  const turn: TurnServices = {
+    config,
+    providers,
+    clock,
+    random,
+    logger: port,
+    metrics,
+    skipCache: skipCache.enabled ? skipCache : undefined,
+    maxRetryAfterMs: sdkCapSeconds === null ? null : sdkCapSeconds * 1000,
+  };
+
+  const inFlight = new Set<AbortController>();
+  const startedAtMs = clock.nowMs();
+  let draining = false;
+  let url: string | undefined;
+  let server: Server | undefined;
+  let closing: Promise<void> | undefined;
+  const sockets = new Set<Socket>();
+
+  const listener = createRequestListener({
+    chat: { config, stores, turn, clock, logger: port },
+    admin: { config, stores, clock, gatewayState: () => ({ url, draining, inFlight: inFlight.size, startedAtMs }) },
+    metrics,
+    log: logger,
+    draining: () => draining,
+    inFlight,
+  });
+
+  async function drain(graceMs: number): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    while (inFlight.size > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now()))));
+    }
+  }
+
+  async function shutdown(graceMs: number): Promise<void> {
+    draining = true;
+    const stopped = server === undefined ? Promise.resolve() : new Promise<void>((resolve) => server?.close(() => resolve()));
+    server?.closeIdleConnections();
+    const waiting = inFlight.size;
+    if (waiting > 0) logger.info({ inFlight: waiting, graceMs }, 'draining in-flight requests');
+    await drain(graceMs);
+    if (inFlight.size > 0) {
+      logger.warn({ inFlight: inFlight.size }, 'grace period over: aborting the remaining requests');
+      for (const controller of inFlight) controller.abort(new Error('the gateway is shutting down'));
+      await drain(1000);
+    }
+    server?.closeAllConnections();
+    for (const socket of sockets) socket.destroy();
+    await stopped;
+    await providers.closeAll();
+    await stores.closeAll();
+    logger.info('gateway stopped; databases closed');
+  }
+
+  return {
+    stateDir,
+    async listen(): Promise<ListenInfo> {
+      if (server !== undefined) throw new Error('the gateway is already listening');
+      const created = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, listener);
+      server = created;
+      created.on('connection', (socket) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
+      created.on('clientError', (_error, socket) => {
+        if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      });
+      await new Promise<void>((resolve, reject) => {
+        created.once('error', reject);
+        created.listen(config.gateway.port, config.gateway.host, () => {
+          created.off('error', reject);
+          resolve();
+        });
+      });
+      const address = created.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      url = `http://${host}:${address.port}`;
+      logger.info(
+        { url, stateDir, providers: Object.keys(config.models.providers), auth: config.gateway.auth.token !== undefined, admin: config.gateway.auth.adminToken !== undefined },
+        'understudy gateway listening',
+      );
+      return { url, host: address.address, port: address.port };
+    },
+    close(closeOptions = {}): Promise<void> {
+      closing ??= shutdown(closeOptions.graceMs ?? config.gateway.shutdownGraceMs);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/** Writing responses: JSON bodies and an SSE stream that respects backpressure and a client that left. */
+import type { ServerResponse } from 'node:http';
+
+/** Headers as Node takes them. */
+export type HeaderMap = Record<string, string | number>;
+
+/** Sends a JSON body with a status and extra headers. */
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: HeaderMap = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+/** Sends a plain-text body (`/metrics`). */
+export function sendText(response: ServerResponse, status: number, text: string, contentType: string): void {
+  response.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+/** An open SSE response. */
+export class SseSink {
+  readonly #response: ServerResponse;
+  #closed = false;
+
+  constructor(response: ServerResponse, status: number, headers: HeaderMap) {
+    this.#response = response;
+    response.writeHead(status, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    response.flushHeaders();
+    response.once('close', () => {
+      this.#closed = true;
+    });
+  }
+
+  /** Calls `listener` when the client goes away before the stream ended. */
+  onClose(listener: () => void): void {
+    this.#response.on('close', listener);
+  }
+
+  /** Removes an {@link SseSink.onClose} listener. */
+  offClose(listener: () => void): void {
+    this.#response.off('close', listener);
+  }
+
+  /** The client is gone (or the stream was ended). */
+  get closed(): boolean {
+    return this.#closed || this.#response.destroyed;
+  }
+
+  /** Writes SSE text; waits for `drain` when the socket buffer is full. */
+  async write(text: string): Promise<void> {
+    if (text === '' || this.closed) return;
+    if (this.#response.write(text)) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.#response.off('drain', done);
+        this.#response.off('close', done);
+        resolve();
+      };
+      this.#response.on('drain', done);
+      this.#response.on('close', done);
+    });
+  }
+
+  /** Ends the response (after a last piece of text). */
+  end(text = ''): void {
+    if (this.closed) return;
+    this.#closed = true;
+    this.#response.end(text);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The request listener: routes by method and path, enforces the client token, tracks in-flight requests for
+ * graceful shutdown, renders every error in the wire format of the route, and writes one access-log line and
+ * the request metrics per request.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger as PinoLogger } from 'pino';
+import type { AdminContext } from '../admin/admin-api.js';
+import { handleAdmin } from '../admin/admin-api.js';
+import type { ChatHandlerContext, ChatOutcome } from '../chat/chat-handler.js';
+import { handleChat, methodNotAllowed } from '../chat/chat-handler.js';
+import { renderModelList } from '../chat/models-list.js';
+import { GatewayError } from '../gateway-error.js';
+import type { GatewayMetrics } from '../metrics.js';
+import type { UpstreamTimer } from '../turn/run-turn.js';
+import type { WireDialect } from '../wire/dialect.js';
+import { anthropicDialect, openAIDialect } from '../wire/dialects.js';
+import { clientAllowed } from './access.js';
+import { sendJson, sendText } from './respond.js';
+
+/** Everything the router needs. */
+export interface RouterContext {
+  readonly chat: ChatHandlerContext;
+  readonly admin: AdminContext;
+  readonly metrics: GatewayMetrics;
+  readonly log: PinoLogger;
+  /** True once shutdown started: new requests get 503. */
+  readonly draining: () => boolean;
+  /** In-flight requests' abort controllers (aborted when the grace period ends). */
+  readonly inFlight: Set<AbortController>;
+}
+
+type Route = 'chat_completions' | 'messages' | 'models' | 'healthz' | 'metrics' | 'admin' | 'unknown';
+
+function routeOf(path: string): Route {
+  switch (path) {
+    case '/v1/chat/completions':
+    case '/chat/completions':
+      return 'chat_completions';
+    case '/v1/messages':
+    case '/messages':
+      return 'messages';
+    case '/v1/models':
+    case '/models':
+      return 'models';
+    case '/healthz':
+      return 'healthz';
+    case '/metrics':
+      return 'metrics';
+    default:
+      return path === '/admin' || path.startsWith('/admin/') ? 'admin' : 'unknown';
+  }
+}
+
+/** The wire format errors of a route are rendered in. */
+function dialectOf(route: Route, request: IncomingMessage): WireDialect {
+  if (route === 'messages') return anthropicDialect;
+  if (route === 'models' && request.headers['anthropic-version'] !== undefined) return anthropicDialect;
+  return openAIDialect;
+}
+
+function sendError(response: ServerResponse, dialect: WireDialect, error: GatewayError): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const headers: Record<string, string | number> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
+  if (error.status === 401) headers['www-authenticate'] = 'Bearer';
+  sendJson(response, error.status, dialect.renderError(error), headers);
+}
+
+/**
+ * The `http` request listener.
+ *
+ * @example http.createServer(createRequestListener(context))
+ */
+export function createRequestListener(context: RouterContext): (request: IncomingMessage, response: ServerResponse) => void {
+  const { metrics, log } = context;
+  const token = context.chat.config.gateway.auth.token;
+
+  return (request, response) => {
+    const started = performance.now();
+    const url = new URL(request.url ?? '/', 'http://gateway.invalid');
+    const path = url.pathname;
+    const method = request.method ?? 'GET';
+    const route = routeOf(path);
+    const dialect = dialectOf(route, request);
+    const abort = new AbortController();
+    const timer: UpstreamTimer = { upstreamMs: 0 };
+    context.inFlight.add(abort);
+    metrics.inFlight.inc();
+    response.once('close', () => {
+      if (!response.writableFinished) abort.abort(new Error('the client closed the connection'));
+    });
+
+    const serve = async (): Promise<ChatOutcome & { readonly error?: string }> => {
+      if (route === 'healthz' && method === 'GET') {
+        const draining = context.draining();
+        sendJson(response, draining ? 503 : 200, { status: draining ? 'draining' : 'ok' });
+        return { status: draining ? 503 : 200 };
+      }
+      if (context.draining()) {
+        response.setHeader('connection', 'close');
+        throw new GatewayError(503, 'unavailable', 'the gateway is shutting down; retry on another instance', { code: 'shutting_down' });
+      }
+      if (route === 'admin') return { status: await handleAdmin(request, response, url, context.admin) };
+      if (!clientAllowed(request.headers, token)) {
+        throw new GatewayError(401, 'authentication', 'this gateway needs its token: send Authorization: Bearer <gateway.auth.token> or x-api-key', {
+          code: 'invalid_api_key',
+        });
+      }
+      switch (route) {
+        case 'chat_completions':
+        case 'messages':
+          if (method !== 'POST') throw methodNotAllowed(method, path);
+          return handleChat(dialect, request, response, context.chat, abort.signal, timer);
+        case 'models':
+          if (method !== 'GET') throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use GET`, { code: 'method_not_allowed' });
+          sendJson(response, 200, renderModelList(context.chat.config, dialect.id === 'anthropic'));
+          return { status: 200 };
+        case 'metrics': {
+          const { contentType, text } = await metrics.render();
+          sendText(response, 200, text, contentType);
+          return { status: 200 };
+        }
+        default:
+          throw new GatewayError(404, 'not_found', `no endpoint ${method} ${path}; try POST /v1/chat/completions, POST /v1/messages or GET /v1/models`, {
+            code: 'not_found',
+          });
+      }
+    };
+
+    void serve()
+      .catch((error: unknown): ChatOutcome & { readonly error?: string } => {
+        const gatewayError = GatewayError.isInstance(error)
+          ? error
+          : new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error });
+        if (gatewayError.status >= 500 && gatewayError.kind === 'internal') {
+          log.error({ err: error, method, path }, 'request failed with an internal error');
+        }
+        sendError(response, dialect, gatewayError);
+        return { status: gatewayError.status, error: gatewayError.code };
+      })
+      .then((outcome) => {
+        const totalMs = performance.now() - started;
+        metrics.requests.inc({ route, status: String(outcome.status) });
+        metrics.requestSeconds.observe({ route }, totalMs / 1000);
+        if (route === 'chat_completions' || route === 'messages') {
+          // A streamed answer's own time ends at its first byte; after that the gateway only relays.
+          const ownMs = (timer.outputAtMs === undefined ? totalMs : timer.outputAtMs - started) - timer.upstreamMs;
+          metrics.overheadSeconds.observe({ route }, Math.max(0, ownMs) / 1000);
+        }
+        if (route !== 'healthz' && route !== 'metrics') {
+          log.info({ method, path, ...outcome, durationMs: Math.round(totalMs * 10) / 10, upstreamMs: Math.round(timer.upstreamMs * 10) / 10 }, 'request');
+        }
+      })
+      .finally(() => {
+        context.inFlight.delete(abort);
+        metrics.inFlight.dec();
+      });
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The gateway's logger: pino, JSON lines on stderr (stdout carries only the `{"url": …}` ready line), pretty
+ * when stderr is a terminal. Secrets are kept out twice: `redact.paths` covers every field name a key could
+ * sit under, and string values are scrubbed of anything shaped like a provider key or a bearer token, so a
+ * provider error that echoes a key cannot leak it into a log line (STYLE 11).
+ */
+import { pino } from 'pino';
+import type { Logger as PinoLogger, LevelWithSilent } from 'pino';
+import pretty from 'pino-pretty';
+import type { Logger } from '@understudy/contracts';
+
+const SECRET_FIELDS = [
+  'authorization',
+  'Authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'x-goog-api-key',
+  'cookie',
+  'apiKey',
+  'api_key',
+  'key',
+  'access',
+  'refresh',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'access_token',
+  'refresh_token',
+  'adminToken',
+  'clientSecret',
+  'client_secret',
+  'secret',
+  'password',
+  'credential',
+];
+
+function pathsFor(field: string): string[] {
+  const accessor = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `["${field}"]`;
+  const top = accessor.startsWith('.') ? field : accessor;
+  return [top, `*${accessor}`, `*.*${accessor}`, `*.*.*${accessor}`];
+}
+
+/** Every path pino redacts: each secret field name at the top level and up to three levels deep. */
+export const REDACT_PATHS: readonly string[] = Object.freeze(SECRET_FIELDS.flatMap(pathsFor));
+
+/** Shapes of provider keys and bearer tokens, scrubbed from every logged string. */
+const SECRET_PATTERN =
+  /\b(?:sk-[A-Za-z0-9_-]{6,}|sk_[A-Za-z0-9_-]{12,}|gsk_[A-Za-z0-9]{8,}|xai-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|pk-[A-Za-z0-9_-]{12,})|(?<=\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
+
+/**
+ * A string with every key- or token-shaped part replaced by `***`.
+ *
+ * @example scrubSecrets('Incorrect API key provided: sk-test-1234abcd') // 'Incorrect API key provided: ***'
+ */
+export function scrubSecrets(text: string): string {
+  return text.replace(SECRET_PATTERN, '***');
+}
+
+function scrubValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return scrubSecrets(value);
+  if (depth >= 4 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((entry) => scrubValue(entry, depth + 1));
+  if (value instanceof Error) return { type: value.name, message: scrubSecrets(value.message) };
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) out[key] = scrubValue(entry, depth + 1);
+  return out;
+}
+
+/** Options of {@link createLogger}. */
+export interface LoggerOptions {
+  /** @default 'info' */
+  readonly level?: LevelWithSilent | undefined;
+  /** Pretty-print (only when stderr is a terminal). @default false */
+  readonly pretty?: boolean | undefined;
+  /** Where lines go (tests). @default stderr (fd 2), synchronously */
+  readonly destination?: NodeJS.WritableStream | undefined;
+}
+
+/**
+ * The gateway's pino logger.
+ *
+ * @example const logger = createLogger({ level: 'info', pretty: process.stderr.isTTY })
+ */
+export function createLogger(options: LoggerOptions = {}): PinoLogger {
+  const settings = {
+    level: options.level ?? 'info',
+    base: { name: 'understudy-gateway' },
+    redact: { paths: [...REDACT_PATHS], censor: '***' },
+    formatters: { log: (object: Record<string, unknown>) => scrubValue(object, 0) as Record<string, unknown> },
+    hooks: {
+      logMethod(this: PinoLogger, args: Parameters<PinoLogger['info']>, method: (...rest: unknown[]) => void) {
+        method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)));
+      },
+    },
+  };
+  if (options.destination !== undefined) return pino(settings, options.destination);
+  if (options.pretty === true) return pino(settings, pretty({ destination: 2, sync: true, colorize: true }));
+  return pino(settings, pino.destination({ dest: 2, sync: true }));
+}
+
+/** The contracts' `Logger` port over pino (fields first, then the message). */
+export function loggerPort(logger: PinoLogger): Logger {
+  return {
+    debug: (fields, message) => logger.debug(fields, message),
+    info: (fields, message) => logger.info(fields, message),
+    warn: (fields, message) => logger.warn(fields, message),
+    error: (fields, message) => logger.error(fields, message),
+  };
+}

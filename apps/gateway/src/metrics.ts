@@ -1,0 +1,88 @@
+/**
+ * Prometheus metrics (`GET /metrics`, prom-client, a registry of our own): requests, attempts by reason,
+ * fallbacks, active cooldowns (read from the stores at scrape time), and latency histograms — total, upstream
+ * and the gateway's own overhead (total minus time spent waiting on providers).
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One active cooldown or disable window, as the gauge counts it. */
+export interface ActiveWindow {
+  readonly agent: string;
+  readonly provider: string;
+  readonly lane: 'cooldown' | 'disable';
+}
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+/** The gateway's metrics. */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'route' | 'status'>;
+  readonly attempts: Counter<'provider' | 'kind' | 'reason'>;
+  readonly fallbacks: Counter<'reason'>;
+  readonly inFlight: Gauge;
+  readonly requestSeconds: Histogram<'route'>;
+  readonly upstreamSeconds: Histogram<'provider'>;
+  readonly overheadSeconds: Histogram<'route'>;
+
+  constructor(options: { readonly activeWindows: () => Promise<readonly ActiveWindow[]>; readonly defaultMetrics?: boolean }) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'understudy_requests_total',
+      help: 'HTTP requests by route and status.',
+      labelNames: ['route', 'status'],
+      registers,
+    });
+    this.attempts = new Counter({
+      name: 'understudy_attempts_total',
+      help: 'Provider attempts by provider, kind (call, probe, skip) and reason (ok for a success).',
+      labelNames: ['provider', 'kind', 'reason'],
+      registers,
+    });
+    this.fallbacks = new Counter({
+      name: 'understudy_fallbacks_total',
+      help: 'Turns answered by a fallback candidate, by the reason the selected model failed.',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.inFlight = new Gauge({ name: 'understudy_requests_in_flight', help: 'Requests being served.', registers });
+    new Gauge({
+      name: 'understudy_active_cooldowns',
+      help: 'Auth profiles in an active cooldown or disable window, by agent, provider and lane.',
+      labelNames: ['agent', 'provider', 'lane'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const window of await options.activeWindows()) this.inc({ agent: window.agent, provider: window.provider, lane: window.lane });
+      },
+    });
+    this.requestSeconds = new Histogram({
+      name: 'understudy_request_duration_seconds',
+      help: 'Whole request time (to the last byte), by route.',
+      labelNames: ['route'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    });
+    this.upstreamSeconds = new Histogram({
+      name: 'understudy_upstream_duration_seconds',
+      help: 'Time waiting on a provider per attempt (to the answer, or to the first token when streaming).',
+      labelNames: ['provider'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    });
+    this.overheadSeconds = new Histogram({
+      name: 'understudy_gateway_overhead_seconds',
+      help: "The gateway's own time per request: total minus upstream time.",
+      labelNames: ['route'],
+      buckets: OVERHEAD_BUCKETS,
+      registers,
+    });
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'understudy_' });
+  }
+
+  /** The Prometheus text exposition. */
+  async render(): Promise<{ readonly contentType: string; readonly text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * `PATCH /admin/sessions/:key` — `sessions.patch` semantics (DESIGN §4.3): the session fields of DESIGN §2,
+ * `null` clears a field, an absent key leaves it alone. A model change is a user override with a pending live
+ * switch (like `/model`); clearing the model is `/model default`; a new `compactionCount` releases an automatic
+ * auth pin so the next turn re-picks it (seed 002 "Session stickiness").
+ */
+import type { SessionEntry, SessionPatch } from '@understudy/contracts';
+import { normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';
+import * as z from 'zod';
+import { invalidRequest } from '../gateway-error.js';
+import { splitModelAndProfile } from '../chat-commands/parse-command.js';
+import type { SessionContext } from './session-ops.js';
+import { configuredPrimary, resolveUserModel, resolveUserProfile, updateSession } from './session-ops.js';
+
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+const text = z.string().trim().min(1);
+
+/** The body of `PATCH /admin/sessions/:key`. Unknown keys are a 400 naming them. */
+export const sessionPatchBodySchema = z.strictObject({
+  /** Convenience: `"provider/model[@profile]"` or an alias, like `/model`; `null` is `/model default`. */
+  model: nullable(text),
+  providerOverride: nullable(text),
+  modelOverride: nullable(text),
+  modelOverrideSource: nullable(z.enum(['user', 'auto'])),
+  modelOverrideOrigin: nullable(text),
+  authProfileOverride: nullable(text),
+  authProfileOverrideSource: nullable(z.enum(['user', 'auto'])),
+  authProfileOverrideCompactionCount: nullable(z.number().int().min(0)),
+  compactionCount: nullable(z.number().int().min(0)),
+  chatType: nullable(z.enum(['direct', 'group', 'channel'])),
+});
+
+/** A validated patch body. */
+export type SessionPatchBody = z.output<typeof sessionPatchBodySchema>;
+
+/**
+ * Validates a patch body.
+ *
+ * @throws {GatewayError} 400 naming each bad field.
+ */
+export function parseSessionPatchBody(body: unknown): SessionPatchBody {
+  const parsed = sessionPatchBodySchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const path = issue.path.join('.') || '(body)';
+    if (issue.code === 'unrecognized_keys') return `unknown field(s) ${issue.keys.join(', ')}: accepted are ${Object.keys(sessionPatchBodySchema.shape).join(', ')}`;
+    return `${path}: ${issue.message}`;
+  });
+  throw invalidRequest(problems.join('; '), 'invalid_session_patch');
+}
+
+const has = (body: SessionPatchBody, key: keyof SessionPatchBody): boolean => Object.hasOwn(body, key) && body[key] !== undefined;
+
+/** `provider/model` for a `modelOverride` (+ `providerOverride`) patch; a bare model id keeps the session's provider. */
+function modelOverrideText(body: SessionPatchBody, current: SessionEntry | undefined): string {
+  const model = body.modelOverride ?? '';
+  const provider = body.providerOverride ?? undefined;
+  if (provider !== undefined) return `${provider}/${model}`;
+  if (parseModelRef(model) !== undefined) return model;
+  if (current?.providerOverride === undefined) {
+    throw invalidRequest('modelOverride: give "provider/model", or set providerOverride as well', 'invalid_session_patch');
+  }
+  return `${current.providerOverride}/${model}`;
+}
+
+/**
+ * Applies a `sessions.patch` to a session (created when it does not exist yet).
+ *
+ * @throws {GatewayError} 400 for an unknown model, provider or profile, or contradictory fields.
+ */
+export async function patchSession(context: SessionContext, key: string, body: SessionPatchBody): Promise<SessionEntry | undefined> {
+  if (has(body, 'model') && (has(body, 'modelOverride') || has(body, 'providerOverride'))) {
+    throw invalidRequest('give either "model" or "modelOverride"/"providerOverride", not both', 'invalid_session_patch');
+  }
+  // Resolve everything that needs the config or the store before the compare-and-set loop.
+  const current = await context.store.getSession(key);
+  let modelText: string | null | undefined;
+  let profileText: string | null | undefined = body.authProfileOverride;
+  if (has(body, 'model')) {
+    if (body.model === null) modelText = null;
+    else {
+      const split = splitModelAndProfile(body.model ?? '');
+      modelText = split.model;
+      if (split.profile !== undefined) {
+        if (has(body, 'authProfileOverride')) throw invalidRequest('give the profile either after "@" in "model" or in "authProfileOverride"', 'invalid_session_patch');
+        profileText = split.profile;
+      }
+    }
+  } else if (has(body, 'modelOverride')) {
+    modelText = body.modelOverride === null ? null : modelOverrideText(body, current);
+  } else if (has(body, 'providerOverride')) {
+    throw invalidRequest('providerOverride needs modelOverride (or use "model": "provider/model")', 'invalid_session_patch');
+  }
+
+  const ref = modelText === undefined || modelText === null ? undefined : resolveUserModel(modelText, context.config, has(body, 'model') ? 'model' : 'modelOverride');
+  const targetProvider =
+    ref?.provider ?? (modelText === null ? configuredPrimary(context.config, context.agentId)?.provider : current?.providerOverride);
+  let profileId: string | null | undefined = profileText;
+  if (typeof profileText === 'string') {
+    const provider = targetProvider ?? parseProfileId(profileText)?.provider;
+    if (provider === undefined) throw invalidRequest(`authProfileOverride: "${profileText}" is not "provider:name"`, 'invalid_session_patch');
+    profileId = await resolveUserProfile(context.store, provider, normalizeProfileId(profileText));
+  }
+
+  return updateSession(context, key, (entry) => {
+    const patch: Record<string, unknown> = {};
+    for (const field of ['modelOverrideOrigin', 'authProfileOverrideCompactionCount', 'chatType'] as const) {
+      if (has(body, field)) patch[field] = body[field];
+    }
+    if (ref !== undefined) {
+      Object.assign(patch, {
+        providerOverride: ref.provider,
+        modelOverride: ref.model,
+        modelOverrideSource: body.modelOverrideSource ?? 'user',
+        fallbackNotice: null,
+        lastOriginProbeAt: null,
+      });
+      if ((body.modelOverrideSource ?? 'user') === 'user') {
+        patch['pendingLiveSwitch'] = {
+          provider: ref.provider,
+          model: ref.model,
+          ...(typeof profileId === 'string' ? { authProfile: profileId } : {}),
+          requestedAt: context.nowMs,
+        };
+      }
+    } else if (modelText === null) {
+      const primary = configuredPrimary(context.config, context.agentId);
+      Object.assign(patch, {
+        providerOverride: null,
+        modelOverride: null,
+        modelOverrideSource: null,
+        modelOverrideOrigin: null,
+        lastOriginProbeAt: null,
+        fallbackNotice: null,
+        pendingLiveSwitch: primary === undefined ? null : { provider: primary.provider, model: primary.model, requestedAt: context.nowMs },
+      });
+    } else if (has(body, 'modelOverrideSource')) {
+      patch['modelOverrideSource'] = body.modelOverrideSource;
+    }
+
+    const pinned = entry?.authProfileOverride;
+    if (profileId === null) {
+      Object.assign(patch, { authProfileOverride: null, authProfileOverrideSource: null, authProfileOverrideCompactionCount: null });
+    } else if (typeof profileId === 'string') {
+      Object.assign(patch, {
+        authProfileOverride: profileId,
+        authProfileOverrideSource: body.authProfileOverrideSource ?? 'user',
+        ...(has(body, 'authProfileOverrideCompactionCount') ? {} : { authProfileOverrideCompactionCount: body.compactionCount ?? entry?.compactionCount ?? null }),
+      });
+    } else if (pinned !== undefined && (ref !== undefined || modelText === null) && parseProfileId(pinned)?.provider !== targetProvider) {
+      // The selection moved to another provider: its pin no longer matches.
+      Object.assign(patch, { authProfileOverride: null, authProfileOverrideSource: null, authProfileOverrideCompactionCount: null });
+    } else if (has(body, 'authProfileOverrideSource')) {
+      patch['authProfileOverrideSource'] = body.authProfileOverrideSource;
+    }
+
+    if (has(body, 'compactionCount')) {
+      patch['compactionCount'] = body.compactionCount;
+      const changed = (body.compactionCount ?? undefined) !== entry?.compactionCount;
+      if (changed && profileId === undefined && pinned !== undefined && entry?.authProfileOverrideSource !== 'user') {
+        // Compaction releases an automatic pin: the next turn picks a profile afresh.
+        Object.assign(patch, { authProfileOverride: null, authProfileOverrideSource: null, authProfileOverrideCompactionCount: null });
+      }
+    }
+    return patch as SessionPatch;
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * One turn: `runWithModelFallback` with the provider clients as attempt functions. This is the only module
+ * that calls the runner. Each attempt gets a deadline of its own (the rest of the turn, and for whole answers
+ * `models.timeouts.requestMs`), cleared as soon as the attempt resolves, so a streamed answer that has started
+ * is never cut by it; the time spent waiting on providers is measured for the overhead metric.
+ */
+import type { AuthProfileStore } from '@understudy/auth-profile-store';
+import type { UnderstudyConfig } from '@understudy/config';
+import type { AttemptFunction, ChatType, Clock, Logger, RandomSource } from '@understudy/contracts';
+import { formatModelRef } from '@understudy/contracts';
+import type { AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
+import { LiveSessionModelSwitchError, runWithModelFallback } from '@understudy/fallback-runner';
+import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
+import { completeAttempt, streamAttempt } from '@understudy/providers';
+import type { RequestSelection } from '../chat/model-selection.js';
+import type { GatewayMetrics } from '../metrics.js';
+import type { ProviderClients } from '../services/provider-clients.js';
+import { providerRequestTimeoutMs } from '../services/provider-clients.js';
+
+/** What every turn shares (built once by the gateway). */
+export interface TurnServices {
+  readonly config: UnderstudyConfig;
+  readonly providers: ProviderClients;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly logger: Logger;
+  readonly metrics: GatewayMetrics;
+  readonly skipCache: AuthFailureSkipCache | undefined;
+  /** The SDK retry-after cap in ms (`null`: no cap). */
+  readonly maxRetryAfterMs: number | null;
+}
+
+/** One turn's request. */
+export interface TurnInput {
+  readonly store: AuthProfileStore;
+  readonly selection: RequestSelection;
+  readonly sessionKey: string | undefined;
+  readonly chatType: ChatType | undefined;
+  readonly fallbacksOverride: readonly string[] | undefined;
+  readonly isImageRequest: boolean;
+  readonly chat: Omit<ChatRequest, 'model'>;
+  /** Aborts when the client goes away. */
+  readonly signal: AbortSignal;
+}
+
+/** Time spent waiting on providers during a turn, ms, and when a streamed answer's first byte went out. */
+export interface UpstreamTimer {
+  upstreamMs: number;
+  /** `performance.now()` when the first byte of a streamed answer was written. */
+  outputAtMs?: number;
+}
+
+/** How many live switches one turn follows before giving up. */
+const MAX_LIVE_SWITCHES = 2;
+
+function timeoutReason(message: string): DOMException {
+  return new DOMException(message, 'TimeoutError');
+}
+
+/**
+ * Wraps an attempt: its own deadline (cleared when it resolves), and upstream time measurement.
+ */
+function timedAttempt<T>(
+  inner: AttemptFunction<T>,
+  services: TurnServices,
+  timer: UpstreamTimer,
+  limits: { readonly turnDeadlineAtMs: number; readonly wholeAnswer: boolean },
+): AttemptFunction<T> {
+  return async (candidate, profile, signal) => {
+    const limitMs = Math.min(
+      limits.turnDeadlineAtMs - services.clock.nowMs(),
+      limits.wholeAnswer ? providerRequestTimeoutMs(services.config, candidate.provider) : Number.POSITIVE_INFINITY,
+    );
+    const deadline = new AbortController();
+    const handle = setTimeout(() => deadline.abort(timeoutReason('the provider request took too long')), Math.max(1, limitMs));
+    const combined = AbortSignal.any([signal as AbortSignal, deadline.signal]);
+    const started = performance.now();
+    try {
+      return await inner(candidate, profile, combined);
+    } finally {
+      clearTimeout(handle);
+      const elapsedMs = performance.now() - started;
+      timer.upstreamMs += elapsedMs;
+      services.metrics.upstreamSeconds.observe({ provider: candidate.provider }, elapsedMs / 1000);
+    }
+  };
+}
+
+function countAttempts(services: TurnServices, result: { readonly attempts: readonly { provider: string; kind: string; ok: boolean; reason?: string | undefined }[] }): void {
+  for (const record of result.attempts) {
+    services.metrics.attempts.inc({ provider: record.provider, kind: record.kind, reason: record.ok ? 'ok' : (record.reason ?? 'unknown') });
+  }
+}
+
+/** Counts the attempts of a failed run (its error carries them). */
+export function countFailedAttempts(services: TurnServices, error: unknown): void {
+  const attempts = (error as { attempts?: unknown } | null)?.attempts;
+  if (Array.isArray(attempts)) countAttempts(services, { attempts });
+}
+
+async function run<T>(
+  services: TurnServices,
+  input: TurnInput,
+  inner: AttemptFunction<T>,
+  timer: UpstreamTimer,
+  wholeAnswer: boolean,
+): Promise<FallbackRunResult<T>> {
+  const turnDeadlineAtMs = services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
+  const attempt = timedAttempt(inner, services, timer, { turnDeadlineAtMs, wholeAnswer });
+  const explicit = input.selection.kind === 'explicit' ? input.selection.ref : undefined;
+  let request = {
+    agentId: input.selection.agentId,
+    ...(input.sessionKey === undefined ? {} : { sessionKey: input.sessionKey }),
+    ...(input.chatType === undefined ? {} : { chatType: input.chatType }),
+    ...(explicit === undefined ? {} : { model: formatModelRef(explicit), source: 'user' as const }),
+    ...(input.fallbacksOverride === undefined ? {} : { fallbacksOverride: input.fallbacksOverride }),
+    isImageRequest: input.isImageRequest,
+  };
+  for (let switches = 0; ; switches += 1) {
+    try {
+      const result = await runWithModelFallback<T>({
+        request,
+        config: services.config,
+        store: input.store,
+        attempt,
+        clock: services.clock,
+        random: services.random,
+        logger: services.logger,
+        signal: input.signal,
+        turnTimeoutMs: Math.max(1, turnDeadlineAtMs - services.clock.nowMs()),
+        maxRetryAfterMs: services.maxRetryAfterMs,
+        ...(services.skipCache === undefined ? {} : { skipCache: services.skipCache }),
+      });
+      countAttempts(services, result);
+      if (result.fallbackReason !== undefined) services.metrics.fallbacks.inc({ reason: result.fallbackReason });
+      return result;
+    } catch (error) {
+      // The user switched the session's model mid-turn to one outside this chain: run the turn on it.
+      if (!LiveSessionModelSwitchError.isInstance(error) || switches >= MAX_LIVE_SWITCHES) throw error;
+      countAttempts(services, error);
+      request = {
+        ...request,
+        model: formatModelRef(error.target),
+        source: 'user',
+        ...(error.authProfile === undefined ? {} : { authProfile: error.authProfile }),
+      };
+    }
+  }
+}
+
+/**
+ * A turn answered whole (non-streaming).
+ *
+ * @throws {FailoverError | FallbackSummaryError | CandidateChainError} as `runWithModelFallback`.
+ */
+export function runCompleteTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<FallbackRunResult<ChatResult>> {
+  const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
+  return run(services, input, completeAttempt(clients, { ...input.chat, model: '', stream: false }), timer, true);
+}
+
+/**
+ * A streamed turn: resolves once a candidate produced its first content (nothing has reached the client yet),
+ * with the started stream.
+ *
+ * @throws {FailoverError | FallbackSummaryError | CandidateChainError} as `runWithModelFallback`.
+ */
+export function runStreamTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<FallbackRunResult<ChatStream>> {
+  const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
+  return run(services, input, streamAttempt(clients, { ...input.chat, model: '', stream: true }), timer, false);
+}

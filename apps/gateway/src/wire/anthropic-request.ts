@@ -1,0 +1,212 @@
+/**
+ * Anthropic messages request → the internal chat shape. `tool_result` blocks in a user turn become tool
+ * messages (followed by the rest of the turn as a user message); `thinking` blocks of earlier answers are
+ * dropped, since other providers cannot take them.
+ */
+import type {
+  ChatContentPart,
+  ChatImageSource,
+  ChatMessage,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+} from '@understudy/providers';
+import { invalidRequest } from '../gateway-error.js';
+import type { ParsedChatRequest } from './dialect.js';
+import type { JsonRecord } from './read-fields.js';
+import {
+  isRecord,
+  optionalBoolean,
+  optionalNumber,
+  optionalString,
+  optionalStringList,
+  readModelField,
+  readUnderstudyExtension,
+  requireRecord,
+  requireString,
+} from './read-fields.js';
+
+function imageSource(block: JsonRecord, path: string): ChatImageSource {
+  const source = requireRecord(block['source'], `${path}.source`);
+  if (source['type'] === 'base64') {
+    return {
+      kind: 'base64',
+      mediaType: requireString(source, 'media_type', `${path}.source`),
+      data: requireString(source, 'data', `${path}.source`),
+    };
+  }
+  if (source['type'] === 'url') return { kind: 'url', url: requireString(source, 'url', `${path}.source`) };
+  throw invalidRequest(`${path}.source.type: expected "base64" or "url"`);
+}
+
+/** Text and image blocks (what a tool result or a system prompt may hold). */
+function plainPart(block: JsonRecord, path: string): ChatContentPart {
+  if (block['type'] === 'text') return { kind: 'text', text: requireString(block, 'text', path) };
+  if (block['type'] === 'image') return { kind: 'image', source: imageSource(block, path) };
+  throw invalidRequest(`${path}.type: "${String(block['type'])}" is not supported here; send "text" or "image" blocks`);
+}
+
+function blocks(value: unknown, path: string): JsonRecord[] {
+  if (typeof value === 'string') return [{ type: 'text', text: value }];
+  if (!Array.isArray(value)) throw invalidRequest(`${path}: expected a string or an array of content blocks`);
+  return value.map((entry, index) => requireRecord(entry, `${path}[${index}]`));
+}
+
+function userMessages(content: unknown, path: string): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let parts: ChatContentPart[] = [];
+  blocks(content, path).forEach((block, index) => {
+    const at = `${path}[${index}]`;
+    if (block['type'] === 'tool_result') {
+      const raw = block['content'];
+      const resultParts =
+        raw === undefined || raw === null ? [] : blocks(raw, `${at}.content`).map((inner, innerIndex) => plainPart(inner, `${at}.content[${innerIndex}]`));
+      const text = resultParts.every((part) => part.kind === 'text') ? resultParts.map((part) => part.text).join('') : undefined;
+      const prefix = block['is_error'] === true ? 'Error: ' : '';
+      out.push({
+        role: 'tool',
+        toolCallId: requireString(block, 'tool_use_id', at),
+        content: text === undefined ? resultParts : `${prefix}${text}`,
+      });
+      return;
+    }
+    parts.push(plainPart(block, at));
+  });
+  if (parts.length > 0) {
+    out.push({ role: 'user', content: parts.length === 1 && parts[0]?.kind === 'text' ? parts[0].text : parts });
+    parts = [];
+  }
+  return out;
+}
+
+function assistantMessage(content: unknown, path: string): ChatMessage {
+  const texts: string[] = [];
+  const calls: ChatToolCall[] = [];
+  blocks(content, path).forEach((block, index) => {
+    const at = `${path}[${index}]`;
+    switch (block['type']) {
+      case 'text':
+        texts.push(requireString(block, 'text', at));
+        return;
+      case 'tool_use':
+        calls.push({ id: requireString(block, 'id', at), name: requireString(block, 'name', at), arguments: JSON.stringify(block['input'] ?? {}) });
+        return;
+      case 'thinking':
+      case 'redacted_thinking':
+        return;
+      default:
+        throw invalidRequest(`${at}.type: "${String(block['type'])}" is not supported in an assistant turn; send "text" or "tool_use" blocks`);
+    }
+  });
+  return { role: 'assistant', content: texts.length === 0 ? null : texts.join(''), ...(calls.length === 0 ? {} : { toolCalls: calls }) };
+}
+
+function systemMessage(body: JsonRecord): ChatMessage | undefined {
+  const value = body['system'];
+  if (value === undefined || value === null) return undefined;
+  const parts = blocks(value, 'system').map((block, index) => plainPart(block, `system[${index}]`));
+  const text = parts.map((part) => (part.kind === 'text' ? part.text : '')).join('\n');
+  return text === '' ? undefined : { role: 'system', content: text };
+}
+
+function tools(body: JsonRecord): ChatTool[] | undefined {
+  const value = body['tools'];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw invalidRequest('tools: expected an array of { name, description?, input_schema }');
+  return value.map((entry, index) => {
+    const path = `tools[${index}]`;
+    const tool = requireRecord(entry, path);
+    if (tool['type'] !== undefined && tool['type'] !== 'custom') {
+      throw invalidRequest(`${path}.type: server tools ("${String(tool['type'])}") are not supported; define a custom tool with input_schema`);
+    }
+    const schema = tool['input_schema'] ?? { type: 'object', properties: {} };
+    if (!isRecord(schema)) throw invalidRequest(`${path}.input_schema: expected a JSON Schema object`);
+    const description = optionalString(tool, 'description', path);
+    return { name: requireString(tool, 'name', path), ...(description === undefined ? {} : { description }), parameters: schema };
+  });
+}
+
+function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
+  const value = body['tool_choice'];
+  if (value === undefined || value === null) return undefined;
+  const choice = requireRecord(value, 'tool_choice');
+  switch (choice['type']) {
+    case 'auto':
+      return 'auto';
+    case 'any':
+      return 'required';
+    case 'none':
+      return 'none';
+    case 'tool':
+      return { name: requireString(choice, 'name', 'tool_choice') };
+    default:
+      throw invalidRequest('tool_choice.type: expected "auto", "any", "tool" or "none"');
+  }
+}
+
+/**
+ * Parses an Anthropic messages body.
+ *
+ * @throws {GatewayError} 400 for a non-object body, missing or empty `messages`, or a malformed field.
+ * @example parseAnthropicRequest({ model: 'default', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }).lastUserText // 'hi'
+ */
+export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
+  if (!isRecord(body)) throw invalidRequest('the request body must be a JSON object', 'invalid_body');
+  const rawMessages = body['messages'];
+  if (!Array.isArray(rawMessages) || rawMessages.length === 0) {
+    throw invalidRequest('messages: required, a non-empty array of { role, content }', 'missing_messages');
+  }
+  const messages: ChatMessage[] = [];
+  const system = systemMessage(body);
+  if (system !== undefined) messages.push(system);
+  let lastUserText: string | undefined;
+  rawMessages.forEach((entry, index) => {
+    const path = `messages[${index}]`;
+    const record = requireRecord(entry, path);
+    const role = record['role'];
+    if (role === 'user') {
+      const converted = userMessages(record['content'], `${path}.content`);
+      messages.push(...converted);
+      const last = converted[converted.length - 1];
+      const onlyText = converted.length === 1 && last?.role === 'user';
+      lastUserText = onlyText
+        ? typeof last.content === 'string'
+          ? last.content
+          : last.content.map((part) => (part.kind === 'text' ? part.text : '')).join('')
+        : undefined;
+    } else if (role === 'assistant') {
+      messages.push(assistantMessage(record['content'], `${path}.content`));
+      lastUserText = undefined;
+    } else {
+      throw invalidRequest(`${path}.role: "${String(role)}" is not supported; use "user" or "assistant" (system goes in "system")`);
+    }
+  });
+  const maxTokens = optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 });
+  const temperature = optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 });
+  const topP = optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 });
+  const stop = optionalStringList(body, 'stop_sequences', 'body');
+  const toolList = tools(body);
+  const choice = toolChoice(body);
+  const stream = optionalBoolean(body, 'stream', 'body') ?? false;
+  const hasImages = messages.some(
+    (entry) => entry.content !== null && typeof entry.content !== 'string' && entry.content.some((part) => part.kind === 'image'),
+  );
+  return {
+    model: readModelField(body),
+    chat: {
+      messages,
+      stream,
+      ...(toolList === undefined ? {} : { tools: toolList }),
+      ...(choice === undefined ? {} : { toolChoice: choice }),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(topP === undefined ? {} : { topP }),
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+      ...(stop === undefined ? {} : { stop }),
+    },
+    stream,
+    streamUsage: true,
+    fallbacksOverride: readUnderstudyExtension(body).fallbacks,
+    lastUserText,
+    hasImages,
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * Anthropic messages answers: the whole `message` object, the event stream (`message_start`, content blocks,
+ * `message_delta`, `message_stop`; an upstream failure after output ends it with `event: error`), and the
+ * `{ type: "error", error: { type, message } }` error body.
+ */
+import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
+import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
+import type { AnswerMeta, StreamEncoder } from './dialect.js';
+import { sseEvent } from './dialect.js';
+
+const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
+  invalid_request: 'invalid_request_error',
+  authentication: 'authentication_error',
+  permission: 'permission_error',
+  not_found: 'not_found_error',
+  request_too_large: 'request_too_large',
+  rate_limit: 'rate_limit_error',
+  billing: 'billing_error',
+  overloaded: 'overloaded_error',
+  timeout: 'timeout_error',
+  upstream: 'api_error',
+  unavailable: 'overloaded_error',
+  internal: 'api_error',
+};
+
+/** `{ type: "error", error: { type, message } }` (plus `understudy` details when there are any). */
+export function renderAnthropicError(error: GatewayError): Record<string, unknown> {
+  return {
+    type: 'error',
+    error: { type: ERROR_TYPES[error.kind], message: error.message },
+    ...(error.details === undefined ? {} : { understudy: { code: error.code, ...error.details } }),
+  };
+}
+
+/** Anthropic's `stop_reason` for an internal finish reason. */
+export function anthropicStopReason(reason: FinishReason, raw?: string): string {
+  switch (reason) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return raw === 'stop_sequence' ? 'stop_sequence' : 'end_turn';
+  }
+}
+
+function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return {};
+  }
+}
+
+/** The `message` object of a whole answer. */
+export function renderAnthropicResult(result: ChatResult, meta: AnswerMeta): Record<string, unknown> {
+  const content: Record<string, unknown>[] = [];
+  if (result.text !== '' || result.toolCalls.length === 0) content.push({ type: 'text', text: result.text });
+  for (const call of result.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) });
+  return {
+    id: meta.id,
+    type: 'message',
+    role: 'assistant',
+    model: meta.model,
+    content,
+    stop_reason: anthropicStopReason(result.finishReason, result.rawFinishReason),
+    stop_sequence: null,
+    usage: { input_tokens: result.usage?.inputTokens ?? 0, output_tokens: result.usage?.outputTokens ?? 0 },
+    ...(meta.understudy === undefined ? {} : { understudy: meta.understudy }),
+  };
+}
+
+type OpenBlock = { readonly kind: 'text' } | { readonly kind: 'tool'; readonly toolIndex: number };
+
+/** The SSE encoder of one Anthropic streamed answer. */
+export class AnthropicStreamEncoder implements StreamEncoder {
+  readonly #meta: AnswerMeta;
+  #started = false;
+  #block: OpenBlock | undefined;
+  #blockIndex = -1;
+  #stopReason: string | undefined;
+  #usage: ChatUsage | undefined;
+  #sawToolCall = false;
+
+  constructor(meta: AnswerMeta) {
+    this.#meta = meta;
+  }
+
+  #start(): string {
+    if (this.#started) return '';
+    this.#started = true;
+    return sseEvent(
+      {
+        type: 'message_start',
+        message: {
+          id: this.#meta.id,
+          type: 'message',
+          role: 'assistant',
+          model: this.#meta.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 0, output_tokens: 0 },
+        },
+      },
+      'message_start',
+    );
+  }
+
+  #closeBlock(): string {
+    if (this.#block === undefined) return '';
+    this.#block = undefined;
+    return sseEvent({ type: 'content_block_stop', index: this.#blockIndex }, 'content_block_stop');
+  }
+
+  #openBlock(block: OpenBlock, contentBlock: Record<string, unknown>): string {
+    const out = this.#closeBlock();
+    this.#block = block;
+    this.#blockIndex += 1;
+    return out + sseEvent({ type: 'content_block_start', index: this.#blockIndex, content_block: contentBlock }, 'content_block_start');
+  }
+
+  delta(delta: ChatStreamDelta): string {
+    switch (delta.kind) {
+      case 'text': {
+        if (delta.text === '') return '';
+        let out = this.#start();
+        if (this.#block?.kind !== 'text') out += this.#openBlock({ kind: 'text' }, { type: 'text', text: '' });
+        return out + sseEvent({ type: 'content_block_delta', index: this.#blockIndex, delta: { type: 'text_delta', text: delta.text } }, 'content_block_delta');
+      }
+      case 'tool_call': {
+        this.#sawToolCall = true;
+        let out = this.#start();
+        const current = this.#block;
+        if (current?.kind !== 'tool' || current.toolIndex !== delta.index) {
+          out += this.#openBlock(
+            { kind: 'tool', toolIndex: delta.index },
+            { type: 'tool_use', id: delta.id ?? `toolu_${delta.index}`, name: delta.name ?? '', input: {} },
+          );
+        }
+        if (delta.argumentsDelta === '') return out;
+        return (
+          out +
+          sseEvent(
+            { type: 'content_block_delta', index: this.#blockIndex, delta: { type: 'input_json_delta', partial_json: delta.argumentsDelta } },
+            'content_block_delta',
+          )
+        );
+      }
+      case 'finish':
+        this.#stopReason = anthropicStopReason(delta.finishReason, delta.rawFinishReason);
+        return '';
+      case 'usage':
+        this.#usage = delta.usage;
+        return '';
+    }
+  }
+
+  end(): string {
+    let out = this.#start();
+    if (this.#blockIndex === -1) out += this.#openBlock({ kind: 'text' }, { type: 'text', text: '' });
+    out += this.#closeBlock();
+    out += sseEvent(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: this.#stopReason ?? (this.#sawToolCall ? 'tool_use' : 'end_turn'), stop_sequence: null },
+        usage: { input_tokens: this.#usage?.inputTokens ?? 0, output_tokens: this.#usage?.outputTokens ?? 0 },
+      },
+      'message_delta',
+    );
+    return out + sseEvent({ type: 'message_stop' }, 'message_stop');
+  }
+
+  error(error: GatewayError): string {
+    return sseEvent(renderAnthropicError(error), 'error');
+  }
+}
+
+/** `GET /v1/models` in Anthropic's list shape. */
+export function renderAnthropicModelList(ids: readonly { readonly id: string }[]): Record<string, unknown> {
+  return {
+    data: ids.map((entry) => ({ type: 'model', id: entry.id, display_name: entry.id, created_at: '1970-01-01T00:00:00Z' })),
+    has_more: false,
+    first_id: ids[0]?.id ?? null,
+    last_id: ids[ids.length - 1]?.id ?? null,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * What the gateway needs from a client wire format (OpenAI chat completions, Anthropic messages): parse a
+ * request into the internal chat shape, render a whole answer, encode a streamed answer as SSE, and render an
+ * error in the format's own error JSON. The chat handler is written once against this interface.
+ */
+import type { ChatRequest, ChatResult, ChatStreamDelta } from '@understudy/providers';
+import type { GatewayError } from '../gateway-error.js';
+
+/** Which client wire format. */
+export type DialectId = 'openai' | 'anthropic';
+
+/** A client request, parsed and validated. */
+export interface ParsedChatRequest {
+  /** The `model` field, trimmed; `undefined` when absent or blank (then the agent's configured chain runs). */
+  readonly model: string | undefined;
+  /** The request in the internal shape; `model` is filled in per candidate. */
+  readonly chat: Omit<ChatRequest, 'model'>;
+  readonly stream: boolean;
+  /** Whether a streamed answer should end with a usage report (OpenAI `stream_options.include_usage`). */
+  readonly streamUsage: boolean;
+  /** The body extension `understudy.fallbacks`: the caller's `fallbacksOverride`. */
+  readonly fallbacksOverride: readonly string[] | undefined;
+  /** The text of the last message when a user sent it (commands are read from it). */
+  readonly lastUserText: string | undefined;
+  /** The request carries an image (the configured image chain applies). */
+  readonly hasImages: boolean;
+}
+
+/** What an answer says about itself. */
+export interface AnswerMeta {
+  /** The response id (`chatcmpl-…` / `msg_…`). */
+  readonly id: string;
+  /** `provider/model` that answered (or `understudy` for a command answer). */
+  readonly model: string;
+  /** Creation time, epoch seconds. */
+  readonly createdSeconds: number;
+  /** Extra fields for the body's `understudy` object (whole answers only), e.g. `{ notice }`. */
+  readonly understudy?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Turns a stream of deltas into SSE text, one call at a time. */
+export interface StreamEncoder {
+  /** The SSE text for one delta (`''` when it sends nothing yet). */
+  delta(delta: ChatStreamDelta): string;
+  /** The SSE text that closes a complete answer (OpenAI: finish/usage chunks and `[DONE]`). */
+  end(): string;
+  /** The SSE text that ends the stream with an explicit error (never a clean-looking end). */
+  error(error: GatewayError): string;
+}
+
+/** A client wire format. */
+export interface WireDialect {
+  readonly id: DialectId;
+  /**
+   * Parses a request body.
+   * @throws {GatewayError} 400 naming the bad field and the fix.
+   */
+  parseRequest(body: unknown): ParsedChatRequest;
+  /** The JSON body of a whole answer. */
+  renderResult(result: ChatResult, meta: AnswerMeta): Record<string, unknown>;
+  /** A fresh encoder for one streamed answer. */
+  createStreamEncoder(meta: AnswerMeta, options: { readonly usage: boolean }): StreamEncoder;
+  /** The format's error JSON. */
+  renderError(error: GatewayError): Record<string, unknown>;
+}
+
+/** One SSE `data:` event (with an optional `event:` line). */
+export function sseEvent(data: unknown, event?: string): string {
+  const payload = typeof data === 'string' ? data : JSON.stringify(data);
+  return event === undefined ? `data: ${payload}\n\n` : `event: ${event}\ndata: ${payload}\n\n`;
+}
+
+/** An SSE comment line: ignored by SSE clients, visible to people reading the stream. */
+export function sseComment(text: string): string {
+  return `: ${text.replace(/[\r\n]+/g, ' ')}\n\n`;
+}

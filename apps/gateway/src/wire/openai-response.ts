@@ -1,0 +1,153 @@
+/**
+ * OpenAI chat-completions answers: the whole `chat.completion` object, the `chat.completion.chunk` SSE stream
+ * (ending with `[DONE]` only when the answer is complete; an upstream failure after output ends it with a chunk
+ * carrying an `error` object and no `[DONE]`), and the `{ error: { message, type, code } }` error body.
+ */
+import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
+import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
+import type { AnswerMeta, StreamEncoder } from './dialect.js';
+import { sseEvent } from './dialect.js';
+
+const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
+  invalid_request: 'invalid_request_error',
+  authentication: 'authentication_error',
+  permission: 'permission_error',
+  not_found: 'not_found_error',
+  request_too_large: 'invalid_request_error',
+  rate_limit: 'rate_limit_error',
+  billing: 'insufficient_quota',
+  overloaded: 'overloaded_error',
+  timeout: 'timeout_error',
+  upstream: 'api_error',
+  unavailable: 'service_unavailable',
+  internal: 'server_error',
+};
+
+/** `{ error: { message, type, code } }` (plus `understudy` details when there are any). */
+export function renderOpenAIError(error: GatewayError): Record<string, unknown> {
+  return {
+    error: { message: error.message, type: ERROR_TYPES[error.kind], param: null, code: error.code },
+    ...(error.details === undefined ? {} : { understudy: error.details }),
+  };
+}
+
+/** OpenAI's `finish_reason` for an internal one. */
+export function openAIFinishReason(reason: FinishReason): string {
+  switch (reason) {
+    case 'length':
+    case 'tool_calls':
+    case 'content_filter':
+      return reason;
+    default:
+      return 'stop';
+  }
+}
+
+function usageOf(usage: ChatUsage): Record<string, number> {
+  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
+}
+
+/** The `chat.completion` object of a whole answer. */
+export function renderOpenAIResult(result: ChatResult, meta: AnswerMeta): Record<string, unknown> {
+  const toolCalls = result.toolCalls.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  return {
+    id: meta.id,
+    object: 'chat.completion',
+    created: meta.createdSeconds,
+    model: meta.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: result.text === '' && toolCalls.length > 0 ? null : result.text,
+          refusal: null,
+          ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+        },
+        logprobs: null,
+        finish_reason: openAIFinishReason(result.finishReason),
+      },
+    ],
+    ...(result.usage === undefined ? {} : { usage: usageOf(result.usage) }),
+    ...(meta.understudy === undefined ? {} : { understudy: meta.understudy }),
+  };
+}
+
+/** The SSE encoder of one OpenAI streamed answer. */
+export class OpenAIStreamEncoder implements StreamEncoder {
+  readonly #meta: AnswerMeta;
+  readonly #includeUsage: boolean;
+  #roleSent = false;
+  #finish: string | undefined;
+  #usage: ChatUsage | undefined;
+  #sawToolCall = false;
+
+  constructor(meta: AnswerMeta, options: { readonly usage: boolean }) {
+    this.#meta = meta;
+    this.#includeUsage = options.usage;
+  }
+
+  #chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+    if (!this.#roleSent) {
+      delta = { role: 'assistant', ...delta };
+      this.#roleSent = true;
+    }
+    return sseEvent({
+      id: this.#meta.id,
+      object: 'chat.completion.chunk',
+      created: this.#meta.createdSeconds,
+      model: this.#meta.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    });
+  }
+
+  delta(delta: ChatStreamDelta): string {
+    switch (delta.kind) {
+      case 'text':
+        return delta.text === '' ? '' : this.#chunk({ content: delta.text });
+      case 'tool_call': {
+        this.#sawToolCall = true;
+        const call: Record<string, unknown> = { index: delta.index };
+        if (delta.id !== undefined && delta.id !== '') call['id'] = delta.id;
+        if (delta.id !== undefined || delta.name !== undefined) call['type'] = 'function';
+        call['function'] = { ...(delta.name === undefined ? {} : { name: delta.name }), arguments: delta.argumentsDelta };
+        return this.#chunk({ tool_calls: [call] });
+      }
+      case 'finish':
+        this.#finish = openAIFinishReason(delta.finishReason);
+        return '';
+      case 'usage':
+        this.#usage = delta.usage;
+        return '';
+    }
+  }
+
+  end(): string {
+    const finish = this.#finish ?? (this.#sawToolCall ? 'tool_calls' : 'stop');
+    let out = this.#chunk({}, finish);
+    if (this.#includeUsage && this.#usage !== undefined) {
+      out += sseEvent({
+        id: this.#meta.id,
+        object: 'chat.completion.chunk',
+        created: this.#meta.createdSeconds,
+        model: this.#meta.model,
+        choices: [],
+        usage: usageOf(this.#usage),
+      });
+    }
+    return `${out}data: [DONE]\n\n`;
+  }
+
+  error(error: GatewayError): string {
+    return sseEvent(renderOpenAIError(error));
+  }
+}
+
+/** `GET /v1/models` in OpenAI's list shape. */
+export function renderOpenAIModelList(ids: readonly { readonly id: string; readonly ownedBy: string }[]): Record<string, unknown> {
+  return { object: 'list', data: ids.map((entry) => ({ id: entry.id, object: 'model', created: 0, owned_by: entry.ownedBy })) };
+}
