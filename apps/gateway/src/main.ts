@@ -3,7 +3,7 @@
  * `understudy-gateway [--config F] [--host H] [--port N]` (also `pnpm start` and `understudy gateway`): loads the
  * config (or builds one from provider keys in the environment), starts the gateway, prints
  * `{"url":"http://127.0.0.1:4317"}` as one JSON line on stdout once it listens (logs go to stderr), and shuts
- * down gracefully on SIGINT / SIGTERM (a second signal exits at once).
+ * down gracefully on SIGINT / SIGTERM (a second signal, a second or more later, exits at once).
  *
  * Exit codes: 0 after a clean shutdown, 1 when it cannot start (port taken, store unavailable), 2 for bad flags
  * or an invalid config.
@@ -100,13 +100,15 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`${JSON.stringify({ url: info.url })}\n`);
 
-  let stopping = false;
+  let stoppingSinceMs: number | undefined;
   const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    if (stoppingSinceMs !== undefined) {
+      // A wrapper (pnpm, `understudy gateway`) forwards the terminal's Ctrl-C that this process got too: one press.
+      if (Date.now() - stoppingSinceMs < 1000) return;
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSinceMs = Date.now();
     logger.info({ signal }, 'shutting down');
     gateway.close().then(
       () => process.exit(0),

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../main.js';
+import { GATEWAY_ENTRY_ENV, gatewayArguments, gatewayEntry } from './gateway.js';
+
+function io(env: Record<string, string | undefined>) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let err = '';
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return { io: { stdin: new PassThrough(), stdout, stderr, env }, stderr: () => err };
+}
+
+describe('understudy gateway', () => {
+  it('finds the gateway app entry relative to the CLI (apps never import apps)', () => {
+    expect(gatewayEntry({})).toBe(path.resolve(import.meta.dirname, '../../../gateway/dist/main.js'));
+    expect(gatewayEntry({ [GATEWAY_ENTRY_ENV]: '/x/main.js' })).toBe('/x/main.js');
+  });
+
+  it('passes --config, --host and --port through to the gateway, in that order', () => {
+    expect(gatewayArguments({ config: 'a.json5', host: '0.0.0.0', port: '0' })).toEqual(['--config', 'a.json5', '--host', '0.0.0.0', '--port', '0']);
+    expect(gatewayArguments({})).toEqual([]);
+  });
+
+  it('runs the entry as a child process with the flags and returns its exit code', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-cli-gateway-'));
+    const entry = path.join(dir, 'fake-gateway.mjs');
+    const record = path.join(dir, 'args.json');
+    fs.writeFileSync(entry, `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2))); process.exit(3);`);
+    const { io: cliIo } = io({ ...process.env, [GATEWAY_ENTRY_ENV]: entry });
+    const code = await runCli(['gateway', '--config', 'c.json5', '--port', '0'], cliIo);
+    expect(code).toBe(3);
+    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual(['--config', 'c.json5', '--port', '0']);
+  });
+
+  it('says how to build the gateway when its entry is missing', async () => {
+    const { io: cliIo, stderr } = io({ [GATEWAY_ENTRY_ENV]: '/nonexistent/understudy/main.js' });
+    const code = await runCli(['gateway'], cliIo);
+    expect(code).toBe(1);
+    expect(stderr()).toContain('pnpm build');
+  });
+});
