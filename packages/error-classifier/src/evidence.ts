@@ -6,6 +6,7 @@
 import { normalizeProviderId } from '@understudy/contracts';
 import type { AbortCause, FailurePhase, ProviderFailure } from '@understudy/contracts';
 import { statedStatus } from './stated-status.js';
+import { withoutGeneratedText } from './text/completion-body.js';
 import { prepareText } from './text/normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './text/tokens.js';
 
@@ -67,7 +68,10 @@ function headersField(value: unknown): Readonly<Record<string, string>> | undefi
 export function buildEvidence(input: ProviderFailure): Evidence {
   const failure: Partial<Record<keyof ProviderFailure, unknown>> =
     input !== null && typeof input === 'object' ? (input as Partial<Record<keyof ProviderFailure, unknown>>) : {};
-  const rawTexts: string[] = [stringField(failure.body), stringField(failure.message)];
+  const inputStatus = typeof failure.status === 'number' ? failure.status : null;
+  const body = stringField(failure.body);
+  // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
+  const rawTexts: string[] = [inputStatus === null || inputStatus < 400 ? withoutGeneratedText(body) : body, stringField(failure.message)];
   if (Array.isArray(failure.details)) {
     for (const detail of failure.details.slice(0, MAX_DETAILS)) if (typeof detail === 'string') rawTexts.push(detail);
   }
@@ -89,7 +93,6 @@ export function buildEvidence(input: ProviderFailure): Evidence {
   const tokens = extractCodeTokens(text);
   if (code !== '') tokens.add(code);
   if (errorType !== '') tokens.add(errorType);
-  const inputStatus = typeof failure.status === 'number' ? failure.status : null;
   let stated = statedStatus(text);
   if (stated === null && /^\d{3}$/.test(code)) {
     const fromCode = Number(code);

@@ -64,6 +64,7 @@ describe('format (seed: invalid requests are terminal for this payload; no profi
     ['a capability mismatch (no tools) is format, not model_not_found', { status: 400, body: '{"error":"registry.ollama.ai/library/qwen3:0.6b does not support tools"}' }, 'format', 'text.format'],
     ['no endpoint supporting tool use is format even under 404', { status: 404, body: 'No endpoints found that support tool use.' }, 'format', 'text.format'],
     ['an unrecognised request argument is format, not a timeout', { status: 400, body: 'Unrecognized request argument supplied: timeout' }, 'format', 'text.format'],
+    ['a 404 for a wrong endpoint URL is format, not a missing model', { status: 404, body: '{"error":{"message":"Invalid URL (POST /v1/chat/completion)"}}' }, 'format', 'text.format'],
     ['a bare 400 is format', { status: 400, body: 'Bad Request' }, 'format', 'status.400'],
   ];
   it.each(cases)('%s', (...row) => check(row));

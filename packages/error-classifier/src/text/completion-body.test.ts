@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { explain } from '../test-support/classify.js';
+import { withoutGeneratedText } from './completion-body.js';
+
+describe('completion bodies: the model\'s own words are not the provider\'s error', () => {
+  it('blanks generated text and keeps the structure', () => {
+    expect(withoutGeneratedText('{"choices":[{"message":{"content":"rate limits explained"},"finish_reason":"stop"}]}')).toBe(
+      '{"choices":[{"message":{"content":""},"finish_reason":"stop"}]}',
+    );
+  });
+
+  it('leaves error objects, non-JSON and non-completion bodies alone', () => {
+    for (const body of ['{"error":{"message":"rate limit"},"choices":[]}', 'event: error', '{"message":"Unauthorized"}', '[1]', '{bad']) {
+      expect(withoutGeneratedText(body)).toBe(body);
+    }
+  });
+
+  it('an answer that talks about rate limits inside a 200 is not a rate limit', () => {
+    const body = '{"choices":[{"message":{"role":"assistant","content":"Here is how to handle a rate limit"},"finish_reason":"stop"}]}';
+    expect(explain({ status: 200, body }).reason).toBe('unclassified');
+  });
+
+  it('still reads finish reasons and empty lists of a 200 completion', () => {
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"content":null},"finish_reason":"content_filter"}]}' }).reason).toBe('refusal');
+    expect(explain({ status: 200, body: '{"choices":[],"usage":null}' }).reason).toBe('empty_response');
+  });
+
+  it('error statuses are read as they are', () => {
+    expect(explain({ status: 429, body: '{"content":"Rate limit exceeded"}' }).reason).toBe('rate_limit');
+  });
+});
