@@ -10,11 +10,12 @@ import { registerConfigCommands } from './commands/config.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerGatewayCommand } from './commands/gateway.js';
 import { registerModelsCommands } from './commands/models.js';
+import { registerSimulateCommand } from './commands/simulate.js';
 
 /** A command module: adds its subcommand(s) to the program. Actions set `state.exitCode`. */
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
 
-const commands: readonly RegisterCommand[] = [registerClassifyCommand, registerModelsCommands, registerDoctorCommand, registerConfigCommands, registerGatewayCommand];
+const commands: readonly RegisterCommand[] = [registerClassifyCommand, registerModelsCommands, registerDoctorCommand, registerConfigCommands, registerSimulateCommand, registerGatewayCommand];
 
 /**
  * Runs the CLI with `argv` (without `node` and the script path) and returns the exit code.

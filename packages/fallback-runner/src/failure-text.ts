@@ -31,14 +31,19 @@ export const REASON_TEXT: Readonly<Record<FailoverReason, string>> = Object.free
 const SKIP_TEXT: Readonly<Record<string, string>> = Object.freeze({
   persistent_auth: 'every auth profile failed authentication',
   billing_disabled: 'every auth profile is disabled for billing',
-  not_near_expiry: 'every auth profile is cooling down',
-  probe_throttled: 'every auth profile is cooling down (probe throttled)',
-  transient_probe_used: 'every auth profile is cooling down (probe already used this run)',
-  cooling_down: 'every auth profile is cooling down',
+  not_near_expiry: 'every auth profile is unavailable',
+  probe_throttled: 'every auth profile is unavailable and the provider was probed moments ago (probe throttle)',
+  transient_probe_used: 'every auth profile is unavailable and this run already used its probe',
+  cooling_down: 'every auth profile is unavailable',
   no_eligible_profile: 'no usable auth profile (missing, blank or expired credential)',
   auth_failure_cached: 'recent auth failure of this auth profile (skip cache)',
   tls_certificate: 'an earlier TLS certificate failure of this provider in this run',
 });
+
+/** How a window of `reason` reads: disabled (billing, permanent auth) or cooling down. */
+function windowWord(reason: FailoverReason): string {
+  return reason === 'billing' || reason === 'auth_permanent' ? 'disabled' : 'cooling down';
+}
 
 /** `2026-01-01T00:00:30.000Z`; `undefined` stays `undefined`. */
 export function isoTime(epochMs: number | undefined): string | undefined {
@@ -77,7 +82,7 @@ export function failureSummary(input: {
  * The summary of a skipped candidate.
  *
  * @example skipSummary({ why: 'not_near_expiry', reason: 'rate_limit', untilMs: 30_000 })
- *   // 'skipped: every auth profile is cooling down (rate_limit) until 1970-01-01T00:00:30.000Z'
+ *   // 'skipped: every auth profile is cooling down (rate_limit); usable again at 1970-01-01T00:00:30.000Z'
  */
 export function skipSummary(input: {
   readonly why: string;
@@ -85,5 +90,7 @@ export function skipSummary(input: {
   readonly untilMs?: number | undefined;
 }): string {
   const until = isoTime(input.untilMs);
-  return `skipped: ${SKIP_TEXT[input.why] ?? input.why} (${input.reason})${until === undefined ? '' : ` until ${until}`}`;
+  const text = (SKIP_TEXT[input.why] ?? input.why).replace('unavailable', `${windowWord(input.reason)} (${input.reason})`);
+  const reasonNote = text.includes(`(${input.reason})`) ? '' : ` (${input.reason})`;
+  return `skipped: ${text}${reasonNote}${until === undefined ? '' : `; usable again at ${until}`}`;
 }

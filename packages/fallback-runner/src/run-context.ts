@@ -143,19 +143,20 @@ export class RunContext<T> {
     });
   }
 
+  /** The turn deadline passed: names the last attempt (or the candidate about to be tried when there was none). */
   deadlineError(candidate: Candidate): FailoverError {
-    return new FailoverError(
-      `${formatModelRef(candidate)}: the turn deadline passed after ${this.records.length} attempt${this.records.length === 1 ? '' : 's'}`,
-      {
-        kind: 'deadline',
-        reason: 'timeout',
-        provider: candidate.provider,
-        model: candidate.model,
-        profile: null,
-        status: null,
-        attempts: this.records,
-      },
-    );
+    const last = this.records[this.records.length - 1];
+    const count = this.records.length;
+    const lastText = last === undefined ? '' : ` (last: ${last.provider}/${last.model}: ${last.summary ?? (last.ok ? 'answered' : 'failed')})`;
+    return new FailoverError(`The turn deadline passed after ${count} attempt${count === 1 ? '' : 's'}${lastText}`, {
+      kind: 'deadline',
+      reason: 'timeout',
+      provider: last?.provider ?? candidate.provider,
+      model: last?.model ?? candidate.model,
+      profile: last?.profile ?? null,
+      status: null,
+      attempts: this.records,
+    });
   }
 
   record(entry: AttemptRecord): AttemptRecord {

@@ -42,9 +42,11 @@ export function scriptedAttempt(script: Script, clock: FakeClock): AttemptFuncti
     await Promise.resolve();
     clock.advance(result.latencyMs ?? 0);
     if ('ok' in result && result.ok) return { ok: true, value: ref };
-    const { latencyMs: _latency, abortController, ...failure } = result as ScriptResult & { ok?: never };
+    const { abortController, ...fields } = result as ScriptResult & { ok?: never };
     abortController?.abort(new Error('user aborted'));
-    return { ok: false, failure };
+    const failure: Record<string, unknown> = { ...fields };
+    delete failure['latencyMs'];
+    return { ok: false, failure: failure as ProviderFailure };
   };
   return Object.assign(attempt, { calls });
 }

@@ -1,0 +1,222 @@
+/**
+ * Running a scenario (DESIGN §4.2): the real candidate-chain builder, cooldown scheduler and fallback runner
+ * against a temporary real store and scripted provider outcomes, on a simulated clock (no real sleeping; `seed`
+ * drives the jitter). Turns run in order and share the store, the session, the probe throttle and the skip cache.
+ */
+import { CandidateChainError } from '@understudy/candidate-chain';
+import type { ProfileId, ProfileUsageStats, SessionEntry } from '@understudy/contracts';
+import type { AttemptRecord, FallbackDecisionEvent } from '@understudy/fallback-runner';
+import {
+  AuthFailureSkipCache,
+  FailoverError,
+  FallbackSummaryError,
+  LiveSessionModelSwitchError,
+  parseSkipTtlMs,
+  runWithModelFallback,
+} from '@understudy/fallback-runner';
+import { FakeClock, seededRandom } from '@understudy/fallback-runner/testing';
+import type { LoadedScenario } from './scenario-load.js';
+import { ScenarioFieldError } from './scenario-load.js';
+import type { ScenarioTurn } from './scenario-schema.js';
+import { openScenarioStore } from './scenario-store.js';
+import { scriptedAttempt } from './scripted-provider.js';
+
+/** The session key simulated turns use unless a turn names its own. */
+export const SIMULATION_SESSION_KEY = 'simulate';
+
+/** One attempt in the output. */
+export interface AttemptOutput {
+  readonly provider: string;
+  readonly model: string;
+  readonly profile: ProfileId | null;
+  readonly kind: 'call' | 'skip' | 'probe';
+  readonly reason?: string;
+  readonly status?: number;
+}
+
+/** One turn in the output. */
+export interface TurnOutput {
+  readonly outcome: 'success' | 'exhausted' | 'failed';
+  readonly answeredBy: string | null;
+  readonly profile: ProfileId | null;
+  readonly attempts: readonly AttemptOutput[];
+  readonly error?: { readonly name: string; readonly message: string; readonly soonestCooldownExpiry?: number };
+  readonly notice?: string;
+}
+
+/** The document `understudy simulate` prints. */
+export interface SimulationOutput {
+  readonly turns: readonly TurnOutput[];
+  readonly usageStats: Readonly<Record<ProfileId, ProfileUsageStats>>;
+  readonly session: Readonly<Record<string, unknown>>;
+}
+
+/** Options of {@link runScenario}. */
+export interface RunScenarioOptions {
+  /** The environment: `UNDERSTUDY_FALLBACK_SKIP_TTL_MS`, `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS` (and `OPENCLAW_*`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Called with every decision event and the 0-based turn index (`--trace`). */
+  readonly onDecision?: ((event: FallbackDecisionEvent, turnIndex: number) => void) | undefined;
+}
+
+function attemptOutput(record: AttemptRecord): AttemptOutput {
+  return {
+    provider: record.provider,
+    model: record.model,
+    profile: record.profile,
+    kind: record.kind,
+    ...(record.reason === undefined ? {} : { reason: record.reason }),
+    ...(record.status === undefined ? {} : { status: record.status }),
+  };
+}
+
+/** The SDK retry-after cap in ms from the environment (`0`/`off`: no cap; default 60 s). */
+export function maxRetryAfterMsFromEnv(env: Readonly<Record<string, string | undefined>>): number | null {
+  for (const name of ['UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS', 'OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS']) {
+    const text = env[name]?.trim();
+    if (text === undefined || text === '') continue;
+    if (text.toLowerCase() === 'off') return null;
+    const seconds = Number(text);
+    if (!Number.isFinite(seconds) || seconds < 0) throw new ScenarioFieldError(name, 'expected a number of seconds, or 0 / off for no cap');
+    return seconds === 0 ? null : seconds * 1000;
+  }
+  return 60_000;
+}
+
+/** The scenario path of a bad model reference found while building a turn's chain. */
+function chainErrorPath(error: CandidateChainError, turnIndex: number): string {
+  const field = error.field;
+  if (field === 'requested') return `turns[${turnIndex}].request.model`;
+  if (field.startsWith('fallbacksOverride')) return `turns[${turnIndex}].request.${field}`;
+  if (field.startsWith('session.')) return field;
+  return field.startsWith('[') ? `config${field}` : `config.${field}`;
+}
+
+function errorOutput(error: Error & { readonly soonestCooldownExpiry?: number | undefined }): NonNullable<TurnOutput['error']> {
+  return {
+    name: error.name,
+    message: error.message,
+    ...(error.soonestCooldownExpiry === undefined ? {} : { soonestCooldownExpiry: error.soonestCooldownExpiry }),
+  };
+}
+
+function sessionOutput(entry: SessionEntry | undefined): Record<string, unknown> {
+  if (entry === undefined) return {};
+  const bookkeeping = new Set(['key', 'revision', 'createdAt', 'updatedAt']);
+  return Object.fromEntries(Object.entries(entry).filter(([name]) => !bookkeeping.has(name)));
+}
+
+/**
+ * Runs every turn of a scenario and returns the output document.
+ *
+ * @throws {ScenarioFieldError} for a field that only turns out unusable while running (a bad model reference,
+ *   a profile the store rejects, a bad environment value).
+ */
+export async function runScenario(loaded: LoadedScenario, options: RunScenarioOptions): Promise<SimulationOutput> {
+  const { scenario, config } = loaded;
+  const clock = new FakeClock(scenario.now);
+  const random = seededRandom(scenario.seed);
+  const agentOf = (turn: ScenarioTurn): string => turn.request.agent ?? turn.request.agentId ?? 'main';
+  const firstTurn = scenario.turns[0];
+  const agentId = firstTurn === undefined ? 'main' : agentOf(firstTurn);
+  let skipCache: AuthFailureSkipCache;
+  let maxRetryAfterMs: number | null;
+  try {
+    skipCache = new AuthFailureSkipCache({ ttlMs: parseSkipTtlMs(options.env) ?? config.session.fallbackSkipTtlMs ?? 0 });
+    maxRetryAfterMs = maxRetryAfterMsFromEnv(options.env);
+  } catch (error) {
+    if (ScenarioFieldError.isInstance(error)) throw error;
+    const field = (error as { readonly field?: string }).field ?? 'environment';
+    throw new ScenarioFieldError(field, error instanceof Error ? error.message : String(error), error);
+  }
+  const seeded = await openScenarioStore({
+    agentId,
+    config,
+    profiles: scenario.profiles,
+    usageStats: scenario.usageStats,
+    session: scenario.session === undefined ? undefined : { key: SIMULATION_SESSION_KEY, fields: scenario.session },
+    nowMs: () => clock.nowMs(),
+  });
+  try {
+    const turns: TurnOutput[] = [];
+    let sessionKey = SIMULATION_SESSION_KEY;
+    for (const [turnIndex, turn] of scenario.turns.entries()) {
+      if (turn.at !== undefined) clock.setTime(turn.at);
+      sessionKey = turn.request.sessionKey ?? SIMULATION_SESSION_KEY;
+      turns.push(await runTurn({ loaded, turn, turnIndex, sessionKey, clock, random, skipCache, maxRetryAfterMs, seeded, options, agentId: agentOf(turn) }));
+    }
+    const stored = await seeded.store.listUsageStats();
+    const usageStats: Record<ProfileId, ProfileUsageStats> = {};
+    for (const id of seeded.profileIds) usageStats[id] = stored[id] ?? {};
+    for (const [id, stats] of Object.entries(stored)) if (usageStats[id] === undefined) usageStats[id] = stats;
+    return { turns, usageStats, session: sessionOutput(await seeded.store.getSession(sessionKey)) };
+  } finally {
+    await seeded.dispose();
+  }
+}
+
+async function runTurn(input: {
+  readonly loaded: LoadedScenario;
+  readonly turn: ScenarioTurn;
+  readonly turnIndex: number;
+  readonly sessionKey: string;
+  readonly agentId: string;
+  readonly clock: FakeClock;
+  readonly random: () => number;
+  readonly skipCache: AuthFailureSkipCache;
+  readonly maxRetryAfterMs: number | null;
+  readonly seeded: Awaited<ReturnType<typeof openScenarioStore>>;
+  readonly options: RunScenarioOptions;
+}): Promise<TurnOutput> {
+  const { turn, turnIndex, clock, options } = input;
+  const request = turn.request;
+  const onDecision = options.onDecision;
+  try {
+    const result = await runWithModelFallback({
+      request: {
+        agentId: input.agentId,
+        sessionKey: input.sessionKey,
+        ...(request.chatType === undefined ? {} : { chatType: request.chatType }),
+        ...(request.model === undefined ? {} : { model: request.model }),
+        ...(request.source === undefined ? {} : { source: request.source }),
+        ...(request.fallbacksOverride === undefined ? {} : { fallbacksOverride: request.fallbacksOverride }),
+        ...(request.authProfile === undefined ? {} : { authProfile: request.authProfile }),
+        isImageRequest: request.isImageRequest === true || request.image === true,
+      },
+      config: input.loaded.config,
+      store: input.seeded.port,
+      attempt: scriptedAttempt(turn.outcomes, clock),
+      clock,
+      random: input.random,
+      turnTimeoutMs: input.loaded.config.gateway.turnTimeoutMs,
+      maxRetryAfterMs: input.maxRetryAfterMs,
+      skipCache: input.skipCache,
+      ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
+    });
+    return {
+      outcome: 'success',
+      answeredBy: `${result.candidate.provider}/${result.candidate.model}`,
+      profile: result.profile,
+      attempts: result.attempts.map(attemptOutput),
+      ...(result.notice === undefined ? {} : { notice: result.notice }),
+    };
+  } catch (error) {
+    if (CandidateChainError.isInstance(error)) throw new ScenarioFieldError(chainErrorPath(error, turnIndex), error.message, error);
+    if (FailoverError.isInstance(error)) {
+      return {
+        outcome: error.kind === 'exhausted' ? 'exhausted' : 'failed',
+        answeredBy: null,
+        profile: null,
+        attempts: error.attempts.map(attemptOutput),
+        error: errorOutput(error),
+      };
+    }
+    if (FallbackSummaryError.isInstance(error)) {
+      return { outcome: 'exhausted', answeredBy: null, profile: null, attempts: error.attempts.map(attemptOutput), error: errorOutput(error) };
+    }
+    if (LiveSessionModelSwitchError.isInstance(error)) {
+      return { outcome: 'failed', answeredBy: null, profile: null, attempts: error.attempts.map(attemptOutput), error: errorOutput(error) };
+    }
+    throw error;
+  }
+}
