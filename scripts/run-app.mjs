@@ -46,10 +46,14 @@ if (!fs.existsSync(path.join(root, app.entry)) || newestSourceMtime() > stampMti
   const projects = [app.project, ...(app.also ?? [])].join(',');
   const build = spawnSync('pnpm', ['exec', 'nx', 'run-many', '-t', 'build', `--projects=${projects}`, '--output-style=static'], {
     cwd: root,
-    stdio: ['ignore', process.stderr, process.stderr],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
   });
   if (build.status !== 0) {
+    process.stderr.write(build.stdout ?? '');
+    process.stderr.write(build.stderr ?? '');
     console.error(`run-app: building ${projects} failed`);
     process.exit(build.status ?? 1);
   }
