@@ -12,5 +12,9 @@ export default defineConfig({
     environment: 'node',
     include: ['src/**/*.test.ts'],
     watch: false,
+    // The end-to-end suites spawn the built gateway and emulator.
+    globalSetup: ['src/test-support/global-setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
   },
 });

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '@understudy/config';
 import { ConfigFileError } from '@understudy/runtime';
 import { GatewayStartError, createGateway } from './gateway.js';
-import { createLogger } from './logger.js';
+import { createLogger, flushLogger } from './logger.js';
 import { KNOWN_PROVIDERS } from './default-config.js';
 import type { GatewayFlags } from './startup-config.js';
 import { loadStartupConfig } from './startup-config.js';
@@ -106,15 +106,16 @@ async function main(): Promise<void> {
       // A wrapper (pnpm, `understudy gateway`) forwards the terminal's Ctrl-C that this process got too: one press.
       if (Date.now() - stoppingSinceMs < 1000) return;
       logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+      void flushLogger(logger).finally(() => process.exit(1));
+      return;
     }
     stoppingSinceMs = Date.now();
     logger.info({ signal }, 'shutting down');
     gateway.close().then(
-      () => process.exit(0),
+      () => flushLogger(logger).finally(() => process.exit(0)),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        void flushLogger(logger).finally(() => process.exit(1));
       },
     );
   };

@@ -1,0 +1,255 @@
+/**
+ * End to end: the real gateway process in front of the real provider emulator, driven by the official
+ * `openai` client. Failover on 429 / 529 / 402 / 401, cooling profiles left alone, strict explicit models,
+ * streaming failover before the first token, errors after it, hostile input, 200 parallel requests, and no
+ * secret in any response or log line (DESIGN §4.3, seed 002 "Runtime flow").
+ */
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Fixture } from './test-support/e2e-fixture.js';
+import { KEYS, startFixture, tail } from './test-support/e2e-fixture.js';
+
+let fixture: Fixture;
+let client: OpenAI;
+const seenBodies: string[] = [];
+
+beforeAll(async () => {
+  fixture = await startFixture();
+  client = new OpenAI({ baseURL: `${fixture.gateway.url}/v1`, apiKey: 'unused-by-this-gateway', maxRetries: 0 });
+});
+
+afterAll(async () => {
+  await fixture?.stop();
+});
+
+beforeEach(async () => {
+  await fixture.clearCooldowns();
+  await fixture.emulator.setScript({ routes: [] });
+});
+
+const openaiRoute = (steps: unknown[], extra: Record<string, unknown> = {}) => ({ match: { api: 'openai-completions', model: 'gpt-a', ...extra }, steps });
+const ask = (content: string, extra: Record<string, unknown> = {}) =>
+  client.chat.completions.create({ model: 'default', messages: [{ role: 'user', content }], ...extra } as OpenAI.ChatCompletionCreateParamsNonStreaming).withResponse();
+
+async function upstreamCalls(): Promise<string[]> {
+  return (await fixture.emulator.requests()).map((request) => `${request.model ?? '?'} ${request.keyFingerprint ?? 'none'}`);
+}
+
+describe('failover before any output', () => {
+  // Seed: rate limits, overloads, billing and auth failures are failover-worthy; rotation first, then the next model.
+  const cases = [
+    {
+      name: '429 rate limit: one rotation, then the next model',
+      step: { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached for gpt-a', type: 'requests', code: 'rate_limit_exceeded' } } },
+      reason: 'rate_limit',
+    },
+    {
+      name: '529 overloaded: same-profile retry, one rotation, then the next model',
+      step: { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      reason: 'overloaded',
+    },
+    {
+      name: '402 billing: every profile of the provider, then the next model',
+      step: { status: 402, body: { error: { message: 'Insufficient credits: add more credits to continue', type: 'insufficient_quota', code: 'insufficient_quota' } } },
+      reason: 'billing',
+    },
+    {
+      name: '401 auth: every profile of the provider, then the next model (the key in the body is never echoed)',
+      step: {
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${KEYS.openaiA}. You can find your API key at https://example.invalid`, type: 'invalid_request_error', code: 'invalid_api_key' } },
+      },
+      reason: 'auth',
+    },
+  ];
+
+  it.each(cases)('$name', async ({ step, reason }) => {
+    await fixture.emulator.setScript({ routes: [openaiRoute([step])] });
+    const { data, response } = await ask(`hello ${reason}`);
+    seenBodies.push(JSON.stringify(data));
+    expect(data.choices[0]?.message.content).toBe(`hello ${reason}`);
+    expect(data.model).toBe('anthropic/claude-b');
+    expect(response.headers.get('x-understudy-model')).toBe('anthropic/claude-b');
+    expect(response.headers.get('x-understudy-profile')).toBe('anthropic:inline');
+    expect(response.headers.get('x-understudy-fallback')).toBe(reason);
+    expect((data as unknown as { understudy?: { notice?: string } }).understudy?.notice).toBe(
+      `↪️ Model Fallback: anthropic/claude-b (selected openai/gpt-a; ${reason})`,
+    );
+    const calls = await upstreamCalls();
+    expect(calls[0]).toBe(`gpt-a ${tail(KEYS.openaiA)}`);
+    expect(calls).toContain(`gpt-a ${tail(KEYS.openaiB)}`);
+    expect(calls[calls.length - 1]).toBe(`claude-b ${tail(KEYS.anthropic)}`);
+  });
+
+  it('a cooling profile receives no call on the next request', async () => {
+    await fixture.emulator.setScript({
+      routes: [
+        openaiRoute([{ status: 429, headers: { 'retry-after': '600' }, body: { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } } }], { key: KEYS.openaiA }),
+      ],
+    });
+    const first = await ask('first');
+    expect(first.response.headers.get('x-understudy-profile')).toBe('openai:b');
+    expect(await upstreamCalls()).toEqual([`gpt-a ${tail(KEYS.openaiA)}`, `gpt-a ${tail(KEYS.openaiB)}`]);
+    await fixture.emulator.clearRequests();
+    const second = await ask('second');
+    expect(second.data.choices[0]?.message.content).toBe('second');
+    expect(second.response.headers.get('x-understudy-profile')).toBe('openai:b');
+    expect(second.response.headers.get('x-understudy-fallback')).toBeNull();
+    expect(await upstreamCalls()).toEqual([`gpt-a ${tail(KEYS.openaiB)}`]);
+  });
+
+  it('an explicit provider/model is strict: its failure is the answer, with the status and a retry-after', async () => {
+    await fixture.emulator.setScript({
+      routes: [openaiRoute([{ status: 429, headers: { 'retry-after': '30' }, body: { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } } }])],
+    });
+    const error = await client.chat.completions
+      .create({ model: 'openai/gpt-a', messages: [{ role: 'user', content: 'strict' }] })
+      .then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    const apiError = error as InstanceType<typeof OpenAI.RateLimitError>;
+    expect(apiError.status).toBe(429);
+    expect(apiError.message).toContain('temporarily rate-limited');
+    expect(Number(apiError.headers?.get('retry-after'))).toBeGreaterThan(0);
+    expect((await upstreamCalls()).every((call) => call.startsWith('gpt-a'))).toBe(true);
+  });
+
+  it('the body extension understudy.fallbacks replaces the configured chain', async () => {
+    await fixture.emulator.setScript({ routes: [openaiRoute([{ status: 503, body: 'Service Unavailable' }])] });
+    const { data, response } = await ask('override', { understudy: { fallbacks: ['backup/model-c'] } });
+    expect(data.model).toBe('backup/model-c');
+    expect(response.headers.get('x-understudy-fallback')).toBe('overloaded');
+    expect((await upstreamCalls()).some((call) => call.startsWith('claude-b'))).toBe(false);
+  });
+
+  it('when every candidate fails, the final failure status is kept and no provider body is echoed', async () => {
+    const body = `{"error":{"message":"internal failure with secret detail ${KEYS.backup}","type":"server_error"}}`;
+    await fixture.emulator.setScript({ routes: [{ steps: [{ status: 500, body }] }] });
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'all down' }] }),
+    });
+    const text = await response.text();
+    seenBodies.push(text);
+    expect(response.status).toBe(500);
+    const json = JSON.parse(text) as { error: { message: string; type: string; code: string } };
+    expect(json.error.message).toMatch(/^All models failed \(3\)/);
+    expect(json.error.code).toBe('all_models_failed');
+    expect(text).not.toContain('secret detail');
+    expect(response.headers.get('retry-after')).toBeNull();
+  });
+});
+
+describe('streaming', () => {
+  it('fails over before the first token invisibly (TTFT timeout), with the notice as an SSE comment first', async () => {
+    await fixture.emulator.setScript({ routes: [openaiRoute([{ ok: true, firstTokenDelayMs: 5000 }])] });
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'default', stream: true, messages: [{ role: 'user', content: 'slow start' }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-understudy-model')).toBe('anthropic/claude-b');
+    expect(response.headers.get('x-understudy-fallback')).toBe('timeout');
+    const text = await response.text();
+    expect(text.startsWith(': understudy-notice ↪️ Model Fallback: anthropic/claude-b (selected openai/gpt-a; timeout)\n\n')).toBe(true);
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const content = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => (JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
+      .join('');
+    expect(content).toBe('slow start');
+  });
+
+  it('streams through the openai client, usage included when asked', async () => {
+    const stream = await client.chat.completions.create({
+      model: 'default',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'stream this please' }],
+    });
+    let text = '';
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      usage ??= chunk.usage;
+      expect(chunk.model).toBe('openai/gpt-a');
+    }
+    expect(text).toBe('stream this please');
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('a cut after output started surfaces as an error, never as a clean end', async () => {
+    await fixture.emulator.setScript({ routes: [openaiRoute([{ ok: true, chunks: ['Hel', 'lo ', 'wor', 'ld'], chunkDelayMs: 30, cutAfterChunks: 2 }])] });
+    const stream = await client.chat.completions.create({ model: 'default', stream: true, messages: [{ role: 'user', content: 'cut' }] });
+    let text = '';
+    const error = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    })().then(() => undefined, (thrown: unknown) => thrown);
+    expect(text).toBe('Hello ');
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as Error).message).toContain('broke off after output started');
+    // No fallback after output: only the primary was called.
+    expect((await upstreamCalls()).every((call) => call.startsWith('gpt-a'))).toBe(true);
+  });
+
+  it('a malformed upstream chunk never reaches the client: the stream ends with an error object and no [DONE]', async () => {
+    await fixture.emulator.setScript({ routes: [openaiRoute([{ ok: true, chunks: ['one ', 'two ', 'three'], chunkDelayMs: 30, malformedAfterChunks: 1 }])] });
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'default', stream: true, messages: [{ role: 'user', content: 'x' }] }),
+    });
+    const events = (await response.text()).split('\n\n').filter((event) => event.startsWith('data: '));
+    for (const event of events) expect(() => JSON.parse(event.slice(6)) as unknown).not.toThrow();
+    expect(events[events.length - 1]).toContain('"error"');
+    expect(events.some((event) => event === 'data: [DONE]')).toBe(false);
+  });
+
+  it('a stream that ends with a finish reason but no [DONE] is finalised cleanly', async () => {
+    await fixture.emulator.setScript({ routes: [openaiRoute([{ ok: true, chunks: ['all ', 'there'], omitDone: true }])] });
+    const stream = await client.chat.completions.create({ model: 'default', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('all there');
+  });
+});
+
+describe('hostile input and load', () => {
+  const post = (body: string, contentType = 'application/json') =>
+    fetch(`${fixture.gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it.each([
+    { name: 'non-JSON', body: '{"model": "default", "messages": [', status: 400, code: 'invalid_json' },
+    { name: 'missing messages', body: '{"model":"default"}', status: 400, code: 'missing_messages' },
+    { name: 'empty messages', body: '{"model":"default","messages":[]}', status: 400, code: 'missing_messages' },
+    { name: 'a JSON array', body: '[1,2]', status: 400, code: 'invalid_body' },
+    { name: 'an unknown model', body: '{"model":"nope","messages":[{"role":"user","content":"x"}]}', status: 404, code: 'model_not_found' },
+    { name: 'an oversized body', body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'x'.repeat(70_000) }] }), status: 413, code: 'request_too_large' },
+  ])('$name gets $status in the OpenAI error shape and the gateway stays up', async ({ body, status, code }) => {
+    const response = await post(body);
+    expect(response.status).toBe(status);
+    const json = (await response.json()) as { error: { code: string; message: string; type: string } };
+    expect(json.error.code).toBe(code);
+    expect(json.error.message.length).toBeGreaterThan(10);
+    expect((await fetch(`${fixture.gateway.url}/healthz`)).status).toBe(200);
+  });
+
+  it('answers 200 parallel requests, each with its own answer', async () => {
+    const prompts = Array.from({ length: 200 }, (_, index) => `parallel ${index}`);
+    const answers = await Promise.all(
+      prompts.map((content) => client.chat.completions.create({ model: 'backup/model-c', messages: [{ role: 'user', content }] })),
+    );
+    expect(answers.map((answer) => answer.choices[0]?.message.content)).toEqual(prompts);
+  });
+});
+
+describe('secrets', () => {
+  it('no fixture key appears in any response body or in the gateway output', () => {
+    const output = `${fixture.gateway.stdout()}\n${fixture.gateway.stderr()}\n${seenBodies.join('\n')}`;
+    expect(output.length).toBeGreaterThan(1000);
+    for (const key of Object.values(KEYS)) expect(output).not.toContain(key);
+    expect(output).not.toContain('sk-test-');
+  });
+});
