@@ -11,6 +11,8 @@ export default defineConfig({
     name: '@understudy/providers',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The client tests run the provider emulator as a process; make sure its build is current.
+    globalSetup: ['src/test-support/build-emulator.ts'],
     watch: false,
   },
 });

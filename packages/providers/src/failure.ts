@@ -4,7 +4,8 @@
  */
 import type { FailurePhase, ProviderFailure } from '@understudy/contracts';
 import type { AbortInfo } from './call-control.js';
-import { parseRetryAfterMs, shouldSurfaceImmediately } from './sdk-retry-cap.js';
+import { parseRetryAfter } from '@understudy/error-classifier';
+import { shouldSurfaceImmediately } from './sdk-retry-cap.js';
 
 /** At most this many bytes of a response body are kept in a failure. */
 export const MAX_FAILURE_BODY_BYTES = 64 * 1024;
@@ -71,7 +72,7 @@ export function httpFailure(context: FailureContext, input: HttpFailureInput): P
   const facts = describeErrorBody(body);
   const summary = facts.message === undefined ? '' : `: ${truncate(facts.message, 500)}`;
   const prefix = input.messagePrefix === undefined ? '' : `${input.messagePrefix}: `;
-  const retryAfterMs = parseRetryAfterMs(input.headers, input.nowMs);
+  const retryAfterMs = parseRetryAfter({ headers: input.headers, texts: [body], nowMs: input.nowMs });
   return {
     provider: context.provider,
     model: context.model,

@@ -108,7 +108,7 @@ export async function readBodyText(
       chunks.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
       size += Math.min(next.value.length, room);
       if (size >= options.maxBytes) {
-        body.destroy();
+        discardBody(body);
         return { text: new TextDecoder().decode(Buffer.concat(chunks)).replace(/\uFFFD$/, ''), complete: false };
       }
     }
@@ -117,7 +117,14 @@ export async function readBodyText(
   }
 }
 
-/** Discards a body without waiting for it (destroys the stream; ignores errors). */
+const ignore = (): void => undefined;
+
+/**
+ * Discards a body without waiting for it. undici reports a body destroyed before its end as an
+ * `error` event (`UND_ERR_ABORTED`); nobody waits for that one, so it is swallowed here.
+ */
 export function discardBody(body: ResponseBody): void {
-  if (!body.destroyed) body.destroy();
+  if (body.destroyed) return;
+  body.on('error', ignore);
+  body.destroy();
 }

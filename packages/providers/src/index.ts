@@ -42,7 +42,6 @@ export {
   DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS,
   SDK_RETRY_MAX_WAIT_ENV_NAMES,
   SdkRetryCapError,
-  parseRetryAfterMs,
   parseSdkRetryMaxWaitSeconds,
   resolveSdkRetryMaxWaitSeconds,
   shouldSurfaceImmediately,

@@ -79,7 +79,8 @@ export function resolveSdkRetryMaxWaitSeconds(env: Readonly<Record<string, strin
  * Whether a retryable response must surface to the runner at once rather than be waited out: its Retry-After
  * is longer than the cap. Without a Retry-After, or with the cap disabled (`null`), it never is.
  *
- * @param retryAfterMs the response's Retry-After in milliseconds (see {@link parseRetryAfterMs}).
+ * @param retryAfterMs the response's Retry-After in milliseconds (as `parseRetryAfter` of
+ *   `@understudy/error-classifier` reads it from headers and body).
  * @param capSeconds the cap in seconds, `null` when disabled.
  * @example shouldSurfaceImmediately(90_000, 60) // true
  * @example shouldSurfaceImmediately(20_000, 60) // false
@@ -88,24 +89,4 @@ export function resolveSdkRetryMaxWaitSeconds(env: Readonly<Record<string, strin
 export function shouldSurfaceImmediately(retryAfterMs: number | null | undefined, capSeconds: number | null): boolean {
   if (capSeconds === null || retryAfterMs === null || retryAfterMs === undefined) return false;
   return retryAfterMs > capSeconds * 1000;
-}
-
-/**
- * The wait a response asks for, in milliseconds: `retry-after-ms` (milliseconds), else `retry-after` as
- * seconds or as an HTTP date (relative to `nowMs`). Header names must be lower-case.
- *
- * @returns milliseconds (never negative), or `null` when no readable hint is present.
- * @example parseRetryAfterMs({ 'retry-after': '20' }, 0) // 20000
- * @example parseRetryAfterMs({ 'retry-after-ms': '1500' }, 0) // 1500
- */
-export function parseRetryAfterMs(headers: Readonly<Record<string, string>> | undefined, nowMs: number): number | null {
-  if (headers === undefined) return null;
-  const milliseconds = headers['retry-after-ms']?.trim();
-  if (milliseconds !== undefined && /^\d+(\.\d+)?$/.test(milliseconds)) return Number(milliseconds);
-  const value = headers['retry-after']?.trim();
-  if (value === undefined || value === '') return null;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const dateMs = Date.parse(value);
-  if (Number.isNaN(dateMs)) return null;
-  return Math.max(0, dateMs - nowMs);
 }

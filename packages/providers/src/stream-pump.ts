@@ -18,6 +18,12 @@ import { WireError } from './wire/wire-format.js';
 /** Largest SSE event we buffer, in characters; beyond it the stream is malformed. */
 const MAX_SSE_BUFFER_CHARS = 16 * 1024 * 1024;
 
+/**
+ * The body is read eagerly into our own queue (so bytes that arrived before a connection drop are not lost
+ * with undici's buffer); past this many queued bytes the body is paused until the consumer catches up.
+ */
+const HIGH_WATER_BYTES = 1024 * 1024;
+
 /** Once a finish reason arrived, wait at most this long for the rest (usage, end marker) before finalising. */
 const AFTER_FINISH_GRACE_MS = 1000;
 
@@ -60,17 +66,41 @@ export interface StreamPumpOptions {
 /** Pulls normalised deltas out of a streaming response. */
 export class StreamPump {
   readonly #options: StreamPumpOptions;
-  readonly #iterator: AsyncIterator<Buffer>;
+  readonly #chunks: Buffer[] = [];
+  #queuedBytes = 0;
+  #bodyEnded = false;
+  #bodyError: { readonly error: unknown } | undefined;
+  #wake: (() => void) | undefined;
   readonly #parser: EventSourceParser;
   readonly #text = new TextDecoder();
   readonly #events: SseEvent[] = [];
   readonly #queue: ChatStreamDelta[] = [];
   #parseError: ParseError | undefined;
+  /** A failure found after some deltas of the same read: thrown once those deltas were handed out. */
+  #pendingError: StreamPumpError | undefined;
   #ended = false;
 
   constructor(options: StreamPumpOptions) {
     this.#options = options;
-    this.#iterator = options.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const wake = (): void => {
+      const resolve = this.#wake;
+      this.#wake = undefined;
+      resolve?.();
+    };
+    options.body.on('data', (chunk: Buffer) => {
+      this.#chunks.push(chunk);
+      this.#queuedBytes += chunk.length;
+      if (this.#queuedBytes > HIGH_WATER_BYTES) options.body.pause();
+      wake();
+    });
+    options.body.on('end', () => {
+      this.#bodyEnded = true;
+      wake();
+    });
+    options.body.on('error', (error: unknown) => {
+      this.#bodyError ??= { error };
+      wake();
+    });
     this.#parser = createParser({
       maxBufferSize: MAX_SSE_BUFFER_CHARS,
       onEvent: (event) => this.#events.push(event),
@@ -99,6 +129,7 @@ export class StreamPump {
     for (;;) {
       const delta = this.#queue.shift();
       if (delta !== undefined) return delta;
+      if (this.#pendingError !== undefined) throw this.#pendingError;
       if (this.#ended) return undefined;
       await this.#readMore();
     }
@@ -114,12 +145,31 @@ export class StreamPump {
     return this.#options.decoder.done || this.#options.decoder.finished;
   }
 
+  /** The next chunk of the body (`done` at its end); waits for one with the stall timer running. */
+  async #nextChunk(): Promise<IteratorResult<Buffer>> {
+    for (;;) {
+      const chunk = this.#chunks.shift();
+      if (chunk !== undefined) {
+        this.#queuedBytes -= chunk.length;
+        if (this.#options.body.isPaused() && this.#queuedBytes <= HIGH_WATER_BYTES / 2) this.#options.body.resume();
+        return { done: false, value: chunk };
+      }
+      if (this.#bodyError !== undefined) throw this.#bodyError.error;
+      if (this.#bodyEnded) return { done: true, value: undefined };
+      const { control } = this.#options;
+      control.arm('stall', this.#complete ? Math.min(AFTER_FINISH_GRACE_MS, this.#options.stallTimeoutMs || AFTER_FINISH_GRACE_MS) : this.#options.stallTimeoutMs);
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      control.disarm('stall');
+    }
+  }
+
   async #readMore(): Promise<void> {
-    const { control, decoder } = this.#options;
-    control.arm('stall', this.#complete ? Math.min(AFTER_FINISH_GRACE_MS, this.#options.stallTimeoutMs || AFTER_FINISH_GRACE_MS) : this.#options.stallTimeoutMs);
+    const { control } = this.#options;
     let next: IteratorResult<Buffer>;
     try {
-      next = await this.#iterator.next();
+      next = await this.#nextChunk();
     } catch (error) {
       control.disarm('stall');
       if (this.#complete && control.abortInfo?.cause !== 'user') {
@@ -141,14 +191,13 @@ export class StreamPump {
         { cause: error },
       );
     }
-    control.disarm('stall');
     if (next.done === true) {
       this.#parser.feed(this.#text.decode());
       this.#parser.reset({ consume: true });
       this.#decodeEvents();
       this.#ended = true;
-      if (!this.#complete) {
-        throw this.#failure('stream ended early: the provider closed the stream before a finish reason', {
+      if (!this.#complete && this.#pendingError === undefined) {
+        this.#pendingError = this.#failure('stream ended early: the provider closed the stream before a finish reason', {
           code: 'STREAM_ENDED_EARLY',
         });
       }
@@ -156,33 +205,36 @@ export class StreamPump {
     }
     this.#parser.feed(this.#text.decode(next.value, { stream: true }));
     this.#decodeEvents();
-    if (decoder.done) {
-      // Nothing may follow the end marker: stop here and let the socket go back to the pool if it can.
-      this.discard();
-    }
   }
 
+  /** Decodes the parsed events into the queue; a bad event stops the stream after the deltas before it. */
   #decodeEvents(): void {
-    if (this.#parseError !== undefined) {
-      const error = this.#parseError;
-      this.discard();
-      throw this.#failure(`malformed stream: ${error.message}`, { code: 'MALFORMED_STREAM' });
-    }
     for (const event of this.#events.splice(0)) {
       if (this.#options.decoder.done) break;
       try {
         this.#queue.push(...this.#options.decoder.push(event));
       } catch (error) {
         if (!WireError.isInstance(error)) throw error;
-        this.discard();
-        throw error.kind === 'provider_error'
-          ? this.#failure(`the provider sent an error in the stream: ${event.data.slice(0, 300)}`, {
-              status: this.#options.status,
-              body: event.data,
-            })
-          : this.#failure(error.message, { code: 'MALFORMED_CHUNK', body: event.data });
+        this.#stop(
+          error.kind === 'provider_error'
+            ? this.#failure(`the provider sent an error in the stream: ${event.data.slice(0, 300)}`, {
+                status: this.#options.status,
+                body: event.data,
+              })
+            : this.#failure(error.message, { code: 'MALFORMED_CHUNK', body: event.data }),
+        );
+        return;
       }
     }
+    if (this.#parseError !== undefined) {
+      this.#stop(this.#failure(`malformed stream: ${this.#parseError.message}`, { code: 'MALFORMED_STREAM' }));
+    }
+  }
+
+  #stop(error: StreamPumpError): void {
+    this.#events.length = 0;
+    this.#pendingError = error;
+    this.discard();
   }
 
   #failure(message: string, extra: { readonly code?: string; readonly status?: number; readonly body?: string }): StreamPumpError {

@@ -133,7 +133,8 @@ async function sendWhole(exchange: Exchange, writer: WireWriter, answer: Answer,
   const half = Math.floor(json.length / 2);
   response.write(json.slice(0, half));
   if (step.cutAfterChunks !== undefined) {
-    response.socket?.destroy();
+    // Closes the connection once what was written is flushed: the client gets the bytes, then a dead socket.
+    response.socket?.destroySoon();
     return 'cut';
   }
   if (step.stallAfterChunks !== undefined) {
@@ -165,7 +166,7 @@ async function sendStream(exchange: Exchange, writer: WireWriter, answer: Answer
       return `ended after ${position} chunks`;
     }
     if (step.cutAfterChunks === position) {
-      response.socket?.destroy();
+      response.socket?.destroySoon();
       return `cut after ${position} chunks`;
     }
     const frame = frames.content[position];

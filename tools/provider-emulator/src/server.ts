@@ -37,6 +37,8 @@ export interface RecordedRequest {
   readonly step: number | null;
   /** What the emulator sent, e.g. `ok`, `status 429`, `reset`, `cut after 2 chunks`. */
   outcome: string;
+  /** Which TCP connection carried the request, numbered from 1 (equal numbers: a reused keep-alive socket). */
+  readonly connection: number;
 }
 
 /** Counters. */
@@ -87,6 +89,18 @@ class EmulatorState {
   oauthRefreshes = 0;
   records: RecordedRequest[] = [];
   sequence = 0;
+  readonly connections = new WeakMap<object, number>();
+  connectionCount = 0;
+
+  connectionOf(socket: object): number {
+    let number = this.connections.get(socket);
+    if (number === undefined) {
+      this.connectionCount += 1;
+      number = this.connectionCount;
+      this.connections.set(socket, number);
+    }
+    return number;
+  }
 
   setScript(script: EmulatorScript): void {
     this.script = script;
@@ -289,6 +303,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       route: chosen.route,
       step: chosen.step,
       outcome: 'pending',
+      connection: state.connectionOf(request.socket),
     };
     state.records.push(record);
     switch (target.kind) {
