@@ -143,7 +143,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const windows: ActiveWindow[] = [];
     for (const store of await stores.opened()) {
       for (const [profileId, stats] of Object.entries(await store.listUsageStats())) {
-        const block = profileUnavailability(stats, { nowMs });
+        // A model-scoped cooldown counts too: ask about the model it blocks.
+        const block = profileUnavailability(stats, { nowMs, model: stats.cooldownModel });
         if (block !== undefined) windows.push({ agent: store.agentId, provider: profileId.slice(0, profileId.indexOf(':')), lane: block.lane });
       }
     }

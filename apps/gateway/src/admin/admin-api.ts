@@ -54,7 +54,8 @@ async function profilesOf(store: AuthProfileStore, nowMs: number): Promise<Recor
   const [profiles, stats] = await Promise.all([store.listProfiles(), store.listUsageStats()]);
   return profiles.map((profile) => {
     const usage = stats[profile.id] ?? {};
-    const block = profileUnavailability(usage, { nowMs });
+    // A model-scoped cooldown shows as a block of that model (`unavailable.model`).
+    const block = profileUnavailability(usage, { nowMs, model: usage.cooldownModel });
     return {
       id: profile.id,
       provider: profile.provider,

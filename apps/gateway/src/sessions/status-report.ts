@@ -157,7 +157,6 @@ export function formatStatus(status: SessionStatus, nowMs: number): string {
   if (status.pinnedProfile !== undefined) {
     lines.push(`Auth profile: ${status.pinnedProfile.profileId} (pinned by ${status.pinnedProfile.source === 'user' ? 'you' : 'session stickiness'})`);
   }
-  if (status.pendingSwitch !== undefined) lines.push(`Pending switch: ${status.pendingSwitch}`);
   if (status.cooldowns.length === 0) lines.push('Cooldowns: none block the chain');
   else {
     lines.push('Cooldowns:');

@@ -1,0 +1,69 @@
+import { parseConfig } from '@understudy/config';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../gateway-error.js';
+import { checkFallbacksOverride, resolveRequestSelection, validModelNames } from './model-selection.js';
+
+const config = parseConfig({
+  models: {
+    providers: {
+      openai: { baseUrl: 'http://127.0.0.1:1/v1', api: 'openai-completions', models: ['gpt-a'] },
+      anthropic: { baseUrl: 'http://127.0.0.1:1', api: 'anthropic-messages' },
+    },
+  },
+  agents: {
+    defaults: { model: { primary: 'openai/gpt-a', fallbacks: ['anthropic/claude-b'] }, models: { 'anthropic/claude-b': { alias: 'Claude' } } },
+    entries: { coder: { model: 'anthropic/claude-b' } },
+  },
+});
+
+function thrown(run: () => unknown): GatewayError {
+  try {
+    run();
+  } catch (error) {
+    if (GatewayError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+describe('resolveRequestSelection', () => {
+  // DESIGN §4.3: `default` or an agent id runs a configured chain; an alias or provider/model is explicit (strict).
+  it.each([
+    { model: undefined, agent: 'main', expected: { kind: 'configured', agentId: 'main' } },
+    { model: 'default', agent: 'coder', expected: { kind: 'configured', agentId: 'coder' } },
+    { model: 'DEFAULT', agent: 'main', expected: { kind: 'configured', agentId: 'main' } },
+    { model: 'coder', agent: 'main', expected: { kind: 'configured', agentId: 'coder' } },
+    { model: 'claude', agent: 'main', expected: { kind: 'explicit', agentId: 'main', ref: { provider: 'anthropic', model: 'claude-b' } } },
+    { model: 'OpenAI/gpt-unlisted', agent: 'main', expected: { kind: 'explicit', agentId: 'main', ref: { provider: 'openai', model: 'gpt-unlisted' } } },
+  ])('$model for agent $agent', ({ model, agent, expected }) => {
+    expect(resolveRequestSelection(model, config, agent)).toEqual(expected);
+  });
+
+  it('answers anything else with a 404 listing what is valid', () => {
+    const error = thrown(() => resolveRequestSelection('gpt-4o', config, 'main'));
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('model_not_found');
+    for (const valid of ['"default"', 'main, coder', 'Claude', 'openai, anthropic', 'openai/gpt-a']) expect(error.message).toContain(valid);
+    expect(thrown(() => resolveRequestSelection('groq/llama', config, 'main')).message).toContain('provider "groq" is not configured');
+  });
+
+  it('refuses an unknown agent header', () => {
+    const error = thrown(() => resolveRequestSelection('default', config, 'ghost'));
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('agent_not_found');
+  });
+
+  it('lists agents, aliases and configured models', () => {
+    expect(validModelNames(config)).toEqual({ agents: ['main', 'coder'], aliases: ['Claude'], models: ['openai/gpt-a', 'anthropic/claude-b'] });
+  });
+});
+
+describe('checkFallbacksOverride', () => {
+  it('normalises aliases and refs, and rejects unknown providers with a 400', () => {
+    expect(checkFallbacksOverride(['claude', 'OpenAI/gpt-a'], config)).toEqual(['anthropic/claude-b', 'openai/gpt-a']);
+    expect(checkFallbacksOverride([], config)).toEqual([]);
+    expect(checkFallbacksOverride(undefined, config)).toBeUndefined();
+    expect(thrown(() => checkFallbacksOverride(['x/y'], config)).message).toContain('understudy.fallbacks[0]');
+    expect(thrown(() => checkFallbacksOverride(['nope'], config)).status).toBe(400);
+  });
+});

@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger, scrubSecrets } from './logger.js';
+
+function capture(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
+  let out = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => out, lines: () => out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+describe('logger', () => {
+  // STYLE 11: pino redact.paths for every place a key could sit, and a grep of all output for the fixture keys.
+  it('redacts secret fields by path', () => {
+    const sink = capture();
+    const logger = createLogger({ destination: sink.stream });
+    logger.info({ apiKey: 'k1', authorization: 'Bearer k2', 'x-api-key': 'k3', headers: { authorization: 'Bearer k4', 'x-api-key': 'k5' }, credential: { key: 'k6' }, adminToken: 'k7', keep: 'visible' }, 'm');
+    const [line] = sink.lines();
+    expect(line).toMatchObject({ apiKey: '***', authorization: '***', 'x-api-key': '***', headers: { authorization: '***', 'x-api-key': '***' }, credential: '***', adminToken: '***', keep: 'visible' });
+  });
+
+  it('scrubs key-shaped strings anywhere, in fields, nested objects, errors and the message', () => {
+    const sink = capture();
+    const logger = createLogger({ destination: sink.stream });
+    logger.warn(
+      { detail: 'Incorrect API key provided: sk-test-openai-key-aaaa.', nested: { deeper: ['gsk_abcdefghijkl', 'xai-abcdefghijk'] }, err: new Error('auth failed for sk-ant-api03-abcdefgh') },
+      'upstream said Bearer abcdefghijklmnop',
+    );
+    const text = sink.text();
+    for (const secret of ['sk-test-openai-key-aaaa', 'gsk_abcdefghijkl', 'xai-abcdefghijk', 'sk-ant-api03-abcdefgh', 'abcdefghijklmnop']) expect(text).not.toContain(secret);
+    expect(text).toContain('Incorrect API key provided: ***.');
+  });
+
+  it.each([
+    ['sk-proj-ABCdef123456', '***'],
+    ['AIzaSyA1234567890abcdefghijklmn', '***'],
+    ['a normal sentence with sk- in it', 'a normal sentence with sk- in it'],
+    ['Bearer short', 'Bearer short'],
+  ])('scrubSecrets(%j) = %j', (input, output) => {
+    expect(scrubSecrets(input)).toBe(output);
+  });
+});
