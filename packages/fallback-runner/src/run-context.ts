@@ -35,11 +35,13 @@ export interface RetrySettings {
   readonly maxRetryAfterMs: number | null;
 }
 
-const NEVER_ABORTED: AbortSignalLike = Object.freeze({
-  aborted: false,
-  addEventListener: () => undefined,
-  removeEventListener: () => undefined,
-});
+/**
+ * The signal handed to attempts when the caller gave none: a real `AbortSignal` that never aborts (so provider
+ * clients may combine it with `AbortSignal.any`).
+ */
+function neverAborted(): AbortSignalLike {
+  return new AbortController().signal;
+}
 
 /** The mutable state of one run. */
 export class RunContext<T> {
@@ -88,7 +90,7 @@ export class RunContext<T> {
       windowMs: provider.windowMs,
       maxRetryAfterMs: cap,
     };
-    this.signal = options.signal ?? NEVER_ABORTED;
+    this.signal = options.signal ?? neverAborted();
     this.session = session;
     this.skipCache = options.skipCache?.enabled === true ? options.skipCache : undefined;
     this.explicitProfile = options.request.authProfile;

@@ -119,6 +119,22 @@ describe('understudy simulate: the command', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ turns: [{ outcome: 'success', answeredBy: 'openai/gpt-x', profile: null }] });
   });
 
+  it('accepts bare profile names with a provider, in profiles, usage stats and matches; "ok": false with a status is an HTTP failure', async () => {
+    const run = await simulate([
+      scenarioFile({
+        config: { agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['anthropic/claude-x'] } } } },
+        profiles: [{ id: 'a', provider: 'openai' }, { id: 'b', provider: 'openai' }, { id: 'anthropic:a' }],
+        usageStats: { a: { lastUsed: 1 }, 'openai:b': { lastUsed: 2 } },
+        turns: [{ outcomes: [{ match: { profile: 'a', provider: 'openai' }, results: [{ ok: false, status: 401 }] }] }],
+      }),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      turns: [{ outcome: 'success', answeredBy: 'openai/gpt-x', profile: 'openai:b', attempts: [{ profile: 'openai:a', reason: 'auth', status: 401 }, { profile: 'openai:b', kind: 'call' }] }],
+      usageStats: { 'openai:a': { lastUsed: 1, cooldownReason: 'auth' } },
+    });
+  });
+
   it('removes its temporary state root afterwards', async () => {
     const before = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('understudy-simulate-')).length;
     await simulate([scenarioFile(minimal)]);

@@ -86,7 +86,8 @@ function normaliseResult(key: 'ok' | 'status' | 'error', value: object): Normali
 /** One scripted provider result; the key present (`ok`, `status`, `error`) picks its shape. */
 export const scenarioResultSchema = z.unknown().transform((value, context): ScenarioResult => {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const key = (['ok', 'status', 'error'] as const).find((name) => Object.hasOwn(value, name));
+    const fields = value as Record<string, unknown>;
+    const key = fields['ok'] === true ? 'ok' : (['status', 'error', 'ok'] as const).find((name) => Object.hasOwn(value, name));
     if (key !== undefined) {
       const parsed = normaliseResult(key, value);
       if ('data' in parsed) return parsed.data;
@@ -102,7 +103,7 @@ export const scenarioResultSchema = z.unknown().transform((value, context): Scen
 const matchSchema = z.looseObject({
   provider: nonBlank.optional(),
   model: nonBlank.optional(),
-  profile: profileId.nullable().optional(),
+  profile: nonBlank.nullable().optional(),
 });
 
 const outcomeSchema = z.looseObject({
@@ -130,19 +131,25 @@ const turnSchema = z.looseObject({
 });
 
 /** A scenario profile: no secrets; a placeholder credential of `type` unless a field says otherwise. */
-const profileSchema = z.looseObject({
-  id: profileId,
-  provider: nonBlank.optional(),
-  type: z.enum(['api_key', 'oauth', 'token']).default('api_key'),
-  key: z.string().nullable().optional(),
-  access: z.string().nullable().optional(),
-  refresh: z.string().nullable().optional(),
-  token: z.string().nullable().optional(),
-  expires: epochMs.nullable().optional(),
-  email: nonBlank.optional(),
-  projectId: nonBlank.optional(),
-  enterpriseUrl: nonBlank.optional(),
-});
+const profileSchema = z
+  .looseObject({
+    id: nonBlank,
+    provider: nonBlank.optional(),
+    type: z.enum(['api_key', 'oauth', 'token']).default('api_key'),
+    key: z.string().nullable().optional(),
+    access: z.string().nullable().optional(),
+    refresh: z.string().nullable().optional(),
+    token: z.string().nullable().optional(),
+    expires: epochMs.nullable().optional(),
+    email: nonBlank.optional(),
+    projectId: nonBlank.optional(),
+    enterpriseUrl: nonBlank.optional(),
+  })
+  .superRefine((profile, context) => {
+    if (parseProfileId(profile.id) === undefined && profile.provider === undefined) {
+      context.addIssue({ code: 'custom', path: ['id'], message: 'an auth profile id is "provider:name", e.g. "openai:a" (or give "provider" with a bare name)' });
+    }
+  });
 
 const usageStatsSchema = z.looseObject({
   lastUsed: epochMs.optional(),
@@ -194,7 +201,7 @@ export const scenarioSchema = z.looseObject({
   seed: z.number().int().default(1),
   config: z.record(z.string(), z.unknown()).default({}),
   profiles: z.array(profileSchema).default([]),
-  usageStats: z.record(profileId, usageStatsSchema).default({}),
+  usageStats: z.record(nonBlank, usageStatsSchema).default({}),
   session: sessionSchema.optional(),
   turns: z.array(turnSchema).min(1, 'a scenario needs at least one turn'),
 });

@@ -25,7 +25,16 @@ import type {
   SessionWriteResult,
   UsageStatsTransition,
 } from '@understudy/contracts';
-import { Secret, credentialFacts, normalizeProfileId, normalizeProviderId, parseModelRef, providerOfProfileId } from '@understudy/contracts';
+import {
+  Secret,
+  credentialFacts,
+  formatProfileId,
+  normalizeProfileId,
+  normalizeProviderId,
+  parseModelRef,
+  parseProfileId,
+  providerOfProfileId,
+} from '@understudy/contracts';
 import { ScenarioFieldError } from './scenario-load.js';
 import type { ScenarioProfile, ScenarioSession } from './scenario-schema.js';
 
@@ -183,8 +192,8 @@ export async function openScenarioStore(options: {
     const unstorable = new Map<ProfileId, { view: AuthProfileView; credential: Credential }>();
     const profileIds: ProfileId[] = [];
     for (const profile of options.profiles) {
-      const id = normalizeProfileId(profile.id);
-      const provider = normalizeProviderId(profile.provider ?? providerOfProfileId(id) ?? '');
+      const provider = normalizeProviderId(profile.provider ?? providerOfProfileId(profile.id) ?? '');
+      const id = parseProfileId(profile.id) === undefined ? formatProfileId(provider, profile.id) : normalizeProfileId(profile.id);
       const credential = placeholderCredential(profile, provider);
       profileIds.push(id);
       if (storable(credential)) {
@@ -203,7 +212,9 @@ export async function openScenarioStore(options: {
     for (const [rawId, raw] of Object.entries(options.usageStats)) {
       const stats: Record<string, unknown> = {};
       for (const field of USAGE_FIELDS) if (raw[field] !== undefined) stats[field] = raw[field];
-      await store.updateUsageStats(normalizeProfileId(rawId), () => stats as ProfileUsageStats);
+      const id = parseProfileId(rawId) === undefined ? profileIds.find((known) => known.slice(known.indexOf(':') + 1) === rawId.trim()) : normalizeProfileId(rawId);
+      if (id === undefined) throw new ScenarioFieldError(`usageStats.${rawId}`, 'not an auth profile id ("provider:name") nor the name of a scenario profile');
+      await store.updateUsageStats(id, () => stats as ProfileUsageStats);
     }
     if (options.session !== undefined) {
       await store.writeSession(options.session.key, null, initialSessionPatch(options.session.fields, options.nowMs()), options.nowMs());

@@ -25,7 +25,10 @@ function matches(outcome: ScenarioOutcome, candidate: Candidate, profile: string
     if (model !== candidate.model && model !== formatModelRef(candidate)) return false;
   }
   if (match.profile === null) return profile === null;
-  if (match.profile !== undefined) return profile !== null && normalizeProfileId(match.profile) === profile;
+  if (match.profile !== undefined) {
+    if (profile === null) return false;
+    return match.profile.includes(':') ? normalizeProfileId(match.profile) === profile : profile.slice(profile.indexOf(':') + 1) === match.profile.trim();
+  }
   return true;
 }
 
