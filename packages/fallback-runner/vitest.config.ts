@@ -12,5 +12,10 @@ export default defineConfig({
     environment: 'node',
     include: ['src/**/*.test.ts'],
     watch: false,
+    coverage: {
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.test.ts', 'src/**/test-support/**', 'src/index.ts', 'src/options.ts', 'src/testing/index.ts'],
+      thresholds: { lines: 92, statements: 92, functions: 90, branches: 82 },
+    },
   },
 });

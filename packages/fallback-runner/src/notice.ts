@@ -5,12 +5,22 @@
  */
 import type { ChatType, FailoverReason, FallbackNoticeState, SessionEntry, SessionPatch } from '@understudy/contracts';
 
-/** `↪️ Model Fallback: <fallback> (selected <primary>; <reason>)` */
+/**
+ * The notice of a move onto a fallback: `↪️ Model Fallback: <fallback> (selected <primary>; <reason>)`.
+ *
+ * @example fallbackNoticeText({ active: 'anthropic/claude-x', selected: 'openai/gpt-x', reason: 'rate_limit' })
+ *   // '↪️ Model Fallback: anthropic/claude-x (selected openai/gpt-x; rate_limit)'
+ */
 export function fallbackNoticeText(input: { readonly active: string; readonly selected: string; readonly reason: FailoverReason }): string {
   return `↪️ Model Fallback: ${input.active} (selected ${input.selected}; ${input.reason})`;
 }
 
-/** `↪️ Model Fallback cleared: <primary> (was <fallback>)` */
+/**
+ * The notice of the return to the selected model: `↪️ Model Fallback cleared: <primary> (was <fallback>)`.
+ *
+ * @example fallbackClearedNoticeText({ selected: 'openai/gpt-x', previous: 'anthropic/claude-x' })
+ *   // '↪️ Model Fallback cleared: openai/gpt-x (was anthropic/claude-x)'
+ */
 export function fallbackClearedNoticeText(input: { readonly selected: string; readonly previous: string }): string {
   return `↪️ Model Fallback cleared: ${input.selected} (was ${input.previous})`;
 }

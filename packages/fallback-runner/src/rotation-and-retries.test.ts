@@ -153,6 +153,29 @@ describe('transient same-profile retries (DESIGN §6.3)', () => {
   });
 });
 
+describe('attempt functions that throw', () => {
+  it('a thrown error is classified from its code, message and status like a returned failure', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    let calls = 0;
+    const attempt = async () => {
+      calls += 1;
+      if (calls === 1) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      if (calls === 2) throw Object.assign(new Error('Unauthorized'), { status: 401 });
+      return { ok: true as const, value: 'answer' };
+    };
+    const result = await w.run({}, {}, { attempt });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a timeout', 'call openai/gpt-x@openai:a auth 401', 'call anthropic/claude-x@anthropic:a']);
+    expect(result.attempts[0]?.code).toBe('ECONNRESET');
+  });
+
+  it('keeps what the attempt threw as the cause of a terminal FailoverError', async () => {
+    const w = world({ profiles: ['openai:a'] });
+    const thrown = Object.assign(new Error('stream broke'), { status: 500, outputStarted: true });
+    const error = await w.fail({}, {}, { attempt: async () => Promise.reject(thrown) });
+    expect((error as Error).cause).toBe(thrown);
+  });
+});
+
 describe('fast request path: no needless store reads', () => {
   it('reads the session once and each provider state once per candidate', async () => {
     const w = world({ profiles: ['openai:a', 'openai:b', 'anthropic:a'] });
