@@ -11,6 +11,8 @@ export default defineConfig({
     name: '@understudy/provider-emulator',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The CLI tests run the built dist/main.js.
+    globalSetup: ['src/test-support/build.ts'],
     watch: false,
   },
 });
