@@ -58,6 +58,7 @@ export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, 
   }
 
   const order = orderProfiles(ctx, candidate, state);
+  ctx.eligibleByProvider.set(provider, new Set(order.profiles.map((entry) => entry.profileId)));
   if (order.profiles.length === 0) return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
   const available = order.profiles.filter((profile) => profile.available);
   const first = available[0] ?? order.profiles[0];

@@ -134,7 +134,7 @@ describe('exhaustion', () => {
   it('the soonest expiry ignores a model-scoped cooldown of a model that was not attempted', async () => {
     const w = world({
       profiles: ['openai:a', 'openai:b', 'anthropic:a'],
-      config: { auth: { order: { openai: ['openai:a'] } }, agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['anthropic/claude-x'] } } } },
+      config: { auth: { cooldowns: { rateLimitedProfileRotations: 0 } }, agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['anthropic/claude-x'] } } } },
     });
     w.store.setUsageStats('openai:b', { cooldownUntil: NOW + 1_000, cooldownModel: 'unrelated', cooldownReason: 'rate_limit' });
     const error = (await w.fail({ openai: [{ status: 429 }], anthropic: [{ status: 429 }] })) as FallbackSummaryError;

@@ -35,8 +35,10 @@ export function soonestCooldownExpiry<T>(ctx: RunContext<T>, candidates: readonl
   let soonest: number | undefined;
   for (const candidate of candidates) {
     const known = ctx.statsByProvider.get(candidate.provider);
-    if (known === undefined) continue;
-    const expiry = soonestExpiry([...known.values()], { nowMs, model: candidate.model });
+    const eligible = ctx.eligibleByProvider.get(candidate.provider);
+    if (known === undefined || eligible === undefined) continue;
+    const stats = [...known].filter(([id]) => eligible.has(id)).map(([, value]) => value);
+    const expiry = soonestExpiry(stats, { nowMs, model: candidate.model });
     if (expiry !== undefined && (soonest === undefined || expiry < soonest)) soonest = expiry;
   }
   return soonest;

@@ -65,6 +65,8 @@ export class RunContext<T> {
   readonly transientProbeUsed = new Set<string>();
   /** The latest usage stats seen per provider and profile (for the model-aware soonest expiry). */
   readonly statsByProvider = new Map<string, Map<ProfileId, ProfileUsageStats>>();
+  /** The eligible profiles of each provider as last ordered (the soonest expiry counts only these). */
+  readonly eligibleByProvider = new Map<string, ReadonlySet<ProfileId>>();
   /** Explicit profile of a candidate reached through a live switch (`candidate key → profile`). */
   readonly switchProfiles = new Map<string, ProfileId>();
   chain: readonly Candidate[] = [];
