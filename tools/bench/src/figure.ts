@@ -21,12 +21,30 @@ export interface MachineInfo {
   readonly os: string;
   readonly arch: string;
   readonly totalMemoryMiB: number;
+  /** When the run started, ISO 8601. */
+  readonly date: string;
+  /**
+   * The 1-, 5- and 15-minute load averages when the run started: other work on the machine (a busy CI runner, a
+   * parallel build) shows here and explains noisy figures.
+   */
+  readonly loadAverage: readonly number[];
 }
 
-/** The document written to `bench/results/latest.json`. */
+/** A figure that was not measured in this run, and why (e.g. Portkey could not start). Never a made-up value. */
+export interface SkippedFigure {
+  readonly name: string;
+  readonly reason: string;
+}
+
+/**
+ * The document written to `bench/results/latest.json` (DESIGN §4.4). `skipped` and `notes` are present only
+ * when non-empty: figures left out with their reason, and how the figures were taken (upstream, rounds, versions).
+ */
 export interface BenchReport {
   readonly machine: MachineInfo;
   readonly figures: readonly Figure[];
+  readonly skipped?: readonly SkippedFigure[];
+  readonly notes?: readonly string[];
 }
 
 /** What every suite is given. */
@@ -37,6 +55,10 @@ export interface SuiteOptions {
   readonly repoRoot: string;
   /** Progress and notes for people; never the figures themselves. */
   readonly log: (line: string) => void;
+  /** Records a figure that could not be measured in this run, with the reason (written under `skipped`). */
+  readonly skip?: (name: string, reason: string) => void;
+  /** Records how figures were taken (written under `notes` and printed under the table). */
+  readonly note?: (text: string) => void;
 }
 
 /** A group of figures measured together (`classifier`, later `gateway`, `store`, `failover`). */

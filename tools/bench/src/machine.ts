@@ -4,8 +4,9 @@
 import os from 'node:os';
 import type { MachineInfo } from './figure.js';
 
-/** CPU model, core count, Node version, OS, architecture and memory of this machine. */
-export function machineInfo(): MachineInfo {
+/** CPU model, core count, Node version, OS, architecture and memory of this machine, the run's start and
+ * the load average then. */
+export function machineInfo(startedAt: Date = new Date()): MachineInfo {
   const cpus = os.cpus();
   return {
     cpu: cpus[0]?.model.trim() ?? 'unknown',
@@ -14,5 +15,7 @@ export function machineInfo(): MachineInfo {
     os: `${os.type()} ${os.release()}`,
     arch: os.arch(),
     totalMemoryMiB: Math.round(os.totalmem() / (1024 * 1024)),
+    date: startedAt.toISOString(),
+    loadAverage: os.loadavg().map((load) => Math.round(load * 100) / 100),
   };
 }

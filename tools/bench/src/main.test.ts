@@ -12,11 +12,12 @@ import type { BenchSuite } from './figure.js';
 import { classifierFigures } from './figures/classifier.js';
 import { fixturePayloads, randomBody, syntheticPayloads } from './figures/classifier-corpus.js';
 import { parseBenchArguments, runBench } from './main.js';
-import { renderMarkdownTable, writeReport } from './report.js';
+import { markdownPath, renderMarkdownReport, renderMarkdownTable, writeReport } from './report.js';
 import { findRepoRoot } from './repo-root.js';
 
 const repoRoot = findRepoRoot(import.meta.dirname);
 const silent = (): void => undefined;
+const machine = { cpu: 'cpu', cores: 2, node: 'v20', os: 'Linux', arch: 'x64', totalMemoryMiB: 2048, date: '2026-01-01T00:00:00.000Z', loadAverage: [0.5, 0.25, 0] };
 
 describe('classifier suite', () => {
   it('returns the two DESIGN §4.4 figures with units and finite positive values', () => {
@@ -58,9 +59,45 @@ describe('report', () => {
       log: silent,
     });
     expect(report.figures).toEqual([{ name: 'fake.value', unit: 'x', value: 1 }]);
-    expect(Object.keys(report.machine).sort()).toEqual(['arch', 'cores', 'cpu', 'node', 'os', 'totalMemoryMiB']);
+    expect(report.skipped).toBeUndefined();
+    expect(Object.keys(report.machine).sort()).toEqual(['arch', 'cores', 'cpu', 'date', 'loadAverage', 'node', 'os', 'totalMemoryMiB']);
+    expect(Number.isNaN(Date.parse(report.machine.date))).toBe(false);
+    expect(report.machine.loadAverage).toHaveLength(3);
     expect(report.machine.cores).toBeGreaterThan(0);
     expect(report.machine.node).toBe(process.version);
+  });
+
+  it('collects the figures suites skip, with their reasons, and the notes on how figures were taken', async () => {
+    const skipping: BenchSuite = {
+      name: 'skipping',
+      description: 'skips one figure',
+      run: async (options) => {
+        options.skip?.('x.vs_portkey', 'Portkey could not run here: exit 1');
+        options.note?.('measured against a fake');
+        return [{ name: 'x', unit: 'ms', value: 1 }];
+      },
+    };
+    const report = await runBench({ args: { quick: false, only: null, out: null, list: false }, repoRoot, suites: [skipping], log: silent });
+    expect(report.skipped).toEqual([{ name: 'x.vs_portkey', reason: 'Portkey could not run here: exit 1' }]);
+    expect(report.notes).toEqual(['measured against a fake']);
+    expect(report.figures.map((figure) => figure.name)).toEqual(['x']);
+  });
+
+  it('renders the whole report as markdown (table, machine, skipped, notes) and names the .md beside the .json', () => {
+    const text = renderMarkdownReport({
+      machine,
+      figures: [{ name: 'a', unit: 'ms', value: 1 }],
+      skipped: [{ name: 'a.vs_portkey', reason: 'no Portkey' }],
+      notes: ['one note'],
+    });
+    expect(text.split('\n\n')).toEqual([
+      '| figure | value | unit | baseline | ratio |\n|---|---:|---|---|---:|\n| a | 1 | ms |  |  |',
+      'Machine: cpu × 2 cores, 2 GiB, Node v20, Linux x64, load 0.5/0.25/0, 2026-01-01T00:00:00.000Z',
+      'Skipped:\n- a.vs_portkey: no Portkey',
+      'Notes:\n- one note',
+    ]);
+    expect(markdownPath('/x/bench/results/latest.json')).toBe('/x/bench/results/latest.md');
+    expect(markdownPath('out')).toBe('out.md');
   });
 
   it('writes the DESIGN §4.4 JSON document', () => {
@@ -68,7 +105,7 @@ describe('report', () => {
     try {
       const file = path.join(dir, 'results/latest.json');
       const figure = compared({ name: 'gateway.added_p50_ms.vs_bare_proxy', unit: 'ms', value: 3 }, { name: 'bare-proxy', value: 2 });
-      writeReport(file, { machine: { cpu: 'cpu', cores: 2, node: 'v20', os: 'Linux', arch: 'x64', totalMemoryMiB: 1 }, figures: [figure] });
+      writeReport(file, { machine, figures: [figure] });
       const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { machine: object; figures: object[] };
       expect(Object.keys(written)).toEqual(['machine', 'figures']);
       expect(written.figures[0]).toEqual({ name: 'gateway.added_p50_ms.vs_bare_proxy', unit: 'ms', value: 3, baseline: { name: 'bare-proxy', value: 2 }, ratio: 1.5 });
@@ -95,10 +132,11 @@ describe('arguments', () => {
   it('parses --quick, --only, --out and --list', () => {
     expect(parseBenchArguments(['--quick', '--only', 'classifier', '--out', 'x.json'])).toEqual({ quick: true, only: ['classifier'], out: 'x.json', list: false });
     expect(parseBenchArguments([])).toEqual({ quick: false, only: null, out: null, list: false });
+    expect(parseBenchArguments(['--only', 'gateway, failover,store'])).toMatchObject({ only: ['gateway', 'failover', 'store'] });
   });
 
   it('rejects unknown options and unknown suites with a bad_arguments BenchError', () => {
-    for (const argv of [['--fast'], ['--only', 'gateway-nope']]) {
+    for (const argv of [['--fast'], ['--only', 'gateway-nope'], ['--quick', 'extra']]) {
       let caught: unknown;
       try {
         parseBenchArguments(argv);

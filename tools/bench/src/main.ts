@@ -1,11 +1,12 @@
 /**
  * `pnpm bench`: runs the benchmark suites, writes `bench/results/latest.json` at the repository root (DESIGN
- * §4.4: `{ machine, figures: [{ name, unit, value, baseline?, ratio? }] }`) and prints a markdown table.
+ * §4.4: `{ machine, figures: [{ name, unit, value, baseline?, ratio? }] }`, plus `skipped` and `notes` when
+ * there are any) and the same as a markdown page beside it (`latest.md`), and prints the markdown table.
  *
  * Usage: `pnpm bench [--quick] [--only <suite>[,<suite>…]] [--out <file>] [--list]`
  * - `--quick`: short runs (smoke checks);
  * - `--only`: run only the named suites;
- * - `--out`: write the JSON elsewhere;
+ * - `--out`: write the JSON elsewhere (the markdown goes beside it, `.md`);
  * - `--list`: print the suites and exit.
  *
  * A suite is a module exporting a {@link BenchSuite}; add it to `SUITES` below and its figures are merged in.
@@ -14,14 +15,17 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BenchError } from './errors.js';
-import type { BenchReport, BenchSuite, Figure } from './figure.js';
+import type { BenchReport, BenchSuite, Figure, SkippedFigure } from './figure.js';
 import { classifierSuite } from './figures/classifier.js';
+import { failoverSuite } from './figures/failover.js';
+import { gatewaySuite } from './figures/gateway.js';
+import { storeSuite } from './figures/store.js';
 import { machineInfo } from './machine.js';
-import { renderMarkdownTable, writeReport } from './report.js';
+import { markdownPath, renderMarkdownReport, writeMarkdownReport, writeReport } from './report.js';
 import { findRepoRoot } from './repo-root.js';
 
 /** Every suite, in the order they run. */
-export const SUITES: readonly BenchSuite[] = [classifierSuite];
+export const SUITES: readonly BenchSuite[] = [classifierSuite, gatewaySuite, failoverSuite, storeSuite];
 
 /** Parsed command line of the bench. */
 export interface BenchArguments {
@@ -64,13 +68,25 @@ export async function runBench(options: {
   readonly suites?: readonly BenchSuite[];
   readonly log: (line: string) => void;
 }): Promise<BenchReport> {
+  const startedAt = new Date();
   const suites = (options.suites ?? SUITES).filter((suite) => options.args.only === null || options.args.only.includes(suite.name));
   const figures: Figure[] = [];
+  const skipped: SkippedFigure[] = [];
+  const notes: string[] = [];
   for (const suite of suites) {
     options.log(`bench: ${suite.name}${options.args.quick ? ' (quick)' : ''}: ${suite.description}`);
-    figures.push(...(await suite.run({ quick: options.args.quick, repoRoot: options.repoRoot, log: options.log })));
+    figures.push(
+      ...(await suite.run({
+        quick: options.args.quick,
+        repoRoot: options.repoRoot,
+        log: options.log,
+        skip: (name, reason) => skipped.push({ name, reason }),
+        note: (text) => notes.push(text),
+      })),
+    );
   }
-  return { machine: machineInfo(), figures };
+  if (options.args.quick) notes.unshift('--quick run: fewer rounds and requests, for smoke checks; not for comparison.');
+  return { machine: machineInfo(startedAt), figures, ...(skipped.length === 0 ? {} : { skipped }), ...(notes.length === 0 ? {} : { notes }) };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -87,9 +103,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const report = await runBench({ args, repoRoot, log });
     const out = args.out === null ? path.join(repoRoot, 'bench/results/latest.json') : path.resolve(args.out);
     writeReport(out, report);
-    const { machine } = report;
-    process.stdout.write(`${renderMarkdownTable(report.figures)}\n\n${machine.cpu} × ${machine.cores}, Node ${machine.node}, ${machine.os}\n`);
-    log(`bench: wrote ${path.relative(process.cwd(), out) || out}`);
+    writeMarkdownReport(markdownPath(out), report);
+    process.stdout.write(`${renderMarkdownReport(report)}\n`);
+    log(`bench: wrote ${path.relative(process.cwd(), out) || out} and ${path.relative(process.cwd(), markdownPath(out)) || markdownPath(out)}`);
     return 0;
   } catch (error) {
     log(`bench: ${error instanceof Error ? error.message : String(error)}`);

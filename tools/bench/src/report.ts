@@ -38,3 +38,43 @@ export function renderMarkdownTable(figures: readonly Figure[]): string {
   ];
   return lines.join('\n');
 }
+
+/** The markdown file written beside a JSON report: `latest.json` → `latest.md`. */
+export function markdownPath(jsonFile: string): string {
+  return jsonFile.endsWith('.json') ? `${jsonFile.slice(0, -'.json'.length)}.md` : `${jsonFile}.md`;
+}
+
+/**
+ * The machine in one line, e.g. `AMD EPYC × 2 cores, 23.5 GiB, Node v20.20.2, Linux 6.8 x64, load 0.1/0.2/0.3,
+ * 2026-01-01T…`.
+ */
+export function machineLine(machine: BenchReport['machine']): string {
+  return [
+    `${machine.cpu} × ${machine.cores} cores`,
+    `${formatNumber(machine.totalMemoryMiB / 1024)} GiB`,
+    `Node ${machine.node}`,
+    `${machine.os} ${machine.arch}`,
+    `load ${machine.loadAverage.join('/')}`,
+    machine.date,
+  ].join(', ');
+}
+
+/**
+ * The whole report as markdown: the figure table, the machine, skipped figures with their reasons, and notes.
+ *
+ * @example renderMarkdownReport({ machine, figures: [] }).startsWith('| figure |') // true
+ */
+export function renderMarkdownReport(report: BenchReport): string {
+  const parts = [renderMarkdownTable(report.figures), `Machine: ${machineLine(report.machine)}`];
+  if (report.skipped !== undefined && report.skipped.length > 0) {
+    parts.push(['Skipped:', ...report.skipped.map((skip) => `- ${skip.name}: ${skip.reason}`)].join('\n'));
+  }
+  if (report.notes !== undefined && report.notes.length > 0) parts.push(['Notes:', ...report.notes.map((note) => `- ${note}`)].join('\n'));
+  return parts.join('\n\n');
+}
+
+/** Writes {@link renderMarkdownReport} to `file`, creating the folder. */
+export function writeMarkdownReport(file: string, report: BenchReport): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${renderMarkdownReport(report)}\n`);
+}

@@ -1,0 +1,91 @@
+/**
+ * The gateway figures' names, units, baselines and ratios from tiny hand-made samples (DESIGN §4.4: baselines
+ * as separate figures suffixed `.vs_bare_proxy` / `.vs_portkey`, ratio = value / baseline.value).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Figure } from '../figure.js';
+import { gatewayFigures } from './gateway-figures.js';
+import type { GatewayMeasurements } from './gateway-figures.js';
+
+const sample = (value: number): number[] => [value, value, value];
+
+/** Three rounds; understudy adds 0.4 ms, bare proxy 0.2, Portkey 4, the cooling chain 0.5; direct drifts. */
+function measurements(withPortkey = true): GatewayMeasurements {
+  const latency = [1, 2, 3].map((direct) => ({
+    direct: sample(direct),
+    'bare-proxy': sample(direct + 0.2),
+    understudy: sample(direct + 0.4),
+    'understudy-cooling': sample(direct + 0.5),
+    ...(withPortkey ? { portkey: sample(direct + 4) } : {}),
+  }));
+  const stream = [1, 2, 3].map((direct) => ({
+    direct: sample(direct),
+    'bare-proxy': sample(direct + 0.25),
+    understudy: sample(direct + 0.5),
+    ...(withPortkey ? { portkey: sample(direct + 10) } : {}),
+  }));
+  const load = [
+    { direct: [9000], 'bare-proxy': [3000], understudy: [2400], 'understudy-cooling': [2000], ...(withPortkey ? { portkey: [600] } : {}) },
+    { direct: [9100], 'bare-proxy': [3100], understudy: [2500], 'understudy-cooling': [2100], ...(withPortkey ? { portkey: [700] } : {}) },
+    { direct: [8900], 'bare-proxy': [2900], understudy: [2300], 'understudy-cooling': [1900], ...(withPortkey ? { portkey: [500] } : {}) },
+  ];
+  return { latency, stream, load, peakRssMiB: { understudy: 70, 'bare-proxy': 50, ...(withPortkey ? { portkey: 140 } : {}) } };
+}
+
+const byName = (figures: readonly Figure[]): Record<string, Figure> => Object.fromEntries(figures.map((figure) => [figure.name, figure]));
+
+describe('gateway figures', () => {
+  it('has every DESIGN §4.4 gateway figure with its unit', () => {
+    const figures = gatewayFigures(measurements());
+    expect(figures.map((figure) => [figure.name, figure.unit])).toEqual([
+      ['gateway.direct_p50_ms', 'ms'],
+      ['gateway.added_p50_ms', 'ms'],
+      ['gateway.added_p50_ms.vs_bare_proxy', 'ms'],
+      ['gateway.added_p50_ms.vs_portkey', 'ms'],
+      ['gateway.cooling_primary.added_p50_ms', 'ms'],
+      ['gateway.added_p99_ms', 'ms'],
+      ['gateway.added_p99_ms.vs_bare_proxy', 'ms'],
+      ['gateway.added_p99_ms.vs_portkey', 'ms'],
+      ['gateway.cooling_primary.added_p99_ms', 'ms'],
+      ['gateway.rps_c32', 'req/s'],
+      ['gateway.rps_c32.vs_bare_proxy', 'req/s'],
+      ['gateway.rps_c32.vs_portkey', 'req/s'],
+      ['gateway.rps_c32.vs_direct', 'req/s'],
+      ['gateway.cooling_primary.rps_c32', 'req/s'],
+      ['gateway.rss_mib', 'MiB'],
+      ['gateway.rss_mib.vs_bare_proxy', 'MiB'],
+      ['gateway.rss_mib.vs_portkey', 'MiB'],
+      ['gateway.stream_added_ttft_ms', 'ms'],
+      ['gateway.stream_added_ttft_ms.vs_bare_proxy', 'ms'],
+      ['gateway.stream_added_ttft_ms.vs_portkey', 'ms'],
+    ]);
+  });
+
+  it('added latency is over direct in the same round, and each baseline is the same statistic of the baseline', () => {
+    const figures = byName(gatewayFigures(measurements()));
+    expect(figures['gateway.direct_p50_ms']?.value).toBe(2);
+    expect(figures['gateway.added_p50_ms']?.value).toBeCloseTo(0.4);
+    expect(figures['gateway.added_p50_ms.vs_bare_proxy']?.baseline?.name).toBe('bare-proxy');
+    expect(figures['gateway.added_p50_ms.vs_bare_proxy']?.baseline?.value).toBeCloseTo(0.2);
+    expect(figures['gateway.added_p50_ms.vs_bare_proxy']?.ratio).toBeCloseTo(2);
+    expect(figures['gateway.added_p50_ms.vs_portkey']?.ratio).toBeCloseTo(0.1);
+    expect(figures['gateway.cooling_primary.added_p50_ms']).toMatchObject({ baseline: { name: 'understudy' } });
+    expect(figures['gateway.cooling_primary.added_p50_ms']?.ratio).toBeCloseTo(1.25);
+    expect(figures['gateway.stream_added_ttft_ms']?.value).toBeCloseTo(0.5);
+    expect(figures['gateway.stream_added_ttft_ms.vs_portkey']?.ratio).toBeCloseTo(0.05);
+  });
+
+  it('throughput is the median of the rounds, RSS the peak, each with its ratio', () => {
+    const figures = byName(gatewayFigures(measurements()));
+    expect(figures['gateway.rps_c32']?.value).toBe(2400);
+    expect(figures['gateway.rps_c32.vs_portkey']).toEqual({ name: 'gateway.rps_c32.vs_portkey', unit: 'req/s', value: 2400, baseline: { name: 'portkey', value: 600 }, ratio: 4 });
+    expect(figures['gateway.rps_c32.vs_bare_proxy']?.ratio).toBeCloseTo(0.8);
+    expect(figures['gateway.rss_mib.vs_portkey']).toEqual({ name: 'gateway.rss_mib.vs_portkey', unit: 'MiB', value: 70, baseline: { name: 'portkey', value: 140 }, ratio: 0.5 });
+  });
+
+  it('leaves out every Portkey comparison when Portkey was not measured (never a made-up baseline)', () => {
+    const names = gatewayFigures(measurements(false)).map((figure) => figure.name);
+    expect(names.filter((name) => name.includes('portkey'))).toEqual([]);
+    expect(names).toContain('gateway.added_p50_ms.vs_bare_proxy');
+  });
+});

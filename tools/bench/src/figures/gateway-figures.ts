@@ -1,0 +1,116 @@
+/**
+ * From raw samples to the gateway figures of DESIGN §4.4. Pure: the suite measures, this computes, and the unit
+ * tests feed it tiny hand-made samples.
+ *
+ * Every latency figure is "added over direct": inside each round, the target's percentile minus the direct
+ * path's percentile; then the median over rounds. Throughput is the median of the rounds' requests/s. Baselines
+ * (`bare-proxy`, `portkey`) are the same statistic of the baseline in the same rounds, as separate figures
+ * suffixed `.vs_bare_proxy` / `.vs_portkey` whose `ratio` is `value / baseline.value`.
+ */
+import type { Figure } from '../figure.js';
+import { compared } from '../figure.js';
+import { median, medianOfRoundDifferences, medianOfRounds, percentile } from '../stats.js';
+
+/** Target names as they appear in rounds. */
+export const TARGETS = Object.freeze({
+  direct: 'direct',
+  bareProxy: 'bare-proxy',
+  understudy: 'understudy',
+  cooling: 'understudy-cooling',
+  portkey: 'portkey',
+});
+
+/** Samples by target name, one record per round. */
+export type Rounds = readonly Readonly<Record<string, readonly number[]>>[];
+
+/** Everything the gateway suite measured. */
+export interface GatewayMeasurements {
+  /** Sequential whole requests: ms per request. */
+  readonly latency: Rounds;
+  /** Sequential streams: ms to the first content chunk. */
+  readonly stream: Rounds;
+  /** Concurrency-32 load: one requests/s value per target per round. */
+  readonly load: Rounds;
+  /** Peak RSS under load, MiB, by target (proxies only). */
+  readonly peakRssMiB: Readonly<Record<string, number>>;
+}
+
+const has = (rounds: Rounds, target: string): boolean => rounds.length > 0 && rounds.every((round) => (round[target]?.length ?? 0) > 0);
+
+function withBaselines(figure: Figure, baselines: readonly { readonly suffix: string; readonly name: string; readonly value: number | undefined }[]): Figure[] {
+  const out: Figure[] = [figure];
+  for (const baseline of baselines) {
+    if (baseline.value === undefined) continue;
+    out.push(compared({ ...figure, name: `${figure.name}.${baseline.suffix}` }, { name: baseline.name, value: baseline.value }));
+  }
+  return out;
+}
+
+/** The usual two baselines of a statistic, each present only when measured. */
+function baselinesOf(rounds: Rounds, statistic: (target: string) => number): { suffix: string; name: string; value: number | undefined }[] {
+  return [
+    { suffix: 'vs_bare_proxy', name: TARGETS.bareProxy, value: has(rounds, TARGETS.bareProxy) ? statistic(TARGETS.bareProxy) : undefined },
+    { suffix: 'vs_portkey', name: TARGETS.portkey, value: has(rounds, TARGETS.portkey) ? statistic(TARGETS.portkey) : undefined },
+  ];
+}
+
+const p50 = (samples: readonly number[]): number => percentile(samples, 50);
+const p99 = (samples: readonly number[]): number => percentile(samples, 99);
+
+/**
+ * The gateway figures from the measurements (figures of targets that were not measured are left out).
+ *
+ * @throws {Error} when the direct or understudy samples are missing from a round.
+ */
+export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
+  const figures: Figure[] = [];
+  const { latency, stream, load } = measured;
+  const added = (rounds: Rounds, statistic: (samples: readonly number[]) => number) => (target: string) =>
+    medianOfRoundDifferences(rounds, target, TARGETS.direct, statistic);
+
+  if (latency.length > 0) {
+    figures.push({ name: 'gateway.direct_p50_ms', unit: 'ms', value: medianOfRounds(latency, TARGETS.direct, p50) });
+    for (const [label, statistic] of [
+      ['p50', p50],
+      ['p99', p99],
+    ] as const) {
+      const of = added(latency, statistic);
+      const own = of(TARGETS.understudy);
+      figures.push(...withBaselines({ name: `gateway.added_${label}_ms`, unit: 'ms', value: own }, baselinesOf(latency, of)));
+      if (has(latency, TARGETS.cooling)) {
+        figures.push(compared({ name: `gateway.cooling_primary.added_${label}_ms`, unit: 'ms', value: of(TARGETS.cooling) }, { name: TARGETS.understudy, value: own }));
+      }
+    }
+  }
+
+  if (load.length > 0) {
+    const rps = (target: string): number => medianOfRounds(load, target, median);
+    const own = rps(TARGETS.understudy);
+    figures.push(
+      ...withBaselines({ name: 'gateway.rps_c32', unit: 'req/s', value: own }, [
+        ...baselinesOf(load, rps),
+        { suffix: 'vs_direct', name: TARGETS.direct, value: has(load, TARGETS.direct) ? rps(TARGETS.direct) : undefined },
+      ]),
+    );
+    if (has(load, TARGETS.cooling)) {
+      figures.push(compared({ name: 'gateway.cooling_primary.rps_c32', unit: 'req/s', value: rps(TARGETS.cooling) }, { name: TARGETS.understudy, value: own }));
+    }
+  }
+
+  const rss = measured.peakRssMiB;
+  const ownRss = rss[TARGETS.understudy];
+  if (ownRss !== undefined) {
+    figures.push(
+      ...withBaselines({ name: 'gateway.rss_mib', unit: 'MiB', value: ownRss }, [
+        { suffix: 'vs_bare_proxy', name: TARGETS.bareProxy, value: rss[TARGETS.bareProxy] },
+        { suffix: 'vs_portkey', name: TARGETS.portkey, value: rss[TARGETS.portkey] },
+      ]),
+    );
+  }
+
+  if (stream.length > 0) {
+    const of = added(stream, p50);
+    figures.push(...withBaselines({ name: 'gateway.stream_added_ttft_ms', unit: 'ms', value: of(TARGETS.understudy) }, baselinesOf(stream, of)));
+  }
+  return figures;
+}

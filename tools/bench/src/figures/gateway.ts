@@ -1,0 +1,174 @@
+/**
+ * Gateway figures (DESIGN §4.4): added latency p50/p99, throughput at concurrency 32, RSS under load and added
+ * time to first token, for understudy side by side with the direct path, a bare undici proxy and Portkey, all
+ * in front of the same fixed upstream and all in this one run.
+ *
+ * Targets, each its own process: `direct` (the upstream itself), `bare-proxy`, `understudy` (one candidate),
+ * `understudy-cooling` (a two-candidate chain whose primary is cooling down: every request skips it) and
+ * `portkey`. Each phase runs in interleaved rounds (A B C D E, A B C D E, …) so drift hits every target alike;
+ * figures are medians over rounds (see `gateway-figures.ts`).
+ */
+import path from 'node:path';
+import type { BenchSuite, Figure, SuiteOptions } from '../figure.js';
+import { BenchError } from '../errors.js';
+import { sampleRss } from '../processes.js';
+import type { ServerProcess } from '../processes.js';
+import { connect, sendOnce, timeFirstContent, timeRequests } from '../load/sequential.js';
+import type { TimedTarget } from '../load/sequential.js';
+import type { HttpTarget } from '../load/target.js';
+import { measureThroughput } from '../load/throughput.js';
+import { portkeySingleConfig } from '../baselines/portkey.js';
+import { coolingPrimaryConfig, oneCandidateConfig, seedCoolingPrimary, startUnderstudy } from '../understudy-gateway.js';
+import { TARGETS, gatewayFigures } from './gateway-figures.js';
+import type { GatewayMeasurements } from './gateway-figures.js';
+import { runFolder, spawnBareProxy, spawnUpstream, stopAll, tryStartPortkey } from './side-by-side.js';
+
+/** Knobs of the gateway measurements; the defaults depend on `quick`. */
+export interface GatewayBenchSettings {
+  /** Untimed requests per target before the first round (JIT warm-up). */
+  readonly warmupRequests: number;
+  readonly latencyRounds: number;
+  /** Timed sequential requests per target per round. */
+  readonly latencyRequests: number;
+  readonly streamRounds: number;
+  readonly streamRequests: number;
+  readonly loadRounds: number;
+  /** Seconds of load per target per round. */
+  readonly loadSeconds: number;
+  /** Concurrent connections of the load runs. @default 32 */
+  readonly connections: number;
+}
+
+/** Default settings for a full or a quick run. */
+export function gatewaySettings(quick: boolean): GatewayBenchSettings {
+  return quick
+    ? { warmupRequests: 100, latencyRounds: 3, latencyRequests: 100, streamRounds: 3, streamRequests: 20, loadRounds: 1, loadSeconds: 2, connections: 32 }
+    : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, connections: 32 };
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** Checks each target answers like the upstream, and understudy's chains answer with the expected candidate. */
+async function checkTargets(targets: readonly TimedTarget[]): Promise<void> {
+  for (const timed of targets) {
+    for (const stream of [false, true]) {
+      const { headers, text } = await sendOnce(timed, stream);
+      if (!text.includes('Hello')) throw new BenchError(`${timed.target.name} answered without the upstream's text: ${text.slice(0, 200)}`, 'bad_answer');
+      if (timed.target.name.startsWith('understudy') && headers['x-understudy-model'] !== 'fixed/bench-model') {
+        throw new BenchError(`${timed.target.name} answered with ${String(headers['x-understudy-model'])}, expected fixed/bench-model`, 'bad_answer');
+      }
+    }
+  }
+}
+
+async function latencyRound(targets: readonly TimedTarget[], count: number, stream: boolean): Promise<Record<string, number[]>> {
+  const round: Record<string, number[]> = {};
+  for (const timed of targets) round[timed.target.name] = stream ? await timeFirstContent(timed, count, 3) : await timeRequests(timed, count, 5);
+  return round;
+}
+
+/** Measures everything with explicit settings. */
+export async function measureGateway(options: SuiteOptions, settings: GatewayBenchSettings): Promise<GatewayMeasurements> {
+  const folder = runFolder('gateway');
+  const servers: ServerProcess[] = [];
+  const timed: TimedTarget[] = [];
+  let failed = true;
+  try {
+    const upstream = await spawnUpstream(options.repoRoot, folder.dir);
+    servers.push(upstream);
+    const bare = await spawnBareProxy(options.repoRoot, folder.dir, upstream.url);
+    servers.push(bare);
+    const one = await startUnderstudy({ name: 'understudy', repoRoot: options.repoRoot, dir: path.join(folder.dir, 'understudy'), config: oneCandidateConfig(upstream.url) });
+    servers.push(one);
+    const cooling = await startUnderstudy({
+      name: 'understudy-cooling',
+      repoRoot: options.repoRoot,
+      dir: path.join(folder.dir, 'understudy-cooling'),
+      config: coolingPrimaryConfig(upstream.url),
+      prepare: (stateDir) => seedCoolingPrimary(stateDir, Date.now()),
+    });
+    servers.push(cooling);
+    const portkey = await tryStartPortkey(folder.dir);
+
+    const upstreamHeaders = { ...JSON_HEADERS, authorization: 'Bearer sk-bench-direct' };
+    const targets: HttpTarget[] = [
+      { name: TARGETS.direct, origin: upstream.url, path: '/v1/chat/completions', headers: upstreamHeaders, model: 'bench-model', pid: upstream.pid },
+      { name: TARGETS.bareProxy, origin: bare.url, path: '/v1/chat/completions', headers: upstreamHeaders, model: 'bench-model', pid: bare.pid },
+      { name: TARGETS.understudy, origin: one.url, path: '/v1/chat/completions', headers: JSON_HEADERS, model: 'default', pid: one.pid },
+      { name: TARGETS.cooling, origin: cooling.url, path: '/v1/chat/completions', headers: JSON_HEADERS, model: 'default', pid: cooling.pid },
+    ];
+    if (portkey.ok) {
+      servers.push(portkey.server);
+      targets.push({
+        name: TARGETS.portkey,
+        origin: portkey.server.url,
+        path: '/v1/chat/completions',
+        headers: { ...JSON_HEADERS, 'x-portkey-config': portkeySingleConfig(`${upstream.url}/v1`) },
+        model: 'bench-model',
+        pid: portkey.server.pid,
+      });
+      options.note?.(`Portkey ${portkey.version} (node build/start-server.js --headless); it binds all interfaces (*:port), not only loopback; configured per request through x-portkey-config against the same upstream.`);
+    } else {
+      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'rss_mib', 'stream_added_ttft_ms']) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
+      options.log(`gateway: ${portkey.reason}`);
+    }
+    timed.push(...targets.map(connect));
+    await checkTargets(timed);
+
+    options.log(`gateway: warm-up, ${settings.warmupRequests} requests per target`);
+    for (const target of timed) await timeRequests(target, 0, settings.warmupRequests);
+
+    const latency: Record<string, number[]>[] = [];
+    for (let round = 1; round <= settings.latencyRounds; round += 1) {
+      options.log(`gateway: latency round ${round}/${settings.latencyRounds} (${settings.latencyRequests} sequential requests per target)`);
+      latency.push(await latencyRound(timed, settings.latencyRequests, false));
+    }
+    const streamTargets = timed.filter((target) => target.target.name !== TARGETS.cooling);
+    const stream: Record<string, number[]>[] = [];
+    for (let round = 1; round <= settings.streamRounds; round += 1) {
+      options.log(`gateway: stream round ${round}/${settings.streamRounds} (${settings.streamRequests} streams per target)`);
+      stream.push(await latencyRound(streamTargets, settings.streamRequests, true));
+    }
+
+    const load: Record<string, number[]>[] = [];
+    const peakRssMiB: Record<string, number> = {};
+    for (let round = 1; round <= settings.loadRounds; round += 1) {
+      const results: Record<string, number[]> = {};
+      for (const { target } of timed) {
+        const watch = target.name === TARGETS.direct || target.pid === undefined ? undefined : sampleRss(target.pid);
+        const result = await measureThroughput(target, settings.connections, settings.loadSeconds);
+        if (watch !== undefined) peakRssMiB[target.name] = Math.max(peakRssMiB[target.name] ?? 0, watch.stop());
+        results[target.name] = [result.requestsPerSecond];
+        options.log(`gateway: load round ${round}/${settings.loadRounds}: ${target.name} ${Math.round(result.requestsPerSecond)} req/s at c${settings.connections}`);
+      }
+      load.push(results);
+    }
+    const counts = (await (await fetch(`${upstream.url}/__counts`)).json()) as Record<string, number>;
+    const primaryCalls = counts['cool'] ?? 0;
+    options.note?.(
+      primaryCalls === 0
+        ? 'gateway: the cooling primary was never called (every understudy-cooling request skipped it and the fallback answered).'
+        : `gateway: the cooling primary was called ${primaryCalls} times during the run (probes?), so understudy-cooling figures include those calls.`,
+    );
+    options.note?.(
+      `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon); figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load.`,
+    );
+    options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
+    failed = false;
+    return { latency, stream, load, peakRssMiB };
+  } finally {
+    await Promise.allSettled(timed.map((target) => target.client.close()));
+    await stopAll(servers);
+    if (failed) options.log(`gateway: server logs kept in ${folder.dir}`);
+    folder.remove(failed);
+  }
+}
+
+/** The gateway suite. */
+export const gatewaySuite: BenchSuite = {
+  name: 'gateway',
+  description: 'added latency p50/p99, req/s at c32, RSS under load, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
+  async run(options: SuiteOptions): Promise<readonly Figure[]> {
+    return gatewayFigures(await measureGateway(options, gatewaySettings(options.quick)));
+  },
+};
