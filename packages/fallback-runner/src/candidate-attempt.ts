@@ -52,7 +52,7 @@ export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, 
   const candidateStartMs = ctx.nowMs();
   const state = await ctx.store.loadProviderAuthState(provider);
   ctx.rememberStats(provider, state.usageStats);
-  if (state.profiles.length === 0) {
+  if (isKeyless(ctx, state)) {
     const outcome = await attemptProfile(ctx, { candidate, profile: null, kind: 'call', candidateStartMs });
     return settle(ctx, candidate, index, null, outcome);
   }
@@ -76,6 +76,16 @@ export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, 
 
   if (available.length === 0) return runUnavailable(ctx, candidate, index, order, candidateStartMs);
   return rotate(ctx, candidate, index, available, candidateStartMs);
+}
+
+/**
+ * A keyless provider (a local server): no stored or inline profile at all, and none configured for it in
+ * `auth.profiles` or `auth.order` (a configured profile without a credential is a missing credential instead).
+ */
+function isKeyless<T>(ctx: RunContext<T>, state: ProviderAuthState): boolean {
+  if (state.profiles.length > 0) return false;
+  if ((ctx.config.auth.order[state.provider]?.length ?? 0) > 0) return false;
+  return !Object.values(ctx.config.auth.profiles).some((profile) => profile.provider === state.provider);
 }
 
 function orderProfiles<T>(ctx: RunContext<T>, candidate: Candidate, state: ProviderAuthState): ProfileOrder {

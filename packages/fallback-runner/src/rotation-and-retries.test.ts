@@ -75,6 +75,17 @@ describe('rotation order and rotation budget per failure reason', () => {
     expect(result.calls).toEqual([{ ref: 'ollama/qwen3', profile: null, atMs: NOW }]);
   });
 
+  it('a provider with a configured profile but no credential is not keyless: it is passed over', async () => {
+    const w = world({
+      profiles: ['anthropic:a'],
+      config: {
+        auth: { profiles: { 'openai:work': { provider: 'openai', mode: 'api_key' } } },
+        agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['anthropic/claude-x'] } } },
+      },
+    });
+    expect(brief((await w.run({})).attempts)).toEqual(['skip openai/gpt-x@- auth', 'call anthropic/claude-x@anthropic:a']);
+  });
+
   it('a provider whose profiles are all ineligible is passed over with one skip entry', async () => {
     const w = world({ profiles: ['anthropic:a'] });
     w.store.addProfile('openai:blank', { type: 'api_key', provider: 'openai', key: new Secret('  ') });
