@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import JSON5 from 'json5';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../main.js';
 
 const SCENARIO_DIR = path.resolve(import.meta.dirname, '../../scenarios');
@@ -30,9 +30,15 @@ async function simulate(args: readonly string[], env: Readonly<Record<string, st
   return { code, stdout: out, stderr: err };
 }
 
-/** A scenario written to a temporary file. */
+const scenarioDirs: string[] = [];
+afterAll(() => {
+  for (const dir of scenarioDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A scenario written to a temporary file (removed after the tests). */
 function scenarioFile(content: unknown, extension = 'json'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-scenario-'));
+  scenarioDirs.push(dir);
   const file = path.join(dir, `scenario.${extension}`);
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
