@@ -105,6 +105,7 @@ describe('graceful shutdown', () => {
     // Let the request reach the upstream before the signal.
     for (let tries = 0; tries < 100 && (await emulator.requests()).length === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     gateway.child.kill('SIGTERM');
+    for (let tries = 0; tries < 100 && !gateway.stderr().includes('shutting down'); tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     const late = await fetch(`${gateway.url}/healthz`).then((response) => response.status, () => 'refused');
     expect(['refused', 503]).toContain(late);
     const response = await inFlight;
