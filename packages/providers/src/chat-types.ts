@@ -157,7 +157,12 @@ export type ChatStreamDelta =
   | { readonly kind: 'finish'; readonly finishReason: FinishReason; readonly rawFinishReason?: string | undefined }
   | { readonly kind: 'usage'; readonly usage: ChatUsage };
 
-/** True for the deltas that carry answer content (`text`, `tool_call`). */
+/**
+ * True for the deltas that carry answer content (`text`, `tool_call`).
+ *
+ * @example isContentDelta({ kind: 'text', text: 'Hi' }) // true
+ * @example isContentDelta({ kind: 'usage', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }) // false
+ */
 export function isContentDelta(delta: ChatStreamDelta): boolean {
   return delta.kind === 'text' || delta.kind === 'tool_call';
 }

@@ -256,6 +256,18 @@ describe('SDK retry-after cap', () => {
 });
 
 describe('secrets', () => {
+  it('logs failures without the key', async () => {
+    const lines: string[] = [];
+    const record = (fields: Readonly<Record<string, unknown>>, message?: string): void => {
+      lines.push(JSON.stringify({ fields, message }));
+    };
+    const logger = { debug: record, info: record, warn: record, error: record };
+    const failure = await completeFailure('anthropic-messages', { status: 401, body: 'bad key sk-failures-key-9876' }, { logger });
+    expect(failure.body).toBe('bad key ***');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain('sk-failures-key-9876');
+  });
+
   it('never puts the key into a failure, even when the provider echoes it', async () => {
     const failure = await completeFailure('openai-completions', {
       status: 401,

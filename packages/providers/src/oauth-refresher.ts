@@ -116,7 +116,10 @@ export class OAuthRefresher {
     if (superseded && !this.needsRefresh(latest.credential)) return { ok: true, credential: latest.credential };
     const running = this.#inFlight.get(profileKey);
     if (running !== undefined) return running;
-    const started = this.#requestToken(profileKey, profileId, stale, context).finally(() => this.#inFlight.delete(profileKey));
+    // When the caller's credential was already replaced, refresh from its replacement: a rotated refresh
+    // token makes the old one useless.
+    const source = superseded ? latest.credential : stale;
+    const started = this.#requestToken(profileKey, profileId, source, context).finally(() => this.#inFlight.delete(profileKey));
     this.#inFlight.set(profileKey, started);
     return started;
   }

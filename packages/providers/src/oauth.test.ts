@@ -143,3 +143,22 @@ describe('OAuth refresh', () => {
     expect((await emulator.requests()).map((record) => record.keyFingerprint)).toEqual(['…ss-9', '…oken']);
   });
 });
+
+describe('OAuth refresh after the refreshed token expired too', () => {
+  it('refreshes from the replacement (its rotated refresh token), not from the stale credential', async () => {
+    const sink = recordingSink();
+    await emulator.setScript({ routes: [], oauth: { steps: [{ accessToken: 'short-lived', refreshToken: 'rotated-refresh-1', expiresInSeconds: 1 }, {}] } });
+    const client = emulatorClient('openai-completions', emulator.url, {
+      oauth: { tokenUrl: `${emulator.url}/oauth/token`, store: sink, expirySkewMs: 5_000 },
+    });
+    clients.push(client);
+    const stale = oauthCredential('expired-access-2', NOW - 60_000);
+    expect((await client.complete(request, { credential: stale, profileId: 'openai:rotating' })).ok).toBe(true);
+    // The replacement expires within the skew, so the next call with the stale credential refreshes again,
+    // sending the rotated refresh token.
+    expect((await client.complete(request, { credential: stale, profileId: 'openai:rotating' })).ok).toBe(true);
+    const tokenRequests = (await emulator.requests()).filter((record) => record.api === 'oauth');
+    expect(tokenRequests.map((record) => (record.body as { refresh_token: string }).refresh_token)).toEqual(['…en-0', '…sh-1']);
+    expect(sink.saved.map((entry) => entry.credential.refresh?.reveal())).toEqual(['rotated-refresh-1', 'emu-refresh-2']);
+  });
+});
