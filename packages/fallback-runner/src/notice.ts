@@ -6,13 +6,14 @@
 import type { ChatType, FailoverReason, FallbackNoticeState, SessionEntry, SessionPatch } from '@understudy/contracts';
 
 /**
- * The notice of a move onto a fallback: `↪️ Model Fallback: <fallback> (selected <primary>; <reason>)`.
+ * The notice of a move onto a fallback: `↪️ Model Fallback: <fallback> (selected <primary>; <reason>)`, the
+ * reason written for people (its identifier with spaces: `rate limit`, `model not found`).
  *
  * @example fallbackNoticeText({ active: 'anthropic/claude-x', selected: 'openai/gpt-x', reason: 'rate_limit' })
- *   // '↪️ Model Fallback: anthropic/claude-x (selected openai/gpt-x; rate_limit)'
+ *   // '↪️ Model Fallback: anthropic/claude-x (selected openai/gpt-x; rate limit)'
  */
 export function fallbackNoticeText(input: { readonly active: string; readonly selected: string; readonly reason: FailoverReason }): string {
-  return `↪️ Model Fallback: ${input.active} (selected ${input.selected}; ${input.reason})`;
+  return `↪️ Model Fallback: ${input.active} (selected ${input.selected}; ${input.reason.replaceAll('_', ' ')})`;
 }
 
 /**
@@ -43,7 +44,7 @@ export interface NoticeTransition {
  *   was just cleared): a "cleared" notice and the state removed.
  *
  * @example noticeTransition({ entry: undefined, selected: 'openai/a', active: 'anthropic/b', reason: 'rate_limit', chatType: 'direct', nowMs: 0 }).notice
- *   // '↪️ Model Fallback: anthropic/b (selected openai/a; rate_limit)'
+ *   // '↪️ Model Fallback: anthropic/b (selected openai/a; rate limit)'
  */
 export function noticeTransition(input: {
   readonly entry: SessionEntry | undefined;
