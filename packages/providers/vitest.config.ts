@@ -13,6 +13,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // The client tests run the provider emulator as a process; make sure its build is current.
     globalSetup: ['src/test-support/build-emulator.ts'],
+    // Real processes and sockets on a shared 2-core machine: generous limits, never timing assertions.
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
     watch: false,
   },
 });

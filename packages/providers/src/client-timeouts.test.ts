@@ -53,13 +53,11 @@ describe.each(PROVIDER_APIS)('%s timeouts', (api) => {
   it('first token: headers come, the first token does not', async () => {
     const client = await clientWith(api, { firstTokenDelayMs: LONG_MS }, { firstTokenTimeoutMs: 150 });
     const result = await client.stream(request, { credential: apiKey('sk-t') });
-    expect(!result.ok && result.failure).toMatchObject({
-      phase: 'stream',
-      status: 200,
-      abortCause: 'timeout',
-      timeoutKind: 'first_token',
-      outputStarted: false,
-    });
+    expect(!result.ok && result.failure).toMatchObject({ abortCause: 'timeout', timeoutKind: 'first_token', outputStarted: false });
+    // The limit counts from sending the request, so on a very busy machine it may fire before the headers.
+    const failure = result.ok ? undefined : result.failure;
+    if (failure?.phase === 'stream') expect(failure.status).toBe(200);
+    else expect(failure?.phase).toBe('headers');
   });
 
   it('stall before the first token fails over (outputStarted false)', async () => {
@@ -169,7 +167,7 @@ describe('aborts', () => {
       if (delta.kind === 'text') break;
     }
     let outcome = '';
-    for (let tries = 0; tries < 50 && !outcome.includes('client left'); tries += 1) {
+    for (let tries = 0; tries < 250 && !outcome.includes('client left'); tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       outcome = (await emulator.requests())[0]?.outcome ?? '';
     }

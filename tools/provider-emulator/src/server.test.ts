@@ -246,7 +246,7 @@ describe('faults', () => {
     await reader?.read();
     await reader?.cancel();
     let outcome = '';
-    for (let tries = 0; tries < 50 && !outcome.includes('client left'); tries += 1) {
+    for (let tries = 0; tries < 250 && !outcome.includes('client left'); tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       outcome = emulator.requests()[0]?.outcome ?? '';
     }
