@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeAttempt, streamAttempt } from './attempt.js';
 import type { ChatRequest } from './chat-types.js';
 import { collectChatStream } from './chat-stream.js';
-import type { ProviderClient } from './client.js';
+import type { ProviderClient } from './client-options.js';
 import { ProviderCallError } from './provider-call-error.js';
 import { emulatorClient } from './test-support/clients.js';
 import type { EmulatorProcess } from './test-support/emulator-process.js';

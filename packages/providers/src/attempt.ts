@@ -6,7 +6,7 @@
 import type { AttemptFunction, AttemptResult, Candidate, ResolvedProfile } from '@understudy/contracts';
 import type { ChatRequest, ChatResult } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
-import type { ProviderCallOptions, ProviderClient } from './client.js';
+import type { ProviderCallOptions, ProviderClient } from './client-options.js';
 
 /** Finds the client of a candidate's provider; `undefined` when the provider is not configured. */
 export type ClientResolver = (candidate: Candidate) => ProviderClient | undefined;

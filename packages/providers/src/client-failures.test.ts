@@ -9,7 +9,7 @@ import type { ChatRequest, ChatStreamDelta, ProviderApi } from './chat-types.js'
 import { PROVIDER_APIS } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
 import { collectChatStream } from './chat-stream.js';
-import type { ProviderClient } from './client.js';
+import type { ProviderClient } from './client-options.js';
 import { MAX_FAILURE_BODY_BYTES } from './failure.js';
 import { ProviderCallError } from './provider-call-error.js';
 import { apiKey, emulatorClient } from './test-support/clients.js';

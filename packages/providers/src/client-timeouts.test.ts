@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatRequest, ChatStreamDelta, ProviderApi } from './chat-types.js';
 import { PROVIDER_APIS } from './chat-types.js';
-import type { ProviderClient, ProviderTimeouts } from './client.js';
+import type { ProviderClient, ProviderTimeouts } from './client-options.js';
 import { ProviderCallError } from './provider-call-error.js';
 import { apiKey, emulatorClient } from './test-support/clients.js';
 import type { EmulatorProcess } from './test-support/emulator-process.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatRequest, ProviderApi } from './chat-types.js';
 import { PROVIDER_APIS } from './chat-types.js';
 import { collectChatStream } from './chat-stream.js';
-import type { ProviderClient } from './client.js';
+import type { ProviderClient } from './client-options.js';
 import { apiKey, emulatorClient } from './test-support/clients.js';
 import type { EmulatorProcess } from './test-support/emulator-process.js';
 import { startEmulatorProcess } from './test-support/emulator-process.js';

@@ -3,7 +3,7 @@
  * resolve with `{ ok: true, value }` or `{ ok: false, failure }` (the contracts' `AttemptResult`), where
  * `failure` is the `ProviderFailure` the classifier reads.
  */
-import type { AbortSignalLike, AttemptResult, Credential, Logger, ProfileId, ProviderFailure } from '@understudy/contracts';
+import type { AbortSignalLike, AttemptResult, Credential, Logger, ProviderFailure } from '@understudy/contracts';
 import { silentLogger } from '@understudy/contracts';
 import type { Dispatcher } from 'undici';
 import { authHeaders, credentialSecret } from './auth-headers.js';
@@ -14,134 +14,17 @@ import type { ChatStream } from './chat-stream.js';
 import { PumpedChatStream, finishErrorFailure, resultToDeltas } from './chat-stream.js';
 import type { FailureContext } from './failure.js';
 import { MAX_FAILURE_BODY_BYTES, httpFailure, isConnectError, streamFailure, transportFailure } from './failure.js';
-import type { OpenResponse, ProviderPoolOptions } from './http.js';
+import type { OpenResponse } from './http.js';
 import { createProviderAgent, discardBody, postRequest, readBodyText } from './http.js';
-import type { OAuthRefreshOptions } from './oauth-refresher.js';
 import { OAuthRefresher } from './oauth-refresher.js';
 import { ProviderOptionsError } from './provider-call-error.js';
+import type { ProviderCallOptions, ProviderClient, ProviderClientOptions, ResolvedProviderTimeouts } from './client-options.js';
+import { checkBaseUrl, checkTimeouts } from './client-options.js';
 import { DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS } from './sdk-retry-cap.js';
 import { StreamPump, StreamPumpError } from './stream-pump.js';
 import { wireFormatFor } from './wire/registry.js';
 import type { WireFormat } from './wire/wire-format.js';
 import { WireError } from './wire/wire-format.js';
-
-/**
- * Timeouts, all in milliseconds; `0` turns one off.
- *
- * - `connectTimeoutMs`: establishing the TCP/TLS connection. @default 10000
- * - `headersTimeoutMs`: from sending the request to the response headers. A non-streaming answer arrives
- *   whole, so this bounds its generation time. @default 120000
- * - `bodyTimeoutMs`: silence between two chunks of a non-streaming (or error) body. @default 60000
- * - `firstTokenTimeoutMs`: streams only, from sending the request to the first content delta. @default 60000
- * - `stallTimeoutMs`: streams only, silence (no byte) between two chunks once headers arrived. @default 30000
- */
-export interface ProviderTimeouts {
-  readonly connectTimeoutMs?: number | undefined;
-  readonly headersTimeoutMs?: number | undefined;
-  readonly bodyTimeoutMs?: number | undefined;
-  readonly firstTokenTimeoutMs?: number | undefined;
-  readonly stallTimeoutMs?: number | undefined;
-}
-
-/** {@link ProviderTimeouts} with every default applied. */
-export type ResolvedProviderTimeouts = { readonly [K in keyof ProviderTimeouts]-?: number };
-
-/** The defaults of {@link ProviderTimeouts}. */
-export const DEFAULT_PROVIDER_TIMEOUTS: ResolvedProviderTimeouts = Object.freeze({
-  connectTimeoutMs: 10_000,
-  headersTimeoutMs: 120_000,
-  bodyTimeoutMs: 60_000,
-  firstTokenTimeoutMs: 60_000,
-  stallTimeoutMs: 30_000,
-});
-
-/**
- * Options of {@link createProviderClient}.
- *
- * - `providerId`: the provider id (`openai`, `groq`, …), put on every failure.
- * - `api`: the wire format.
- * - `baseUrl`: as in config `models.providers.<id>.baseUrl`: OpenAI-style `…/v1`, Anthropic's origin
- *   (`/v1/messages` is appended), Gemini's `…/v1beta` (added when the URL has no version).
- * - `headers`: extra headers on every request (e.g. OpenRouter's `http-referer`); auth headers win.
- * - `dispatcher`: an undici dispatcher to use instead of the client's own keep-alive `Agent` (then `pool`
- *   and `timeouts.connectTimeoutMs` do not apply, and `close()` leaves it open).
- * - `oauth`: how to refresh `oauth` credentials; without it, expired tokens are sent as they are.
- * - `sdkRetryMaxWaitSeconds`: the SDK retry-after cap (`null`: disabled); a failure whose Retry-After is
- *   longer gets `retryAfterBeyondCap: true`. @default 60
- * - `defaultMaxTokens`: output limit for formats that require one (Anthropic) when the request has none.
- *   @default 4096
- * - `includeStreamUsage`: OpenAI streams ask for a final usage chunk. @default true
- * - `maxResponseBytes`: largest non-streaming answer accepted. @default 33554432 (32 MiB)
- * - `nowMs`: the clock, for token expiry and Retry-After dates. @default Date.now
- */
-export interface ProviderClientOptions {
-  readonly providerId: string;
-  readonly api: ProviderApi;
-  readonly baseUrl: string;
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  readonly timeouts?: ProviderTimeouts | undefined;
-  readonly dispatcher?: Dispatcher | undefined;
-  readonly pool?: ProviderPoolOptions | undefined;
-  readonly oauth?: OAuthRefreshOptions | undefined;
-  readonly sdkRetryMaxWaitSeconds?: number | null | undefined;
-  readonly defaultMaxTokens?: number | undefined;
-  readonly includeStreamUsage?: boolean | undefined;
-  readonly maxResponseBytes?: number | undefined;
-  readonly logger?: Logger | undefined;
-  readonly nowMs?: (() => number) | undefined;
-}
-
-/**
- * Per-call options.
- *
- * - `credential`: what to authorise with; `null` for a keyless provider (no auth header).
- * - `profileId`: the auth profile the credential belongs to; needed to write a refreshed OAuth credential
- *   back, and to share one refresh between concurrent calls of the profile.
- * - `signal`: the caller's abort signal. An abort is `abortCause: 'user'`, unless its reason is a
- *   `TimeoutError` (the turn deadline): then `abortCause: 'timeout'`, `timeoutKind: 'turn'`.
- */
-export interface ProviderCallOptions {
-  readonly credential: Credential | null;
-  readonly profileId?: ProfileId | undefined;
-  readonly signal?: AbortSignalLike | undefined;
-}
-
-/** A provider client. */
-export interface ProviderClient {
-  readonly providerId: string;
-  readonly api: ProviderApi;
-  /** A non-streaming call: the whole answer, or the failure. */
-  complete(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<ChatResult>>;
-  /**
-   * A streaming call. Resolves once the first content delta arrived (output started but not yet handed to
-   * anyone), with a {@link ChatStream} that yields it and the rest; or with a failure (`outputStarted: false`)
-   * when the call failed before any content. A stream that finishes without content also resolves ok.
-   * Failures after that are thrown by the stream's iterator with `outputStarted: true`.
-   */
-  stream(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<ChatStream>>;
-  /** Closes the client's own connection pool (not a dispatcher it was given). */
-  close(): Promise<void>;
-}
-
-function checkTimeouts(timeouts: ProviderTimeouts | undefined): ResolvedProviderTimeouts {
-  const resolved = { ...DEFAULT_PROVIDER_TIMEOUTS, ...Object.fromEntries(Object.entries(timeouts ?? {}).filter(([, value]) => value !== undefined)) };
-  for (const [name, value] of Object.entries(resolved)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new ProviderOptionsError(`timeouts.${name}`, 'must be a number of milliseconds, 0 or more (0 turns it off)');
-    }
-  }
-  return resolved as ResolvedProviderTimeouts;
-}
-
-function checkBaseUrl(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-  } catch (error) {
-    throw new ProviderOptionsError('baseUrl', `must be an http(s) URL such as https://api.openai.com/v1; got ${JSON.stringify(baseUrl)}`, { cause: error });
-  }
-  return baseUrl;
-}
 
 interface Opened {
   readonly ok: true;

@@ -22,14 +22,15 @@ export type {
   FinishReason,
   ProviderApi,
 } from './chat-types.js';
-export { DEFAULT_PROVIDER_TIMEOUTS, createProviderClient } from './client.js';
+export { createProviderClient } from './client.js';
+export { DEFAULT_PROVIDER_TIMEOUTS } from './client-options.js';
 export type {
   ProviderCallOptions,
   ProviderClient,
   ProviderClientOptions,
   ProviderTimeouts,
   ResolvedProviderTimeouts,
-} from './client.js';
+} from './client-options.js';
 export { collectChatStream } from './chat-stream.js';
 export type { ChatStream } from './chat-stream.js';
 export { completeAttempt, streamAttempt } from './attempt.js';

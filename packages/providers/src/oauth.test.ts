@@ -6,7 +6,7 @@ import type { OAuthCredential, ProfileId } from '@understudy/contracts';
 import { Secret } from '@understudy/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatRequest, ProviderApi } from './chat-types.js';
-import type { ProviderClient } from './client.js';
+import type { ProviderClient } from './client-options.js';
 import type { OAuthCredentialSink } from './oauth-refresher.js';
 import { emulatorClient } from './test-support/clients.js';
 import type { EmulatorProcess } from './test-support/emulator-process.js';

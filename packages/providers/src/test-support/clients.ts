@@ -1,7 +1,7 @@
 import type { ApiKeyCredential } from '@understudy/contracts';
 import { Secret } from '@understudy/contracts';
 import type { ProviderApi } from '../chat-types.js';
-import type { ProviderClient, ProviderClientOptions } from '../client.js';
+import type { ProviderClient, ProviderClientOptions } from '../client-options.js';
 import { createProviderClient } from '../client.js';
 
 /** The base URL a config would give each wire format on the emulator at `url`. */
