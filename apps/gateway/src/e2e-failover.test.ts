@@ -4,6 +4,8 @@
  * streaming failover before the first token, errors after it, hostile input, 200 parallel requests, and no
  * secret in any response or log line (DESIGN §4.3, seed 002 "Runtime flow").
  */
+import type { FailoverReason } from '@understudy/contracts';
+import { fallbackNoticeText } from '@understudy/fallback-runner';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fixture } from './test-support/e2e-fixture.js';
@@ -41,17 +43,17 @@ describe('failover before any output', () => {
     {
       name: '429 rate limit: one rotation, then the next model',
       step: { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached for gpt-a', type: 'requests', code: 'rate_limit_exceeded' } } },
-      reason: 'rate_limit',
+      reason: 'rate_limit' as FailoverReason,
     },
     {
       name: '529 overloaded: same-profile retry, one rotation, then the next model',
       step: { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
-      reason: 'overloaded',
+      reason: 'overloaded' as FailoverReason,
     },
     {
       name: '402 billing: every profile of the provider, then the next model',
       step: { status: 402, body: { error: { message: 'Insufficient credits: add more credits to continue', type: 'insufficient_quota', code: 'insufficient_quota' } } },
-      reason: 'billing',
+      reason: 'billing' as FailoverReason,
     },
     {
       name: '401 auth: every profile of the provider, then the next model (the key in the body is never echoed)',
@@ -59,7 +61,7 @@ describe('failover before any output', () => {
         status: 401,
         body: { error: { message: `Incorrect API key provided: ${KEYS.openaiA}. You can find your API key at https://example.invalid`, type: 'invalid_request_error', code: 'invalid_api_key' } },
       },
-      reason: 'auth',
+      reason: 'auth' as FailoverReason,
     },
   ];
 
@@ -73,7 +75,7 @@ describe('failover before any output', () => {
     expect(response.headers.get('x-understudy-profile')).toBe('anthropic:inline');
     expect(response.headers.get('x-understudy-fallback')).toBe(reason);
     expect((data as unknown as { understudy?: { notice?: string } }).understudy?.notice).toBe(
-      `↪️ Model Fallback: anthropic/claude-b (selected openai/gpt-a; ${reason})`,
+      fallbackNoticeText({ active: 'anthropic/claude-b', selected: 'openai/gpt-a', reason }),
     );
     const calls = await upstreamCalls();
     expect(calls[0]).toBe(`gpt-a ${tail(KEYS.openaiA)}`);
@@ -152,7 +154,8 @@ describe('streaming', () => {
     expect(response.headers.get('x-understudy-model')).toBe('anthropic/claude-b');
     expect(response.headers.get('x-understudy-fallback')).toBe('timeout');
     const text = await response.text();
-    expect(text.startsWith(': understudy-notice ↪️ Model Fallback: anthropic/claude-b (selected openai/gpt-a; timeout)\n\n')).toBe(true);
+    const notice = fallbackNoticeText({ active: 'anthropic/claude-b', selected: 'openai/gpt-a', reason: 'timeout' });
+    expect(text.startsWith(`: understudy-notice ${notice}\n\n`)).toBe(true);
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
     const content = text
       .split('\n')
@@ -217,8 +220,8 @@ describe('streaming', () => {
 });
 
 describe('hostile input and load', () => {
-  const post = (body: string, contentType = 'application/json') =>
-    fetch(`${fixture.gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  const post = (body: string, contentType = 'application/json', signal?: AbortSignal) =>
+    fetch(`${fixture.gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': contentType }, body, ...(signal === undefined ? {} : { signal }) });
 
   it.each([
     { name: 'non-JSON', body: '{"model": "default", "messages": [', status: 400, code: 'invalid_json' },
@@ -234,6 +237,29 @@ describe('hostile input and load', () => {
     expect(json.error.code).toBe(code);
     expect(json.error.message.length).toBeGreaterThan(10);
     expect((await fetch(`${fixture.gateway.url}/healthz`)).status).toBe(200);
+  });
+
+  it('survives clients that leave while waiting and while streaming', async () => {
+    await fixture.emulator.setScript({
+      routes: [
+        { match: { model: 'gpt-a', stream: false }, steps: [{ ok: true, delayMs: 1500 }] },
+        { match: { model: 'gpt-a', stream: true }, steps: [{ ok: true, chunks: ['a', 'b', 'c', 'd', 'e'], chunkDelayMs: 150 }] },
+      ],
+    });
+    const waiting = await post(JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'x' }] }), 'application/json', AbortSignal.timeout(200)).then(
+      () => 'answered',
+      (error: unknown) => (error as Error).name,
+    );
+    expect(waiting).toBe('TimeoutError');
+    const controller = new AbortController();
+    const streaming = await post(JSON.stringify({ model: 'default', stream: true, messages: [{ role: 'user', content: 'x' }] }), 'application/json', controller.signal);
+    const reader = streaming.body?.getReader();
+    await reader?.read();
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await fetch(`${fixture.gateway.url}/healthz`)).status).toBe(200);
+    await fixture.emulator.setScript({ routes: [] });
+    expect((await ask('still fine')).data.choices[0]?.message.content).toBe('still fine');
   });
 
   it('answers 200 parallel requests, each with its own answer', async () => {

@@ -4,6 +4,7 @@
  * (DESIGN §4.3; seed 002 "Session overrides and live model switching", "User-visible fallback notices").
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { fallbackClearedNoticeText, fallbackNoticeText } from '@understudy/fallback-runner';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fixture } from './test-support/e2e-fixture.js';
@@ -162,7 +163,7 @@ describe('chat commands and sessions', () => {
     await fixture.emulator.setScript({ routes: [failing('gpt-a')] });
     const first = await say(session, 'one');
     expect(first.fallback).toBe('rate_limit');
-    expect(first.notice).toBe('↪️ Model Fallback: anthropic/claude-b (selected openai/gpt-a; rate_limit)');
+    expect(first.notice).toBe(fallbackNoticeText({ active: 'anthropic/claude-b', selected: 'openai/gpt-a', reason: 'rate_limit' }));
     const status = await say(session, '/status');
     expect(status.text).toContain('Active fallback: anthropic/claude-b (rate_limit)');
     expect(status.text).toContain('openai/gpt-a [blocked]');
@@ -174,7 +175,7 @@ describe('chat commands and sessions', () => {
     await fixture.clearCooldowns();
     const recovered = await say(session, 'three');
     expect(recovered.model).toBe('openai/gpt-a');
-    expect(recovered.notice).toBe('↪️ Model Fallback cleared: openai/gpt-a (was anthropic/claude-b)');
+    expect(recovered.notice).toBe(fallbackClearedNoticeText({ selected: 'openai/gpt-a', previous: 'anthropic/claude-b' }));
 
     const group = newSession();
     await fixture.emulator.setScript({ routes: [failing('gpt-a')] });
