@@ -158,6 +158,26 @@ export function rssMiB(pid: number): number | undefined {
   }
 }
 
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU time (user + system) a process has used so far, ms, from `/proc/<pid>/stat` (clock ticks, usually 10 ms
+ * each). `undefined` without procfs or when the process is gone.
+ */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; fields after its closing parenthesis are space-separated.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the whole line)
+    if (!Number.isFinite(ticks)) return undefined;
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    return (ticks * 1000) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Samples a process's RSS every `everyMs` until stopped; `peak()` is the largest sample so far (MiB). */
 export function sampleRss(pid: number, everyMs = 100): { peak(): number; stop(): number } {
   let peak = rssMiB(pid) ?? 0;

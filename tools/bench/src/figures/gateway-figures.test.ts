@@ -29,7 +29,12 @@ function measurements(withPortkey = true): GatewayMeasurements {
     { direct: [9100], 'bare-proxy': [3100], understudy: [2500], 'understudy-cooling': [2100], ...(withPortkey ? { portkey: [700] } : {}) },
     { direct: [8900], 'bare-proxy': [2900], understudy: [2300], 'understudy-cooling': [1900], ...(withPortkey ? { portkey: [500] } : {}) },
   ];
-  return { latency, stream, load, peakRssMiB: { understudy: 70, 'bare-proxy': 50, ...(withPortkey ? { portkey: 140 } : {}) } };
+  const cpuMsPerRequest = [
+    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.5], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
+    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.4], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
+    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.6], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
+  ];
+  return { latency, stream, load, cpuMsPerRequest, peakRssMiB: { understudy: 70, 'bare-proxy': 50, ...(withPortkey ? { portkey: 140 } : {}) } };
 }
 
 const byName = (figures: readonly Figure[]): Record<string, Figure> => Object.fromEntries(figures.map((figure) => [figure.name, figure]));
@@ -52,6 +57,10 @@ describe('gateway figures', () => {
       ['gateway.rps_c32.vs_portkey', 'req/s'],
       ['gateway.rps_c32.vs_direct', 'req/s'],
       ['gateway.cooling_primary.rps_c32', 'req/s'],
+      ['gateway.cpu_ms_per_req', 'ms'],
+      ['gateway.cpu_ms_per_req.vs_bare_proxy', 'ms'],
+      ['gateway.cpu_ms_per_req.vs_portkey', 'ms'],
+      ['gateway.cooling_primary.cpu_ms_per_req', 'ms'],
       ['gateway.rss_mib', 'MiB'],
       ['gateway.rss_mib.vs_bare_proxy', 'MiB'],
       ['gateway.rss_mib.vs_portkey', 'MiB'],
@@ -75,11 +84,13 @@ describe('gateway figures', () => {
     expect(figures['gateway.stream_added_ttft_ms.vs_portkey']?.ratio).toBeCloseTo(0.05);
   });
 
-  it('throughput is the median of the rounds, RSS the peak, each with its ratio', () => {
+  it('throughput and CPU per request are medians of the rounds, RSS the peak, each with its ratio', () => {
     const figures = byName(gatewayFigures(measurements()));
     expect(figures['gateway.rps_c32']?.value).toBe(2400);
     expect(figures['gateway.rps_c32.vs_portkey']).toEqual({ name: 'gateway.rps_c32.vs_portkey', unit: 'req/s', value: 2400, baseline: { name: 'portkey', value: 600 }, ratio: 4 });
     expect(figures['gateway.rps_c32.vs_bare_proxy']?.ratio).toBeCloseTo(0.8);
+    expect(figures['gateway.cpu_ms_per_req']?.value).toBe(0.5);
+    expect(figures['gateway.cpu_ms_per_req.vs_portkey']?.ratio).toBeCloseTo(0.25);
     expect(figures['gateway.rss_mib.vs_portkey']).toEqual({ name: 'gateway.rss_mib.vs_portkey', unit: 'MiB', value: 70, baseline: { name: 'portkey', value: 140 }, ratio: 0.5 });
   });
 

@@ -3,7 +3,7 @@
  * tests feed it tiny hand-made samples.
  *
  * Every latency figure is "added over direct": inside each round, the target's percentile minus the direct
- * path's percentile; then the median over rounds. Throughput is the median of the rounds' requests/s. Baselines
+ * path's percentile; then the median over rounds. Throughput and CPU per request are medians of the rounds' values. Baselines
  * (`bare-proxy`, `portkey`) are the same statistic of the baseline in the same rounds, as separate figures
  * suffixed `.vs_bare_proxy` / `.vs_portkey` whose `ratio` is `value / baseline.value`.
  */
@@ -31,6 +31,8 @@ export interface GatewayMeasurements {
   readonly stream: Rounds;
   /** Concurrency-32 load: one requests/s value per target per round. */
   readonly load: Rounds;
+  /** CPU time of each process per answered request during those load runs, ms, one value per target per round. */
+  readonly cpuMsPerRequest: Rounds;
   /** Peak RSS under load, MiB, by target (proxies only). */
   readonly peakRssMiB: Readonly<Record<string, number>>;
 }
@@ -94,6 +96,16 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
     );
     if (has(load, TARGETS.cooling)) {
       figures.push(compared({ name: 'gateway.cooling_primary.rps_c32', unit: 'req/s', value: rps(TARGETS.cooling) }, { name: TARGETS.understudy, value: own }));
+    }
+  }
+
+  const cpu = measured.cpuMsPerRequest;
+  if (has(cpu, TARGETS.understudy)) {
+    const perRequest = (target: string): number => medianOfRounds(cpu, target, median);
+    const own = perRequest(TARGETS.understudy);
+    figures.push(...withBaselines({ name: 'gateway.cpu_ms_per_req', unit: 'ms', value: own }, baselinesOf(cpu, perRequest)));
+    if (has(cpu, TARGETS.cooling)) {
+      figures.push(compared({ name: 'gateway.cooling_primary.cpu_ms_per_req', unit: 'ms', value: perRequest(TARGETS.cooling) }, { name: TARGETS.understudy, value: own }));
     }
   }
 

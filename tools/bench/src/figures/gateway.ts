@@ -1,6 +1,6 @@
 /**
- * Gateway figures (DESIGN §4.4): added latency p50/p99, throughput at concurrency 32, RSS under load and added
- * time to first token, for understudy side by side with the direct path, a bare undici proxy and Portkey, all
+ * Gateway figures (DESIGN §4.4): added latency p50/p99, throughput at concurrency 32 (and the CPU time each
+ * request costs the proxy process under that load), RSS under load and added time to first token, for understudy side by side with the direct path, a bare undici proxy and Portkey, all
  * in front of the same fixed upstream and all in this one run.
  *
  * Targets, each its own process: `direct` (the upstream itself), `bare-proxy`, `understudy` (one candidate),
@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { BenchSuite, Figure, SuiteOptions } from '../figure.js';
 import { BenchError } from '../errors.js';
-import { sampleRss } from '../processes.js';
+import { cpuTimeMs, sampleRss } from '../processes.js';
 import type { ServerProcess } from '../processes.js';
 import { connect, sendOnce, timeFirstContent, timeRequests } from '../load/sequential.js';
 import type { TimedTarget } from '../load/sequential.js';
@@ -109,7 +109,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       });
       options.note?.(`Portkey ${portkey.version} (node build/start-server.js --headless); it binds all interfaces (*:port), not only loopback; configured per request through x-portkey-config against the same upstream.`);
     } else {
-      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'rss_mib', 'stream_added_ttft_ms']) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
+      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'stream_added_ttft_ms']) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
       options.log(`gateway: ${portkey.reason}`);
     }
     timed.push(...targets.map(connect));
@@ -132,16 +132,26 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
 
     const load: Record<string, number[]>[] = [];
     const peakRssMiB: Record<string, number> = {};
+    const cpu: Record<string, number[]>[] = [];
     for (let round = 1; round <= settings.loadRounds; round += 1) {
       const results: Record<string, number[]> = {};
+      const cpuRound: Record<string, number[]> = {};
       for (const { target } of timed) {
         const watch = target.name === TARGETS.direct || target.pid === undefined ? undefined : sampleRss(target.pid);
+        const cpuBefore = target.pid === undefined ? undefined : cpuTimeMs(target.pid);
         const result = await measureThroughput(target, settings.connections, settings.loadSeconds);
+        const cpuAfter = target.pid === undefined ? undefined : cpuTimeMs(target.pid);
         if (watch !== undefined) peakRssMiB[target.name] = Math.max(peakRssMiB[target.name] ?? 0, watch.stop());
         results[target.name] = [result.requestsPerSecond];
-        options.log(`gateway: load round ${round}/${settings.loadRounds}: ${target.name} ${Math.round(result.requestsPerSecond)} req/s at c${settings.connections}`);
+        if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0) {
+          cpuRound[target.name] = [(cpuAfter - cpuBefore) / result.requests];
+        }
+        options.log(
+          `gateway: load round ${round}/${settings.loadRounds}: ${target.name} ${Math.round(result.requestsPerSecond)} req/s at c${settings.connections}, ${(cpuRound[target.name]?.[0] ?? Number.NaN).toFixed(3)} ms CPU per request`,
+        );
       }
       load.push(results);
+      if (Object.keys(cpuRound).length > 0) cpu.push(cpuRound);
     }
     const counts = (await (await fetch(`${upstream.url}/__counts`)).json()) as Record<string, number>;
     const primaryCalls = counts['cool'] ?? 0;
@@ -151,11 +161,11 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
         : `gateway: the cooling primary was called ${primaryCalls} times during the run (probes?), so understudy-cooling figures include those calls.`,
     );
     options.note?.(
-      `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon); figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load.`,
+      `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon); figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load; CPU per request is the process's user+system time over a load run (/proc/<pid>/stat) divided by its 2xx answers, which other load on the machine barely moves.`,
     );
     options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
     failed = false;
-    return { latency, stream, load, peakRssMiB };
+    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB };
   } finally {
     await Promise.allSettled(timed.map((target) => target.client.close()));
     await stopAll(servers);
