@@ -61,14 +61,14 @@ describe('no config file', () => {
 describe('binding and access', () => {
   it('refuses a non-loopback address without gateway.auth.token', async () => {
     const result = await runGatewayToExit(['--host', '0.0.0.0', '--port', '0'], { HOME: '/nonexistent-home' });
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('gateway.auth.token');
     expect(result.stdout).toBe('');
   });
 
   it('reports an invalid config with the path of the bad key', async () => {
     const result = await runGatewayToExit(['--config', '/nonexistent/understudy.json5'], { HOME: '/nonexistent-home' });
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('/nonexistent/understudy.json5');
   });
 

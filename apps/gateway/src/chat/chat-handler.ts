@@ -205,7 +205,7 @@ export async function handleChat(
   return { ...base, status: 200, model, profile: result.profile, fallback: result.fallbackReason, attempts: result.attempts.length, streamOutcome };
 }
 
-/** Throws a 400 for a chat endpoint hit with the wrong method (kept here so the router stays a table). */
+/** The 405 for a chat endpoint hit with another method than POST. */
 export function methodNotAllowed(method: string, path: string): GatewayError {
   return new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use POST`, { code: 'method_not_allowed' });
 }
