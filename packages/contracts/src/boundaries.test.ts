@@ -4,13 +4,20 @@
  */
 import path from 'node:path';
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const workspaceRoot = path.resolve(import.meta.dirname, '../../..');
 const probePath = path.join(workspaceRoot, 'packages/contracts/src/lint-probe.ts');
 
+let eslint: ESLint;
+
+// The first lint loads the Nx plugin and builds the project graph: seconds on a cold clone.
+beforeAll(async () => {
+  eslint = new ESLint({ cwd: workspaceRoot });
+  await eslint.lintText('export {};\n', { filePath: probePath });
+}, 120_000);
+
 async function ruleIdsFor(code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: workspaceRoot });
   const [result] = await eslint.lintText(code, { filePath: probePath });
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
 }
@@ -49,7 +56,6 @@ describe('pure package boundaries', () => {
   it.each(['contracts', 'error-classifier', 'candidate-chain', 'cooldown-scheduler', 'config'])(
     'applies the purity rules to every pure package: %s',
     async (name) => {
-      const eslint = new ESLint({ cwd: workspaceRoot });
       const [result] = await eslint.lintText("import fs from 'node:fs';\nexport const exists = fs.existsSync;\n", {
         filePath: path.join(workspaceRoot, 'packages', name, 'src/lint-probe.ts'),
       });
