@@ -11,7 +11,6 @@
 import os from 'node:os';
 import { INLINE_PROFILE_NAME, formatProfileId, inlineProfileId, normalizeProviderId, parseProfileId } from '@understudy/contracts';
 import type {
-  AuthProfileView,
   Credential,
   OAuthCredential,
   ProfileId,
@@ -27,13 +26,14 @@ import type {
 } from '@understudy/contracts';
 import { openAgentDatabase } from './agent-database.js';
 import type { OpenedDatabase } from './agent-database.js';
-import { assertStorableCredential, credentialColumns, credentialFromRow } from './credential-rows.js';
+import { assertStorableCredential, credentialColumns } from './credential-rows.js';
 import type { CredentialColumns } from './credential-rows.js';
 import { AuthStoreError, LegacyAuthFilesError } from './errors.js';
 import { findLegacyAuthFiles } from './legacy/legacy-files.js';
-import { assertProfileId, providerRange } from './profile-ids.js';
+import { RequestPath } from './request-path.js';
+import { assertProfileId } from './profile-ids.js';
 import { parseIdList, profileIdFor, toRecord } from './profile-records.js';
-import { applySessionPatch, resetSessionColumns, sessionFromRow } from './session-rows.js';
+import { resetSessionColumns, sessionFromRow } from './session-rows.js';
 import { statePathsUnder, resolveStateRoot } from './state-paths.js';
 import type { StatePaths } from './state-paths.js';
 import type {
@@ -44,7 +44,7 @@ import type {
   SaveRefreshedCredentialResult,
   UpsertProfileInput,
 } from './store-api.js';
-import { parseStoredUsageStats, serializeUsageStats } from './usage-stats-codec.js';
+import { parseStoredUsageStats } from './usage-stats-codec.js';
 
 /**
  * Opens (creating and migrating on first use) the auth-profile store of one agent.
@@ -90,6 +90,7 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   readonly #database: OpenedDatabase;
   readonly #inline: ReadonlyMap<ProfileId, InlineKey>;
   readonly #nowMs: () => number;
+  readonly #requestPath: RequestPath;
   #closed = false;
 
   constructor(
@@ -105,98 +106,38 @@ class SqliteAuthProfileStore implements AuthProfileStore {
     this.#database = database;
     this.#inline = inline;
     this.#nowMs = nowMs;
+    this.#requestPath = new RequestPath(database.sqlite);
   }
 
-  // ---- AuthStorePort ----
+  // ---- AuthStorePort (the request path: prepared statements, see request-path.ts) ----
 
   async loadProviderAuthState(provider: string): Promise<ProviderAuthState> {
     const normalized = normalizeProviderId(provider);
-    const { queries, kysely } = this.#open();
-    const [low, high] = providerRange(normalized);
-    return queries.read(() => {
-      const stored = queries.all(this.#profileQuery().where('profiles.provider', '=', normalized));
-      const statsRows = queries.all(
-        kysely.selectFrom('usage_stats').select(['profile_id', 'stats']).where('profile_id', '>=', low).where('profile_id', '<', high),
-      );
-      const order = queries.first(kysely.selectFrom('order_overrides').select('profile_ids').where('provider', '=', normalized));
-      const usageStats: Record<ProfileId, ProfileUsageStats> = {};
-      for (const row of statsRows) usageStats[row.profile_id] = parseStoredUsageStats(row.stats);
-      const profiles: AuthProfileView[] = stored.map((row) => toRecord(row));
-      const inlineView = this.#inlineRecord(inlineProfileId(normalized));
-      if (inlineView !== undefined) profiles.push(inlineView);
-      return {
-        provider: normalized,
-        profiles,
-        ...(order === undefined ? {} : { storedOrder: parseIdList(order.profile_ids) }),
-        usageStats,
-      };
-    });
+    return this.#requests().loadProviderAuthState(normalized, this.#inlineRecord(inlineProfileId(normalized)));
   }
 
   async resolveCredential(profileId: ProfileId): Promise<Credential | undefined> {
     const id = assertProfileId(profileId);
     const inline = this.#inline.get(id);
     if (inline !== undefined) return { type: 'api_key', provider: inline.provider, key: inline.key };
-    const row = this.#open().queries.first(this.#profileQuery().where('profiles.id', '=', id));
-    return row === undefined ? undefined : credentialFromRow(row, row.provider, row.email);
+    return this.#requests().resolveCredential(id);
   }
 
   async updateUsageStats(profileId: ProfileId, transition: UsageStatsTransition): Promise<ProfileUsageStats> {
     const id = assertProfileId(profileId);
-    const { queries, kysely } = this.#writable();
-    return queries.immediate(() => {
-      const row = queries.first(kysely.selectFrom('usage_stats').select('stats').where('profile_id', '=', id));
-      const next = transition(row === undefined ? {} : parseStoredUsageStats(row.stats));
-      const stats = serializeUsageStats(next);
-      const updatedAt = this.#nowMs();
-      queries.run(
-        kysely
-          .insertInto('usage_stats')
-          .values({ profile_id: id, stats, updated_at: updatedAt })
-          .onConflict((conflict) => conflict.column('profile_id').doUpdateSet({ stats, updated_at: updatedAt })),
-      );
-      return next;
-    });
+    return this.#writableRequests().updateUsageStats(id, transition, this.#nowMs);
   }
 
   async tryAcquireProbe(key: string, nowMs: number, throttleMs: number): Promise<boolean> {
-    const { queries, kysely } = this.#writable();
-    return queries.immediate(() => {
-      const row = queries.first(kysely.selectFrom('probe_throttle').select('last_probe_at').where('key', '=', key));
-      if (row !== undefined && nowMs - row.last_probe_at < throttleMs) return false;
-      queries.run(
-        kysely
-          .insertInto('probe_throttle')
-          .values({ key, last_probe_at: nowMs })
-          .onConflict((conflict) => conflict.column('key').doUpdateSet({ last_probe_at: nowMs })),
-      );
-      return true;
-    });
+    return this.#writableRequests().tryAcquireProbe(key, nowMs, throttleMs);
   }
 
   async getSession(key: string): Promise<SessionEntry | undefined> {
-    const { queries, kysely } = this.#open();
-    const row = queries.first(kysely.selectFrom('sessions').selectAll().where('key', '=', key));
-    return row === undefined ? undefined : sessionFromRow(row);
+    return this.#requests().getSession(key);
   }
 
   async writeSession(key: string, expectedRevision: number | null, patch: SessionPatch, nowMs: number): Promise<SessionWriteResult> {
-    const { queries, kysely } = this.#writable();
-    return queries.immediate((): SessionWriteResult => {
-      const current = queries.first(kysely.selectFrom('sessions').selectAll().where('key', '=', key));
-      if ((current?.revision ?? null) !== expectedRevision) {
-        return { ok: false, current: current === undefined ? undefined : sessionFromRow(current) };
-      }
-      const row = {
-        key,
-        revision: (current?.revision ?? 0) + 1,
-        created_at: current?.created_at ?? nowMs,
-        updated_at: nowMs,
-        ...applySessionPatch(current, patch),
-      };
-      queries.run(kysely.insertInto('sessions').values(row).onConflict((conflict) => conflict.column('key').doUpdateSet(row)));
-      return { ok: true, entry: sessionFromRow(row) };
-    });
+    return this.#writableRequests().writeSession(key, expectedRevision, patch, nowMs);
   }
 
   // ---- profiles ----
@@ -395,6 +336,16 @@ class SqliteAuthProfileStore implements AuthProfileStore {
     const database = this.#open();
     if (this.readOnly) throw new AuthStoreError('store_read_only', `the auth-profile store of agent "${this.agentId}" was opened read-only`);
     return database;
+  }
+
+  #requests(): RequestPath {
+    this.#open();
+    return this.#requestPath;
+  }
+
+  #writableRequests(): RequestPath {
+    this.#writable();
+    return this.#requestPath;
   }
 
   #profileQuery() {

@@ -19,7 +19,7 @@ export function toRecord(row: ProfileRow): AuthProfileRecord {
     id: row.id,
     provider: row.provider,
     type: row.type,
-    facts: factsFromRow({ ...row, type: row.type }),
+    facts: factsFromRow(row),
     source: 'store',
     ...(row.email === null ? {} : { email: row.email }),
     createdAt: row.created_at,

@@ -31,6 +31,15 @@ const FIELD_COLUMNS: { readonly [K in keyof Required<SessionFields>]: FieldMappi
 /** Every session field name. */
 export const SESSION_FIELD_NAMES = Object.freeze(Object.keys(FIELD_COLUMNS)) as readonly (keyof SessionFields)[];
 
+/** Every column of `sessions`, `key` first (for SQL written once). */
+export const SESSION_COLUMN_NAMES: readonly (keyof SessionsTable)[] = Object.freeze([
+  'key',
+  'revision',
+  'created_at',
+  'updated_at',
+  ...SESSION_FIELD_NAMES.map((field) => FIELD_COLUMNS[field].column),
+]);
+
 /** The entry a row stands for; null columns are absent fields. */
 export function sessionFromRow(row: SessionsTable): SessionEntry {
   const entry: Record<string, unknown> = {
