@@ -72,6 +72,9 @@ export async function openAgentDatabase(options: OpenAgentDatabaseOptions): Prom
       sqlite.pragma('synchronous = NORMAL');
     }
     sqlite.pragma('foreign_keys = ON');
+    // Sorts and temporary indexes of the listing queries stay in memory (the data is tiny); the page cache is
+    // better-sqlite3's default of 16 MB, far more than an agent's store, so reads after the first hit memory.
+    sqlite.pragma('temp_store = MEMORY');
     const kysely = new Kysely<AgentDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
     const opened: OpenedDatabase = { sqlite, kysely, queries: new SyncQueries(sqlite) };
     const pending = pendingMigrations(sqlite);
