@@ -41,7 +41,8 @@ export const PROVIDER_ID_ALIASES: Readonly<Record<string, string>> = Object.free
  */
 export function normalizeProviderId(provider: string): string {
   const lowered = provider.trim().toLowerCase();
-  return PROVIDER_ID_ALIASES[lowered] ?? lowered;
+  // Own keys only: `constructor` or `__proto__` are provider names, not Object.prototype members.
+  return Object.hasOwn(PROVIDER_ID_ALIASES, lowered) ? (PROVIDER_ID_ALIASES[lowered] as string) : lowered;
 }
 
 /**
