@@ -6,12 +6,15 @@
  */
 import type Database from 'better-sqlite3';
 
-/** A select list: each column's name in the row object, with the SQL expression that yields it. */
-export type SelectList<Row> = readonly (readonly [name: keyof Row & string, expression: string])[];
+/**
+ * A select list: for every property of `Row`, the SQL expression that yields it (in the order of the object).
+ * Mapped over `Row`, so a missing column does not compile.
+ */
+export type SelectList<Row> = { readonly [Name in keyof Row & string]-?: string };
 
-/** A select list of plain column names (the expression is the name). */
+/** The select list of plain column names (each expression is its name). */
 export function plainColumns<Row>(names: readonly (keyof Row & string)[]): SelectList<Row> {
-  return names.map((name) => [name, name] as const);
+  return Object.fromEntries(names.map((name): [string, string] => [name, name])) as SelectList<Row>;
 }
 
 /** `select <list> <rest>`, prepared once in raw mode; `get`/`all` return `Row` objects. */
@@ -21,8 +24,9 @@ export class RawSelect<Params extends unknown[], Row> {
 
   /** @param rest - the SQL after the select list, e.g. `from sessions where key = ?`. */
   constructor(sqlite: Database.Database, list: SelectList<Row>, rest: string) {
-    this.#names = list.map(([name]) => name);
-    const expressions = list.map(([name, expression]) => (expression === name ? name : `${expression} as ${name}`));
+    const columns: [string, string][] = Object.entries(list);
+    this.#names = columns.map(([name]) => name);
+    const expressions = columns.map(([name, expression]) => (expression === name ? name : `${expression} as ${name}`));
     this.#statement = sqlite.prepare<Params, unknown[]>(`select ${expressions.join(', ')} ${rest}`).raw();
   }
 

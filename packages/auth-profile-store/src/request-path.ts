@@ -45,36 +45,36 @@ interface ProviderRows {
 }
 
 /** A joined profile row (see `ProfileRow`): the same columns as the management listing. */
-const PROFILE_SELECT: SelectList<ProfileRow> = [
-  ['id', 'p.id'],
-  ['provider', 'p.provider'],
-  ['type', 'p.type'],
-  ['email', 'p.email'],
-  ['created_at', 'p.created_at'],
-  ['updated_at', 'p.updated_at'],
-  ['api_key', 'c.api_key'],
-  ['token', 'c.token'],
-  ['access_token', 'c.access_token'],
-  ['refresh_token', 'c.refresh_token'],
-  ['expires_at', 'c.expires_at'],
-  ['project_id', 'c.project_id'],
-  ['enterprise_url', 'c.enterprise_url'],
-  ['credential_updated_at', 'c.updated_at'],
-];
+const PROFILE_SELECT: SelectList<ProfileRow> = {
+  id: 'p.id',
+  provider: 'p.provider',
+  type: 'p.type',
+  email: 'p.email',
+  created_at: 'p.created_at',
+  updated_at: 'p.updated_at',
+  api_key: 'c.api_key',
+  token: 'c.token',
+  access_token: 'c.access_token',
+  refresh_token: 'c.refresh_token',
+  expires_at: 'c.expires_at',
+  project_id: 'c.project_id',
+  enterprise_url: 'c.enterprise_url',
+  credential_updated_at: 'c.updated_at',
+};
 
 /** What `credentialFromRow` needs; the type comes from `profiles`, as in the management listing. */
-const CREDENTIAL_SELECT: SelectList<CredentialRow> = [
-  ['provider', 'p.provider'],
-  ['email', 'p.email'],
-  ['type', 'p.type'],
-  ['api_key', 'c.api_key'],
-  ['token', 'c.token'],
-  ['access_token', 'c.access_token'],
-  ['refresh_token', 'c.refresh_token'],
-  ['expires_at', 'c.expires_at'],
-  ['project_id', 'c.project_id'],
-  ['enterprise_url', 'c.enterprise_url'],
-];
+const CREDENTIAL_SELECT: SelectList<CredentialRow> = {
+  provider: 'p.provider',
+  email: 'p.email',
+  type: 'p.type',
+  api_key: 'c.api_key',
+  token: 'c.token',
+  access_token: 'c.access_token',
+  refresh_token: 'c.refresh_token',
+  expires_at: 'c.expires_at',
+  project_id: 'c.project_id',
+  enterprise_url: 'c.enterprise_url',
+};
 
 const PROFILES_WITH_CREDENTIALS = 'from profiles p join credentials c on c.profile_id = p.id';
 
