@@ -131,11 +131,11 @@ async function sendWhole(exchange: Exchange, writer: WireWriter, answer: Answer,
     return 'ok';
   }
   const half = Math.floor(json.length / 2);
-  response.write(json.slice(0, half));
+  const sink = new FrameSink(response, gone);
+  sink.write(json.slice(0, half));
   if (step.cutAfterChunks !== undefined) {
-    // Closes the connection once what was written is flushed: the client gets the bytes, then a dead socket.
-    response.socket?.destroySoon();
-    return 'cut';
+    // The client gets the first half, then a dead socket.
+    return (await sink.cut()) ? 'cut' : 'client left';
   }
   if (step.stallAfterChunks !== undefined) {
     if (!(await stall(step.stallMs, gone))) return 'stalled until the client left';
@@ -149,14 +149,19 @@ async function sendWhole(exchange: Exchange, writer: WireWriter, answer: Answer,
 async function sendStream(exchange: Exchange, writer: WireWriter, answer: Answer, step: EmulatorStep): Promise<string> {
   const { response, gone } = exchange;
   const frames = writer.streamFrames(answer);
+  const sink = new FrameSink(response, gone);
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   response.flushHeaders();
-  for (const frame of frames.prelude) response.write(frame);
+  for (const frame of frames.prelude) sink.write(frame);
   if (!(await pause(step.firstTokenDelayMs, gone))) return 'client left';
   for (let position = 0; position <= frames.content.length; position += 1) {
     if (position > 0 && position < frames.content.length && !(await pause(step.chunkDelayMs, gone))) return 'client left';
     if (step.stallAfterChunks === position && !(await stall(step.stallMs, gone))) return `stalled after ${position} chunks until the client left`;
-    if (step.malformedAfterChunks === position) response.write(writer.malformedFrame(answer));
+    if (step.malformedAfterChunks === position) {
+      // The good chunks go out on their own before the bad one.
+      if (!(await sink.flushed())) return 'client left';
+      sink.write(writer.malformedFrame(answer));
+    }
     if (step.errorAfterChunks === position) {
       response.end(writer.errorFrame(step.errorEvent));
       return `error event after ${position} chunks`;
@@ -165,15 +170,56 @@ async function sendStream(exchange: Exchange, writer: WireWriter, answer: Answer
       response.end();
       return `ended after ${position} chunks`;
     }
-    if (step.cutAfterChunks === position) {
-      response.socket?.destroySoon();
-      return `cut after ${position} chunks`;
-    }
+    if (step.cutAfterChunks === position) return (await sink.cut()) ? `cut after ${position} chunks` : 'client left';
     const frame = frames.content[position];
-    if (frame !== undefined) response.write(frame);
+    if (frame !== undefined) sink.write(frame);
   }
-  for (const frame of frames.trailer) response.write(frame);
-  if (step.omitDone !== true && frames.terminator !== undefined) response.write(frames.terminator);
+  for (const frame of frames.trailer) sink.write(frame);
+  const marker = step.omitDone === true ? ' (no end marker)' : '';
+  if (step.omitDone !== true && frames.terminator !== undefined) sink.write(frames.terminator);
+  if (step.holdOpen === true) {
+    await stall(undefined, gone);
+    return `ok${marker}, held open until the client left`;
+  }
   response.end();
-  return step.omitDone === true ? 'ok (no end marker)' : 'ok';
+  return `ok${marker}`;
+}
+
+/**
+ * Writes a response's frames in order and knows when the last one was handed to the socket, so a fault can
+ * wait until everything before it has left (without that, a cut right after a write can beat the bytes out).
+ */
+class FrameSink {
+  readonly #response: ServerResponse;
+  readonly #gone: AbortSignal;
+  readonly #left: Promise<void>;
+  #lastWrite: Promise<void> = Promise.resolve();
+
+  constructor(response: ServerResponse, gone: AbortSignal) {
+    this.#response = response;
+    this.#gone = gone;
+    this.#left = new Promise<void>((resolve) => {
+      if (gone.aborted) resolve();
+      else gone.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  write(frame: string): void {
+    this.#lastWrite = new Promise<void>((resolve) => {
+      this.#response.write(frame, () => resolve());
+    });
+  }
+
+  /** Resolves `true` once everything written so far reached the socket, `false` when the client left first. */
+  async flushed(): Promise<boolean> {
+    await Promise.race([this.#lastWrite, this.#left]);
+    return !this.#gone.aborted;
+  }
+
+  /** Destroys the connection once everything written so far reached the socket; `false` when the client left first. */
+  async cut(): Promise<boolean> {
+    if (!(await this.flushed())) return false;
+    this.#response.socket?.destroy();
+    return true;
+  }
 }

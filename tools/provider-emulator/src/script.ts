@@ -59,6 +59,7 @@ const stepSchema = z
     errorAfterChunks: count.optional(),
     errorEvent: jsonBody.optional(),
     omitDone: z.boolean().optional(),
+    holdOpen: z.boolean().optional(),
   })
   .strict()
   .superRefine((step, context) => {
