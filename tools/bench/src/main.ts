@@ -68,7 +68,7 @@ export async function runBench(options: {
   readonly suites?: readonly BenchSuite[];
   readonly log: (line: string) => void;
 }): Promise<BenchReport> {
-  const startedAt = new Date();
+  const machine = machineInfo(); // before the suites: the load average is the machine's, not the bench's
   const suites = (options.suites ?? SUITES).filter((suite) => options.args.only === null || options.args.only.includes(suite.name));
   const figures: Figure[] = [];
   const skipped: SkippedFigure[] = [];
@@ -86,7 +86,7 @@ export async function runBench(options: {
     );
   }
   if (options.args.quick) notes.unshift('--quick run: fewer rounds and requests, for smoke checks; not for comparison.');
-  return { machine: machineInfo(startedAt), figures, ...(skipped.length === 0 ? {} : { skipped }), ...(notes.length === 0 ? {} : { notes }) };
+  return { machine, figures, ...(skipped.length === 0 ? {} : { skipped }), ...(notes.length === 0 ? {} : { notes }) };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
