@@ -42,7 +42,7 @@ export interface GatewayBenchSettings {
 /** Default settings for a full or a quick run. */
 export function gatewaySettings(quick: boolean): GatewayBenchSettings {
   return quick
-    ? { warmupRequests: 100, latencyRounds: 3, latencyRequests: 100, streamRounds: 3, streamRequests: 20, loadRounds: 1, loadSeconds: 2, connections: 32 }
+    ? { warmupRequests: 60, latencyRounds: 3, latencyRequests: 80, streamRounds: 3, streamRequests: 15, loadRounds: 1, loadSeconds: 2, connections: 32 }
     : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, connections: 32 };
 }
 
