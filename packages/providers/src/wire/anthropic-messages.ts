@@ -140,6 +140,11 @@ class AnthropicStreamDecoder implements StreamDecoder {
   #inputTokens = 0;
   #outputTokens = 0;
 
+  /** `message_delta` (stop reason and usage) came; `message_stop` is still owed. */
+  get tailPending(): boolean {
+    return this.finished && !this.done;
+  }
+
   push(event: SseEvent): readonly ChatStreamDelta[] {
     if (event.event === 'ping') return [];
     if (event.event === 'error') throw new WireError('provider_error', 'the stream sent an error event', { raw: event.data });

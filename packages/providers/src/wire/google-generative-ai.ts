@@ -180,6 +180,8 @@ class GeminiStreamDecoder implements StreamDecoder {
   model: string | undefined;
   readonly done = false;
   finished = false;
+  /** The chunk with the finish reason carries the usage too: nothing is owed after it. */
+  readonly tailPending = false;
   #toolCount = 0;
 
   push(event: SseEvent): readonly ChatStreamDelta[] {

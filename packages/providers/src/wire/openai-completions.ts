@@ -14,7 +14,7 @@ import type {
 } from '../chat-types.js';
 import { asCount, asRecord, asString, contentText, parseJson, trimSlashes, usageOf } from './content.js';
 import type { ChatUsage } from '../chat-types.js';
-import type { EncodeOptions, SseEvent, StreamDecoder, WireFormat } from './wire-format.js';
+import type { EncodeOptions, SseEvent, StreamDecoder, StreamDecoderOptions, WireFormat } from './wire-format.js';
 import { WireError } from './wire-format.js';
 
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
@@ -93,6 +93,17 @@ class OpenAiStreamDecoder implements StreamDecoder {
   model: string | undefined;
   done = false;
   finished = false;
+  readonly #usageRequested: boolean;
+  /** Usage came in the finish chunk or after it (an earlier one may not be the final figure). */
+  #usageAfterFinish = false;
+
+  constructor(options: StreamDecoderOptions) {
+    this.#usageRequested = options.includeStreamUsage === true;
+  }
+
+  get tailPending(): boolean {
+    return this.finished && !this.done && this.#usageRequested && !this.#usageAfterFinish;
+  }
 
   push(event: SseEvent): readonly ChatStreamDelta[] {
     if (event.event === 'error') throw new WireError('provider_error', 'the stream sent an error event', { raw: event.data });
@@ -143,7 +154,10 @@ class OpenAiStreamDecoder implements StreamDecoder {
       }
     }
     const usage = decodeUsage(chunk['usage']);
-    if (usage !== undefined) deltas.push({ kind: 'usage', usage });
+    if (usage !== undefined) {
+      deltas.push({ kind: 'usage', usage });
+      if (this.finished) this.#usageAfterFinish = true;
+    }
     return deltas;
   }
 }
@@ -226,7 +240,7 @@ export const openAiCompletions: WireFormat = {
     };
   },
 
-  createStreamDecoder: () => new OpenAiStreamDecoder(),
+  createStreamDecoder: (options = {}) => new OpenAiStreamDecoder(options),
 };
 
 function decodeParts(parts: readonly unknown[]): ChatContent {

@@ -23,6 +23,17 @@ export interface StreamDecoder {
   readonly done: boolean;
   /** A finish reason arrived. */
   readonly finished: boolean;
+  /**
+   * A finish reason arrived and the format still owes a part worth a short wait: OpenAI's usage chunk when it
+   * was asked for and has not come yet, Anthropic's `message_stop`. False once the end marker arrived.
+   */
+  readonly tailPending: boolean;
+}
+
+/** Options of {@link WireFormat.createStreamDecoder}. */
+export interface StreamDecoderOptions {
+  /** OpenAI: the request asked for a usage chunk (`stream_options.include_usage`), so one follows the finish. */
+  readonly includeStreamUsage?: boolean | undefined;
 }
 
 /** Options a format may need to build a request. */
@@ -47,7 +58,7 @@ export interface WireFormat {
    * @throws {WireError} `provider_error` for an error payload, `empty` for no answer, `malformed` otherwise.
    */
   decodeResponse(json: unknown, requestedModel: string): Omit<ChatResult, 'responseHeaders'>;
-  createStreamDecoder(): StreamDecoder;
+  createStreamDecoder(options?: StreamDecoderOptions): StreamDecoder;
 }
 
 /** Why a wire value could not be used. */
