@@ -22,7 +22,10 @@ export interface ChatStream extends AsyncIterable<ChatStreamDelta> {
   readonly status: number;
   /** Upstream response headers, lower-cased names. */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  /** Stops the upstream request (a caller abort); iteration then ends. */
+  /**
+   * Stops the upstream request (a caller abort); iteration then ends. After the last delta it closes at once
+   * a connection whose response is still ending in the background.
+   */
   cancel(): void;
 }
 

@@ -10,6 +10,8 @@ describe('createProviderClient options', () => {
     [{ baseUrl: 'ftp://example.com' }, 'baseUrl', /http\(s\) URL/],
     [{ timeouts: { stallTimeoutMs: -1 } }, 'timeouts.stallTimeoutMs', /0 or more/],
     [{ timeouts: { firstTokenTimeoutMs: Number.NaN } }, 'timeouts.firstTokenTimeoutMs', /milliseconds/],
+    [{ timeouts: { afterFinishGraceMs: -5 } }, 'timeouts.afterFinishGraceMs', /0 or more/],
+    [{ timeouts: { drainAfterFinishMs: Number.POSITIVE_INFINITY } }, 'timeouts.drainAfterFinishMs', /milliseconds/],
   ])('rejects %j naming %s', (override, field, message) => {
     const create = (): unknown =>
       createProviderClient({ providerId: 'openai', api: 'openai-completions', baseUrl: 'https://api.openai.com/v1', ...override });

@@ -16,6 +16,14 @@ import { ProviderOptionsError } from './provider-call-error.js';
  * - `bodyTimeoutMs`: silence between two chunks of a non-streaming (or error) body. @default 60000
  * - `firstTokenTimeoutMs`: streams only, from sending the request to the first content delta. @default 60000
  * - `stallTimeoutMs`: streams only, silence (no byte) between two chunks once headers arrived. @default 30000
+ * - `afterFinishGraceMs`: streams only. Once the finish reason arrived, the stream completes at once, except
+ *   that it waits up to this long for a part the format still owes and that has not begun to arrive (OpenAI's
+ *   usage chunk when it was asked for, Anthropic's `message_stop`); bytes already received are always read.
+ *   Never longer than `stallTimeoutMs`. `0`: no wait beyond what was received. @default 50
+ * - `drainAfterFinishMs`: streams only. After a stream completed before its response did (no end marker or
+ *   end of body yet), how long the rest may take to arrive in the background, so that the keep-alive
+ *   connection is reused; then the request is aborted and its connection closed. The caller never waits for
+ *   it. `0`: close at once. @default 1000
  */
 export interface ProviderTimeouts {
   readonly connectTimeoutMs?: number | undefined;
@@ -23,6 +31,8 @@ export interface ProviderTimeouts {
   readonly bodyTimeoutMs?: number | undefined;
   readonly firstTokenTimeoutMs?: number | undefined;
   readonly stallTimeoutMs?: number | undefined;
+  readonly afterFinishGraceMs?: number | undefined;
+  readonly drainAfterFinishMs?: number | undefined;
 }
 
 /** {@link ProviderTimeouts} with every default applied. */
@@ -35,6 +45,8 @@ export const DEFAULT_PROVIDER_TIMEOUTS: ResolvedProviderTimeouts = Object.freeze
   bodyTimeoutMs: 60_000,
   firstTokenTimeoutMs: 60_000,
   stallTimeoutMs: 30_000,
+  afterFinishGraceMs: 50,
+  drainAfterFinishMs: 1000,
 });
 
 /**
@@ -101,7 +113,10 @@ export interface ProviderClient {
    * Failures after that are thrown by the stream's iterator with `outputStarted: true`.
    */
   stream(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<ChatStream>>;
-  /** Closes the client's own connection pool (not a dispatcher it was given). */
+  /**
+   * Closes the client's own connection pool (not a dispatcher it was given), after closing the connections of
+   * finished streams whose response has not ended yet (see `timeouts.drainAfterFinishMs`).
+   */
   close(): Promise<void>;
 }
 

@@ -65,6 +65,9 @@ class UndiciProviderClient implements ProviderClient {
   readonly #capSeconds: number | null;
   readonly #nowMs: () => number;
   readonly #logger: Logger;
+  readonly #includeStreamUsage: boolean;
+  /** Completed streams whose response is still ending in the background; each entry closes its connection. */
+  readonly #drains = new Set<() => void>();
 
   constructor(options: ProviderClientOptions, wire: WireFormat, baseUrl: string, timeouts: ResolvedProviderTimeouts) {
     this.providerId = options.providerId;
@@ -80,9 +83,11 @@ class UndiciProviderClient implements ProviderClient {
     this.#refresher =
       options.oauth === undefined ? undefined : new OAuthRefresher(options.oauth, { nowMs: this.#nowMs, logger: this.#logger });
     this.#capSeconds = options.sdkRetryMaxWaitSeconds === undefined ? DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS : options.sdkRetryMaxWaitSeconds;
+    this.#includeStreamUsage = options.includeStreamUsage ?? true;
   }
 
   async close(): Promise<void> {
+    for (const stop of [...this.#drains]) stop();
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
@@ -135,9 +140,12 @@ class UndiciProviderClient implements ProviderClient {
     }
     const pump = new StreamPump({
       body: response.body,
-      decoder: this.#wire.createStreamDecoder(),
+      decoder: this.#wire.createStreamDecoder({ includeStreamUsage: this.#includeStreamUsage }),
       control,
       stallTimeoutMs: this.#timeouts.stallTimeoutMs,
+      afterFinishGraceMs: this.#timeouts.afterFinishGraceMs,
+      drainAfterFinishMs: this.#timeouts.drainAfterFinishMs,
+      drains: this.#drains,
       context,
       status: response.status,
       headers: response.headers,
@@ -215,7 +223,7 @@ class UndiciProviderClient implements ProviderClient {
       body = JSON.stringify(
         this.#wire.encodeRequest(request, stream, {
           defaultMaxTokens: this.#options.defaultMaxTokens ?? 4096,
-          includeStreamUsage: this.#options.includeStreamUsage ?? true,
+          includeStreamUsage: this.#includeStreamUsage,
         }),
       );
     } catch (error) {

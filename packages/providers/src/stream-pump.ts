@@ -2,6 +2,13 @@
  * Reads a streaming response: bytes → `eventsource-parser` events → the wire decoder's deltas, one delta at a
  * time, with the stall timer running only while waiting for bytes (so a slow consumer never looks like a
  * stalled provider).
+ *
+ * A stream is complete at its end marker, or as soon as its finish reason arrived and nothing the format still
+ * owes is worth waiting for (issue 7: a provider that sends the finish reason and then keeps the connection
+ * open without `[DONE]` must not hold the caller). The part a format owes after its finish reason (OpenAI's
+ * usage chunk when asked for, Anthropic's `message_stop`) gets a short grace, never the stall timeout. A
+ * completed stream's response is left to end on its own in the background for a bounded time, so its
+ * keep-alive connection is reused, and is destroyed after that.
  */
 import { createParser } from 'eventsource-parser';
 import type { EventSourceParser, ParseError } from 'eventsource-parser';
@@ -23,9 +30,6 @@ const MAX_SSE_BUFFER_CHARS = 16 * 1024 * 1024;
  * with undici's buffer); past this many queued bytes the body is paused until the consumer catches up.
  */
 const HIGH_WATER_BYTES = 1024 * 1024;
-
-/** Once a finish reason arrived, wait at most this long for the rest (usage, end marker) before finalising. */
-const AFTER_FINISH_GRACE_MS = 1000;
 
 const brand = Symbol.for('understudy.error.StreamPumpError');
 
@@ -58,6 +62,12 @@ export interface StreamPumpOptions {
   readonly decoder: StreamDecoder;
   readonly control: CallControl;
   readonly stallTimeoutMs: number;
+  /** How long a finished stream waits for the part its format still owes (`ProviderTimeouts.afterFinishGraceMs`). */
+  readonly afterFinishGraceMs: number;
+  /** How long a completed stream's response may take to end in the background (`ProviderTimeouts.drainAfterFinishMs`). */
+  readonly drainAfterFinishMs: number;
+  /** The client's set of responses ending in the background: each entry closes its connection at once. */
+  readonly drains?: Set<() => void> | undefined;
   readonly context: FailureContext;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -79,15 +89,18 @@ export class StreamPump {
   /** A failure found after some deltas of the same read: thrown once those deltas were handed out. */
   #pendingError: StreamPumpError | undefined;
   #ended = false;
+  /** Runs while a finished stream waits for its owed part; sets {@link #graceOver} when it fires. */
+  #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  #graceOver = false;
+  /** Closes the connection of a completed stream whose response is still ending in the background. */
+  #stopDrain: (() => void) | undefined;
 
   constructor(options: StreamPumpOptions) {
     this.#options = options;
-    const wake = (): void => {
-      const resolve = this.#wake;
-      this.#wake = undefined;
-      resolve?.();
-    };
+    const wake = (): void => this.#wakeUp();
     options.body.on('data', (chunk: Buffer) => {
+      // Once the stream is over, what still comes (end marker, stray bytes) is dropped unread.
+      if (this.#ended) return;
       this.#chunks.push(chunk);
       this.#queuedBytes += chunk.length;
       if (this.#queuedBytes > HIGH_WATER_BYTES) options.body.pause();
@@ -101,6 +114,7 @@ export class StreamPump {
       this.#bodyError ??= { error };
       wake();
     });
+    options.body.on('close', wake);
     this.#parser = createParser({
       maxBufferSize: MAX_SSE_BUFFER_CHARS,
       onEvent: (event) => this.#events.push(event),
@@ -135,43 +149,118 @@ export class StreamPump {
     }
   }
 
-  /** Stops reading and releases the body. */
+  /** Stops reading and destroys the body at once (a completed stream's connection included). */
   discard(): void {
     this.#ended = true;
+    this.#stopGrace();
+    this.#stopDrain?.();
     discardBody(this.#options.body);
   }
 
+  /** A finish reason or the end marker arrived: the answer is whole, whatever follows. */
   get #complete(): boolean {
     return this.#options.decoder.done || this.#options.decoder.finished;
   }
 
-  /** The next chunk of the body (`done` at its end); waits for one with the stall timer running. */
-  async #nextChunk(): Promise<IteratorResult<Buffer>> {
+  /** Complete, and nothing the format still owes is worth waiting for. */
+  get #settled(): boolean {
+    const { decoder } = this.#options;
+    return decoder.done || (decoder.finished && !decoder.tailPending);
+  }
+
+  #wakeUp(): void {
+    const resolve = this.#wake;
+    this.#wake = undefined;
+    resolve?.();
+  }
+
+  async #bytesOrEvent(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  #stopGrace(): void {
+    if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
+  }
+
+  /**
+   * The next chunk of the body: `end` at its end, `settled` when the answer is complete and no byte is
+   * buffered. Bytes already received are always handed out first. Waits for more with the stall timer
+   * running, or, once the finish reason arrived, for at most the after-finish grace.
+   */
+  async #nextChunk(): Promise<Buffer | 'end' | 'settled'> {
     for (;;) {
       const chunk = this.#chunks.shift();
       if (chunk !== undefined) {
         this.#queuedBytes -= chunk.length;
         if (this.#options.body.isPaused() && this.#queuedBytes <= HIGH_WATER_BYTES / 2) this.#options.body.resume();
-        return { done: false, value: chunk };
+        return chunk;
       }
       if (this.#bodyError !== undefined) throw this.#bodyError.error;
-      if (this.#bodyEnded) return { done: true, value: undefined };
+      if (this.#bodyEnded) return 'end';
+      if (this.#settled || this.#ended) return 'settled';
+      if (this.#options.decoder.finished) {
+        // Only the format's owed part is missing: a short grace for it (never beyond the stall timeout),
+        // counted once from the first wait.
+        const { afterFinishGraceMs, stallTimeoutMs } = this.#options;
+        const graceMs = stallTimeoutMs > 0 ? Math.min(afterFinishGraceMs, stallTimeoutMs) : afterFinishGraceMs;
+        if (this.#graceOver || !(graceMs > 0)) return 'settled';
+        this.#graceTimer ??= setTimeout(() => {
+          this.#graceOver = true;
+          this.#wakeUp();
+        }, graceMs);
+        await this.#bytesOrEvent();
+        continue;
+      }
       const { control } = this.#options;
-      control.arm('stall', this.#complete ? Math.min(AFTER_FINISH_GRACE_MS, this.#options.stallTimeoutMs || AFTER_FINISH_GRACE_MS) : this.#options.stallTimeoutMs);
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
+      control.arm('stall', this.#options.stallTimeoutMs);
+      await this.#bytesOrEvent();
       control.disarm('stall');
     }
   }
 
+  /**
+   * The answer is complete: stop reading. A response that has not ended yet is left to end on its own for up
+   * to `drainAfterFinishMs` (its keep-alive connection is then reused), and destroyed after that.
+   */
+  #settle(): void {
+    this.#ended = true;
+    this.#stopGrace();
+    this.#chunks.length = 0;
+    this.#queuedBytes = 0;
+    const { body, drainAfterFinishMs, drains } = this.#options;
+    if (this.#bodyEnded || this.#bodyError !== undefined || body.destroyed) return;
+    if (!(drainAfterFinishMs > 0)) {
+      discardBody(body);
+      return;
+    }
+    const finished = (): void => {
+      clearTimeout(timer);
+      drains?.delete(stop);
+      this.#stopDrain = undefined;
+    };
+    const stop = (): void => {
+      finished();
+      discardBody(body);
+    };
+    const timer = setTimeout(stop, drainAfterFinishMs);
+    body.once('end', finished);
+    body.once('close', finished);
+    drains?.add(stop);
+    this.#stopDrain = stop;
+    if (body.isPaused()) body.resume();
+  }
+
   async #readMore(): Promise<void> {
     const { control } = this.#options;
-    let next: IteratorResult<Buffer>;
+    let next: Buffer | 'end' | 'settled';
     try {
       next = await this.#nextChunk();
     } catch (error) {
       control.disarm('stall');
+      this.#stopGrace();
       if (this.#complete && control.abortInfo?.cause !== 'user') {
         // The answer was complete; a missing end marker or a close after it is no failure.
         this.discard();
@@ -191,7 +280,12 @@ export class StreamPump {
         { cause: error },
       );
     }
-    if (next.done === true) {
+    if (next === 'settled') {
+      this.#settle();
+      return;
+    }
+    if (next === 'end') {
+      this.#stopGrace();
       this.#parser.feed(this.#text.decode());
       this.#parser.reset({ consume: true });
       this.#decodeEvents();
@@ -203,7 +297,7 @@ export class StreamPump {
       }
       return;
     }
-    this.#parser.feed(this.#text.decode(next.value, { stream: true }));
+    this.#parser.feed(this.#text.decode(next, { stream: true }));
     this.#decodeEvents();
   }
 
