@@ -80,7 +80,12 @@ export async function openAuthProfileStore(options: OpenAuthProfileStoreOptions)
     readOnly: options.readOnly,
     busyTimeoutMs: options.busyTimeoutMs,
   });
-  return new SqliteAuthProfileStore(paths, database, inline, options.nowMs ?? Date.now, options.readOnly ?? false);
+  try {
+    return new SqliteAuthProfileStore(paths, database, inline, options.nowMs ?? Date.now, options.readOnly ?? false);
+  } catch (error) {
+    await database.kysely.destroy();
+    throw new AuthStoreError('store_unavailable', `cannot prepare the request-path statements of ${paths.databasePath}`, { cause: error });
+  }
 }
 
 class SqliteAuthProfileStore implements AuthProfileStore {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,12 +9,15 @@ import { makeTempStateRoot, removeTempStateRoot } from './test-support/temp-stat
 
 let childScript: string;
 const roots: string[] = [];
+/** Every child spawned, so a test that fails or times out never leaves a writer looping on its own. */
+const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   childScript = await buildChildScript(path.join(import.meta.dirname, 'test-support', 'mark-failures-child.ts'));
 }, 60_000);
 
 afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const root of roots) removeTempStateRoot(root);
 });
 
@@ -27,6 +31,7 @@ function freshRoot(): string {
 function runChild(root: string, profileId: string, count: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [childScript, root, profileId, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -56,6 +61,7 @@ describe('a writer killed with SIGKILL mid-loop', () => {
   it('leaves a database that passes integrity_check and keeps every committed mark', async () => {
     const root = freshRoot();
     const child = spawn(process.execPath, [childScript, root, 'openai:victim', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
     // The child prints a mark's number only after its transaction committed (stdout to a pipe is synchronous
     // on Linux), so the last number read before EOF is a lower bound of what must be in the database.
     const lastPrinted = await new Promise<number>((resolve, reject) => {
