@@ -35,6 +35,24 @@ describe('logger', () => {
     expect(text).toContain('Incorrect API key provided: ***.');
   });
 
+  // Breaker F2: an internal error's log line keeps its class, code, stack and cause, scrubbed, and no body.
+  it('logs an error with its class, code, stack and cause chain, scrubbed, without other fields', () => {
+    const sink = capture();
+    const logger = createLogger({ destination: sink.stream });
+    const root = Object.assign(new Error('file is not a database near sk-test-root-key-1234'), { name: 'SqliteError', code: 'SQLITE_NOTADB' });
+    class WrapperError extends Error {}
+    const wrapper = Object.assign(new WrapperError('request failed', { cause: root }), { body: 'plainSECRETvalue42', code: 'wrapped' });
+    logger.error({ err: wrapper }, 'failed');
+    const [line] = sink.lines() as [{ err: { type: string; code: string; stack: string; message: string } }];
+    expect(line.err.type).toBe('WrapperError');
+    expect(line.err.code).toBe('wrapped');
+    expect(line.err.message).toContain('file is not a database');
+    expect(line.err.stack).toMatch(/^Error: request failed\n\s+at /);
+    expect(line.err.stack).toContain('caused by: SqliteError: file is not a database');
+    expect(sink.text()).not.toContain('sk-test-root-key-1234');
+    expect(sink.text()).not.toContain('plainSECRETvalue42');
+  });
+
   it.each([
     ['sk-proj-ABCdef123456', '***'],
     ['AIzaSyA1234567890abcdefghijklmn', '***'],

@@ -86,11 +86,36 @@ export function scrubSecrets(text: string): string {
   return text.replace(SECRET_PATTERN, '***');
 }
 
+/** The fields of an error copied into a log line: identifiers, never bodies, headers or requests. */
+const ERROR_FIELDS = ['name', 'code', 'errno', 'syscall', 'status', 'kind', 'reason'] as const;
+
+/**
+ * A copy of an error with every string scrubbed: same prototype (so pino's serializer still names its class),
+ * a few identifying fields ({@link ERROR_FIELDS}), the message, the stack and the cause chain — so a log line
+ * keeps the real cause of an internal error without ever carrying a key or a provider body.
+ */
+function scrubError(error: Error, depth: number): Error {
+  const copy = Object.create(Object.getPrototypeOf(error) as object | null) as Error;
+  const fields = error as unknown as Record<string, unknown>;
+  const copied = copy as unknown as Record<string, unknown>;
+  for (const key of ERROR_FIELDS) {
+    const entry = Object.hasOwn(error, key) ? fields[key] : undefined;
+    if (typeof entry === 'string' || typeof entry === 'number') copied[key] = typeof entry === 'string' ? scrubSecrets(entry) : entry;
+  }
+  const hidden = (value: unknown): PropertyDescriptor => ({ value, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(copy, 'message', hidden(scrubSecrets(error.message)));
+  Object.defineProperty(copy, 'stack', hidden(scrubSecrets(error.stack ?? '')));
+  if (error.cause !== undefined) Object.defineProperty(copy, 'cause', hidden(scrubValue(error.cause, depth + 1)));
+  return copy;
+}
+
 function scrubValue(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return scrubSecrets(value);
-  if (depth >= 4 || typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  // An error is copied scrubbed at any depth (a cause chain can be long); only a very deep chain is cut.
+  if (value instanceof Error) return depth >= 12 ? { type: value.name, message: scrubSecrets(value.message) } : scrubError(value, depth);
+  if (depth >= 4) return value;
   if (Array.isArray(value)) return value.map((entry) => scrubValue(entry, depth + 1));
-  if (value instanceof Error) return { type: value.name, message: scrubSecrets(value.message) };
   const out: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(value)) out[key] = scrubValue(entry, depth + 1);
   return out;
