@@ -5,7 +5,8 @@
  * requests finish within the grace period, aborts the rest, and closes the clients and the databases.
  *
  * The server is Node's own `http`: the request path is a handful of string compares, no middleware chain, so
- * the gateway adds as little as possible on top of the provider call (see README "Why node:http").
+ * the gateway adds as little as possible on top of the provider call (see README "Why node:http"). Client
+ * requests have time limits (`http/server-limits.ts`), so a stalled client cannot hold a connection forever.
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -22,7 +23,11 @@ import { profileUnavailability } from '@understudy/cooldown-scheduler';
 import { loggerPort } from './logger.js';
 import type { ActiveWindow } from './metrics.js';
 import { GatewayMetrics } from './metrics.js';
+import type { BodyLimits } from './http/body.js';
+import { answerClientError } from './http/client-error.js';
 import { createRequestListener } from './http/router.js';
+import type { HttpLimits } from './http/server-limits.js';
+import { resolveHttpLimits } from './http/server-limits.js';
 import { AgentStores } from './services/agent-stores.js';
 import { ProviderClients } from './services/provider-clients.js';
 import type { TurnServices } from './turn/run-turn.js';
@@ -42,6 +47,8 @@ export interface GatewayOptions {
   readonly random?: RandomSource | undefined;
   /** Register Node process metrics on `/metrics`. @default true */
   readonly processMetrics?: boolean | undefined;
+  /** Overrides of the client-request time limits (tests use short ones). @default DEFAULT_HTTP_LIMITS */
+  readonly httpLimits?: Partial<HttpLimits> | undefined;
 }
 
 /** Where the gateway listens. */
@@ -142,7 +149,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     const nowMs = clock.nowMs();
     const windows: ActiveWindow[] = [];
     for (const store of await stores.opened()) {
-      for (const [profileId, stats] of Object.entries(await store.listUsageStats())) {
+      // A store that broke after it opened is reported by the requests that use it; /metrics goes on.
+      const usage = await store.listUsageStats().catch(() => ({}));
+      for (const [profileId, stats] of Object.entries(usage)) {
         // A model-scoped cooldown counts too: ask about the model it blocks.
         const block = profileUnavailability(stats, { nowMs, model: stats.cooldownModel });
         if (block !== undefined) windows.push({ agent: store.agentId, provider: profileId.slice(0, profileId.indexOf(':')), lane: block.lane });
@@ -169,10 +178,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
   const sockets = new Set<Socket>();
+  const limits = resolveHttpLimits(options.httpLimits);
+  // Aborted when shutdown starts: bodies still arriving then are answered 503 at once.
+  const stopping = new AbortController();
+  const body: BodyLimits = { maxBytes: config.gateway.maxRequestBytes, idleTimeoutMs: limits.bodyIdleTimeoutMs, shutdownSignal: stopping.signal };
 
   const listener = createRequestListener({
-    chat: { config, stores, turn, clock, logger: port },
-    admin: { config, stores, clock, gatewayState: () => ({ url, draining, inFlight: inFlight.size, startedAtMs }) },
+    chat: { config, stores, turn, clock, logger: port, body },
+    admin: { config, stores, clock, logger: port, body, gatewayState: () => ({ url, draining, inFlight: inFlight.size, startedAtMs }) },
     metrics,
     log: logger,
     draining: () => draining,
@@ -188,6 +201,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function shutdown(graceMs: number): Promise<void> {
     draining = true;
+    stopping.abort();
     const stopped = server === undefined ? Promise.resolve() : new Promise<void>((resolve) => server?.close(() => resolve()));
     server?.closeIdleConnections();
     const waiting = inFlight.size;
@@ -210,15 +224,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     stateDir,
     async listen(): Promise<ListenInfo> {
       if (server !== undefined) throw new Error('the gateway is already listening');
-      const created = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, listener);
+      const created = createServer(
+        {
+          requestTimeout: limits.requestTimeoutMs,
+          headersTimeout: limits.headersTimeoutMs,
+          keepAliveTimeout: limits.keepAliveTimeoutMs,
+          connectionsCheckingInterval: limits.checkIntervalMs,
+        },
+        listener,
+      );
       server = created;
       created.on('connection', (socket) => {
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
       });
-      created.on('clientError', (_error, socket) => {
-        if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-      });
+      created.on('clientError', answerClientError);
       await new Promise<void>((resolve, reject) => {
         created.once('error', reject);
         created.listen(config.gateway.port, config.gateway.host, () => {

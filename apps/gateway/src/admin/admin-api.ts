@@ -13,16 +13,20 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
+import { LegacyAuthFilesError } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
-import type { Clock } from '@understudy/contracts';
-import { normalizeProfileId } from '@understudy/contracts';
+import type { Clock, Logger } from '@understudy/contracts';
+import { normalizeProfileId, parseProfileId } from '@understudy/contracts';
 import { clearCooldown, profileUnavailability } from '@understudy/cooldown-scheduler';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { bearerToken, tokenMatches } from '../http/access.js';
+import type { BodyLimits } from '../http/body.js';
 import { readJsonBody } from '../http/body.js';
 import { sendJson } from '../http/respond.js';
 import { DEFAULT_AGENT, knownAgents } from '../chat/model-selection.js';
 import type { AgentStores } from '../services/agent-stores.js';
+import { storeError, storeFailureFacts } from '../services/store-errors.js';
+import { checkSessionKey } from '../sessions/session-key.js';
 import { parseSessionPatchBody, patchSession } from '../sessions/session-patch.js';
 import { resetSessionState } from '../sessions/session-ops.js';
 import { sessionStatus } from '../sessions/status-report.js';
@@ -32,6 +36,10 @@ export interface AdminContext {
   readonly config: UnderstudyConfig;
   readonly stores: AgentStores;
   readonly clock: Clock;
+  /** Where a broken agent store seen by `/admin/status` is logged. */
+  readonly logger: Logger;
+  /** Limits of the request body (size, idle time, shutdown). */
+  readonly body: BodyLimits;
   /** Gateway facts for `/admin/status`. */
   readonly gatewayState: () => { readonly url: string | undefined; readonly draining: boolean; readonly inFlight: number; readonly startedAtMs: number };
 }
@@ -73,22 +81,35 @@ async function profilesOf(store: AuthProfileStore, nowMs: number): Promise<Recor
   });
 }
 
+async function agentStatus(context: AdminContext, agentId: string, nowMs: number): Promise<Record<string, unknown>> {
+  const store = await context.stores.get(agentId);
+  const chain = await sessionStatus({ store, config: context.config, agentId, nowMs }, undefined, undefined);
+  return {
+    id: agentId,
+    store: 'ok',
+    selected: chain.selected ?? null,
+    chain: chain.chain,
+    strict: chain.strict,
+    cooldowns: chain.cooldowns.map((block) => ({ ...block, profiles: block.profiles.map((profile) => ({ ...profile, until: isoOf(profile.untilMs) })) })),
+    ...(chain.problem === undefined ? {} : { problem: chain.problem }),
+    profiles: await profilesOf(store, nowMs),
+  };
+}
+
 async function status(context: AdminContext): Promise<Record<string, unknown>> {
   const nowMs = context.clock.nowMs();
   const state = context.gatewayState();
   const agents = [];
   for (const agentId of knownAgents(context.config)) {
-    const store = await context.stores.get(agentId);
-    const chain = await sessionStatus({ store, config: context.config, agentId, nowMs }, undefined, undefined);
-    agents.push({
-      id: agentId,
-      selected: chain.selected ?? null,
-      chain: chain.chain,
-      strict: chain.strict,
-      cooldowns: chain.cooldowns.map((block) => ({ ...block, profiles: block.profiles.map((profile) => ({ ...profile, until: isoOf(profile.untilMs) })) })),
-      ...(chain.problem === undefined ? {} : { problem: chain.problem }),
-      profiles: await profilesOf(store, nowMs),
-    });
+    try {
+      agents.push(await agentStatus(context, agentId, nowMs));
+    } catch (error) {
+      // One agent's broken store must not hide the others: report it and go on.
+      const mapped = agentError(error, agentId);
+      if (mapped.status !== 503) throw mapped;
+      context.logger.error({ agent: agentId, ...storeFailureFacts(mapped) }, mapped.message);
+      agents.push({ id: agentId, store: 'unavailable', problem: mapped.message, code: mapped.code });
+    }
   }
   return {
     status: state.draining ? 'draining' : 'ok',
@@ -108,6 +129,33 @@ async function status(context: AdminContext): Promise<Record<string, unknown>> {
 
 const SESSION_PATH = /^\/admin\/sessions\/([^/]+)(\/reset)?$/;
 const PROFILE_PATH = /^\/admin\/profiles\/([^/]+)\/clear-cooldown$/;
+
+/** The longest profile id the admin API accepts (ids are short: `provider:name`, the name maybe an email). */
+const MAX_PROFILE_ID_LENGTH = 256;
+
+/**
+ * A profile id from the path, canonical (`provider:name`, provider normalised).
+ *
+ * @throws {GatewayError} 400 `invalid_profile_id` naming the rule.
+ */
+function profileIdOf(text: string): string {
+  const printable = [...text].every((char) => char >= ' ' && char !== '\u007f');
+  const parsed = printable && text.length <= MAX_PROFILE_ID_LENGTH ? parseProfileId(text) : undefined;
+  if (parsed === undefined || parsed.provider === '' || parsed.name.trim() === '') {
+    throw invalidRequest(
+      `not a profile id: use provider:name (e.g. openai:work), at most ${MAX_PROFILE_ID_LENGTH} characters, no control characters; see GET /admin/profiles`,
+      'invalid_profile_id',
+    );
+  }
+  return normalizeProfileId(text);
+}
+
+/** The HTTP error for a failure while serving an agent: store failures named for the agent, the rest as is. */
+function agentError(error: unknown, agentId: string): GatewayError {
+  if (GatewayError.isInstance(error)) return error;
+  if (LegacyAuthFilesError.isInstance(error)) return new GatewayError(503, 'unavailable', error.message, { code: 'legacy_auth_files', cause: error });
+  return storeError(error, agentId) ?? new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error });
+}
 
 function decode(segment: string): string {
   try {
@@ -148,51 +196,74 @@ export async function handleAdmin(request: IncomingMessage, response: ServerResp
 
   if (path === '/admin/profiles' && method === 'GET') {
     const agentId = agentOf(request, url, context.config);
-    const store = await context.stores.get(agentId);
-    sendJson(response, 200, { agent: agentId, profiles: await profilesOf(store, nowMs) });
-    return 200;
+    return forAgent(agentId, async () => {
+      const store = await context.stores.get(agentId);
+      sendJson(response, 200, { agent: agentId, profiles: await profilesOf(store, nowMs) });
+      return 200;
+    });
   }
 
   const profileMatch = PROFILE_PATH.exec(path);
   if (profileMatch !== null && method === 'POST') {
     const agentId = agentOf(request, url, context.config);
-    const store = await context.stores.get(agentId);
-    const profileId = normalizeProfileId(decode(profileMatch[1] ?? ''));
-    if ((await store.getProfile(profileId)) === undefined) {
-      throw new GatewayError(404, 'not_found', `auth profile "${profileId}" does not exist for agent ${agentId}`, { code: 'profile_not_found' });
-    }
-    const usageStats = await store.updateUsageStats(profileId, clearCooldown);
-    sendJson(response, 200, { agent: agentId, profile: profileId, usageStats });
-    return 200;
+    const profileId = profileIdOf(decode(profileMatch[1] ?? ''));
+    return forAgent(agentId, async () => {
+      const store = await context.stores.get(agentId);
+      if ((await store.getProfile(profileId)) === undefined) {
+        throw new GatewayError(404, 'not_found', `auth profile "${profileId}" does not exist for agent ${agentId}`, { code: 'profile_not_found' });
+      }
+      const usageStats = await store.updateUsageStats(profileId, clearCooldown);
+      sendJson(response, 200, { agent: agentId, profile: profileId, usageStats });
+      return 200;
+    });
   }
 
   const sessionMatch = SESSION_PATH.exec(path);
   if (sessionMatch !== null) {
     const agentId = agentOf(request, url, context.config);
-    const store = await context.stores.get(agentId);
-    const key = decode(sessionMatch[1] ?? '');
-    const sessionContext = { store, config: context.config, agentId, nowMs };
-    const isReset = sessionMatch[2] !== undefined;
-    if (isReset && method === 'POST') {
-      const entry = await resetSessionState(sessionContext, key);
-      if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
-      sendJson(response, 200, { agent: agentId, session: entry });
-      return 200;
-    }
-    if (!isReset && method === 'GET') {
-      const entry = await store.getSession(key);
-      if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
-      sendJson(response, 200, { agent: agentId, session: entry, status: await sessionStatus(sessionContext, key, entry) });
-      return 200;
-    }
-    if (!isReset && method === 'PATCH') {
-      const body = parseSessionPatchBody(await readJsonBody(request, context.config.gateway.maxRequestBytes));
-      const entry = await patchSession(sessionContext, key, body);
-      sendJson(response, 200, { agent: agentId, session: entry ?? null });
-      return 200;
-    }
-    throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported (GET or PATCH a session, POST …/reset)`, { code: 'method_not_allowed' });
+    const key = checkSessionKey(decode(sessionMatch[1] ?? ''), 'the session key in the path');
+    return forAgent(agentId, () => serveSession(request, response, context, { agentId, key, reset: sessionMatch[2] !== undefined, method, path, nowMs }));
   }
 
   throw new GatewayError(404, 'not_found', `no admin endpoint ${method} ${path}`, { code: 'not_found' });
+}
+
+/** Runs an agent's request; a store failure comes out as that agent's 400 or 503. */
+async function forAgent<T>(agentId: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    throw agentError(error, agentId);
+  }
+}
+
+/** `GET` / `PATCH /admin/sessions/:key` and `POST /admin/sessions/:key/reset`. */
+async function serveSession(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: AdminContext,
+  target: { readonly agentId: string; readonly key: string; readonly reset: boolean; readonly method: string; readonly path: string; readonly nowMs: number },
+): Promise<number> {
+  const { agentId, key, method } = target;
+  const store = await context.stores.get(agentId);
+  const sessionContext = { store, config: context.config, agentId, nowMs: target.nowMs };
+  if (target.reset && method === 'POST') {
+    const entry = await resetSessionState(sessionContext, key);
+    if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
+    sendJson(response, 200, { agent: agentId, session: entry });
+    return 200;
+  }
+  if (!target.reset && method === 'GET') {
+    const entry = await store.getSession(key);
+    if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
+    sendJson(response, 200, { agent: agentId, session: entry, status: await sessionStatus(sessionContext, key, entry) });
+    return 200;
+  }
+  if (!target.reset && method === 'PATCH') {
+    const body = parseSessionPatchBody(await readJsonBody(request, context.body));
+    const entry = await patchSession(sessionContext, key, body);
+    sendJson(response, 200, { agent: agentId, session: entry ?? null });
+    return 200;
+  }
+  throw new GatewayError(405, 'invalid_request', `${method} ${target.path} is not supported (GET or PATCH a session, POST …/reset)`, { code: 'method_not_allowed' });
 }

@@ -31,6 +31,13 @@ describe('parseChatCommand', () => {
     expect(command?.kind === 'invalid' ? command.message : '').toContain('Usage: /model');
   });
 
+  // Breaker F10: "x@" names no profile; it is answered with the fix, not read as a model id ending in "@".
+  it.each(['/model openai/x@', '/model openai/x@@@'])('answers %s with what is missing after the "@"', (text) => {
+    const command = parseChatCommand(text);
+    expect(command?.kind).toBe('invalid');
+    expect(command?.kind === 'invalid' ? command.message : '').toContain('nothing follows the "@"');
+  });
+
   it.each(['hello', '/imagine a cat', 'please /model openai/x', '', undefined])('leaves %j to the model', (text) => {
     expect(parseChatCommand(text)).toBeUndefined();
   });

@@ -73,6 +73,9 @@ export function parseChatCommand(text: string | undefined): ChatCommand | undefi
       if (args.length > 1) return { kind: 'invalid', message: `/model takes one argument. ${MODEL_USAGE}` };
       const argument = args[0] ?? '';
       if (argument.toLowerCase() === 'default') return { kind: 'model_default' };
+      if (argument.endsWith('@')) {
+        return { kind: 'invalid', message: `/model ${argument}: nothing follows the "@"; name an auth profile after it (e.g. @openai:work) or leave the "@" out. ${MODEL_USAGE}` };
+      }
       const { model, profile } = splitModelAndProfile(argument);
       return { kind: 'model_set', model, ...(profile === undefined ? {} : { profile }), argument };
     }

@@ -7,7 +7,9 @@ import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { ModelRef } from '@understudy/contracts';
 import { formatModelRef, parseModelRef } from '@understudy/contracts';
+import { configuredModelRefs } from '../chat/model-selection.js';
 import { GatewayError } from '../gateway-error.js';
+import { storeError } from '../services/store-errors.js';
 import type { SessionContext } from '../sessions/session-ops.js';
 import {
   clearUserModel,
@@ -35,7 +37,11 @@ export interface CommandContext {
 const NO_SESSION =
   'This command changes a session, and this request has none: send the header x-understudy-session: <key> to keep one.';
 
-/** The model and pinned profile of `/model <argument>`. A bare `@name` that is no profile is read as part of the model id. */
+/**
+ * The model and pinned profile of `/model <argument>`. A bare `@name` that is no profile of the provider is read
+ * as part of the model id only when the config names that whole model (`vertex/claude@20240620`); otherwise it
+ * is most likely a mistyped profile, and the answer says so instead of selecting a model that does not exist.
+ */
 async function modelAndProfile(
   command: Extract<ChatCommand, { kind: 'model_set' }>,
   context: CommandContext,
@@ -46,10 +52,14 @@ async function modelAndProfile(
     return { ref, profileId: await resolveUserProfile(context.store, ref.provider, command.profile) };
   } catch (error) {
     const wholeRef = parseModelRef(command.argument);
-    if (!command.profile.includes(':') && wholeRef !== undefined && context.config.models.providers[wholeRef.provider] !== undefined) {
-      return { ref: wholeRef };
-    }
-    throw error;
+    if (command.profile.includes(':') || wholeRef === undefined || !GatewayError.isInstance(error)) throw error;
+    if (configuredModelRefs(context.config).includes(formatModelRef(wholeRef))) return { ref: wholeRef };
+    throw new GatewayError(
+      400,
+      'invalid_request',
+      `${error.message}. If "${wholeRef.model}" is a model id with "@" in it, list it in models.providers.${wholeRef.provider}.models first.`,
+      { code: error.code },
+    );
   }
 }
 
@@ -109,7 +119,9 @@ export async function runChatCommand(command: ChatCommand, context: CommandConte
   try {
     return await run(command, context);
   } catch (error) {
-    if (GatewayError.isInstance(error) && error.status < 500) return `${error.message}\n${MODEL_USAGE}`;
+    // A profile id the store refuses is a user mistake too.
+    const mistake = GatewayError.isInstance(error) ? error : storeError(error, context.agentId);
+    if (mistake !== undefined && mistake.status < 500) return `${mistake.message}\n${MODEL_USAGE}`;
     throw error;
   }
 }

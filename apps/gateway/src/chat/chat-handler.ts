@@ -13,10 +13,12 @@ import type { ChatResult, ChatStreamDelta } from '@understudy/providers';
 import { parseChatCommand } from '../chat-commands/parse-command.js';
 import { runChatCommand } from '../chat-commands/run-command.js';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
+import type { BodyLimits } from '../http/body.js';
 import { readJsonBody } from '../http/body.js';
 import type { HeaderMap } from '../http/respond.js';
 import { SseSink, sendJson } from '../http/respond.js';
 import type { AgentStores } from '../services/agent-stores.js';
+import { checkSessionKey } from '../sessions/session-key.js';
 import { failureAfterOutput } from '../turn/after-output.js';
 import type { TurnServices, UpstreamTimer } from '../turn/run-turn.js';
 import { countFailedAttempts, runCompleteTurn, runStreamTurn } from '../turn/run-turn.js';
@@ -32,6 +34,8 @@ export interface ChatHandlerContext {
   readonly turn: TurnServices;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Limits of the request body (size, idle time, shutdown). */
+  readonly body: BodyLimits;
 }
 
 /** What a chat request did, for the access log. */
@@ -48,7 +52,6 @@ export interface ChatOutcome {
   readonly streamOutcome?: string | undefined;
 }
 
-const SESSION_KEY = /^[\x21-\x7e][\x20-\x7e]{0,255}$/;
 const CHAT_TYPES: readonly ChatType[] = ['direct', 'group', 'channel'];
 
 function headerText(request: IncomingMessage, name: string): string | undefined {
@@ -60,9 +63,7 @@ function headerText(request: IncomingMessage, name: string): string | undefined 
 /** The `x-understudy-*` request headers, validated. */
 function requestHeaders(request: IncomingMessage): { readonly agentId: string; readonly sessionKey?: string; readonly chatType?: ChatType } {
   const sessionKey = headerText(request, 'x-understudy-session');
-  if (sessionKey !== undefined && !SESSION_KEY.test(sessionKey)) {
-    throw invalidRequest('x-understudy-session: use 1-256 printable ASCII characters', 'invalid_session_key');
-  }
+  if (sessionKey !== undefined) checkSessionKey(sessionKey, 'x-understudy-session');
   const chatType = headerText(request, 'x-understudy-chat-type')?.toLowerCase();
   if (chatType !== undefined && !CHAT_TYPES.includes(chatType as ChatType)) {
     throw invalidRequest(`x-understudy-chat-type: expected one of ${CHAT_TYPES.join(', ')}`, 'invalid_chat_type');
@@ -119,7 +120,7 @@ export async function handleChat(
   timer: UpstreamTimer,
 ): Promise<ChatOutcome> {
   const { config } = context;
-  const body = await readJsonBody(request, config.gateway.maxRequestBytes);
+  const body = await readJsonBody(request, context.body);
   const parsed = dialect.parseRequest(body);
   const headers = requestHeaders(request);
   const selection = resolveRequestSelection(parsed.model, config, headers.agentId);
@@ -128,14 +129,19 @@ export async function handleChat(
   try {
     store = await context.stores.get(agentId);
   } catch (error) {
-    throw turnError(error, context.clock.nowMs());
+    throw turnError(error, context.clock.nowMs(), agentId);
   }
   const base = { agent: agentId, session: headers.sessionKey, stream: parsed.stream };
 
   const command = parseChatCommand(parsed.lastUserText);
   if (command !== undefined) {
     const nowMs = context.clock.nowMs();
-    const text = await runChatCommand(command, { store, config, agentId, sessionKey: headers.sessionKey, nowMs });
+    let text;
+    try {
+      text = await runChatCommand(command, { store, config, agentId, sessionKey: headers.sessionKey, nowMs });
+    } catch (error) {
+      throw turnError(error, nowMs, agentId);
+    }
     await sendCommandAnswer(dialect, response, parsed, text, nowMs);
     return { ...base, status: 200, command: command.kind };
   }
@@ -158,7 +164,7 @@ export async function handleChat(
       result = await runCompleteTurn(context.turn, input, timer);
     } catch (error) {
       countFailedAttempts(context.turn, error);
-      throw turnError(error, context.clock.nowMs());
+      throw turnError(error, context.clock.nowMs(), agentId);
     }
     const meta: AnswerMeta = {
       id: answerId(dialect),
@@ -175,7 +181,7 @@ export async function handleChat(
     result = await runStreamTurn(context.turn, input, timer);
   } catch (error) {
     countFailedAttempts(context.turn, error);
-    throw turnError(error, context.clock.nowMs());
+    throw turnError(error, context.clock.nowMs(), agentId);
   }
   const model = formatModelRef(result.candidate);
   if (signal.aborted) {
@@ -200,7 +206,7 @@ export async function handleChat(
         nowMs: context.clock.nowMs(),
         logger: context.logger,
       }),
-    onError: (error) => turnError(error, context.clock.nowMs()),
+    onError: (error) => turnError(error, context.clock.nowMs(), agentId),
   });
   return { ...base, status: 200, model, profile: result.profile, fallback: result.fallbackReason, attempts: result.attempts.length, streamOutcome };
 }

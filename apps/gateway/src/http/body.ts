@@ -1,39 +1,100 @@
 /**
- * Reading a request body with a size limit (`gateway.maxRequestBytes` → 413) and parsing it as JSON (→ 400).
+ * Reading a request body with limits: a size limit (`gateway.maxRequestBytes` → 413), an idle limit (a body
+ * that stops arriving → 408, so a slow or stalled client cannot hold a connection and an in-flight slot
+ * forever), and the gateway's shutdown (a body still arriving when shutdown starts → 503 at once, instead of
+ * holding the drain for the whole grace period). Then parsing it as JSON (→ 400).
  */
 import type { IncomingMessage } from 'node:http';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 
+/** The limits of one body read. */
+export interface BodyLimits {
+  /** Largest body, bytes (`gateway.maxRequestBytes`). */
+  readonly maxBytes: number;
+  /** Longest silence between two pieces of the body, ms (see `BODY_IDLE_TIMEOUT_MS`). */
+  readonly idleTimeoutMs: number;
+  /** Aborted when the gateway starts shutting down: a read in progress then fails with 503. */
+  readonly shutdownSignal?: AbortSignal | undefined;
+}
+
+function tooLarge(maxBytes: number): GatewayError {
+  return new GatewayError(413, 'request_too_large', `request body is larger than ${maxBytes} bytes (gateway.maxRequestBytes)`, {
+    code: 'request_too_large',
+  });
+}
+
 /**
- * The request body as text, at most `maxBytes`. A `content-length` over the limit is refused before reading.
+ * The request body as text, within `limits`. A `content-length` over the limit is refused before reading.
  *
- * @throws {GatewayError} 413 `request_too_large`.
+ * @throws {GatewayError} 413 `request_too_large`; 408 `request_timeout` when no part of the body arrived for
+ *   `idleTimeoutMs`; 503 `shutting_down` when the gateway started shutting down; 400 `incomplete_body` when the
+ *   client closed the connection before the body was complete.
+ * @example const text = await readBodyText(request, { maxBytes: 1_048_576, idleTimeoutMs: 10_000 })
  */
-export async function readBodyText(request: IncomingMessage, maxBytes: number): Promise<string> {
-  const tooLarge = (): GatewayError =>
-    new GatewayError(413, 'request_too_large', `request body is larger than ${maxBytes} bytes (gateway.maxRequestBytes)`, {
-      code: 'request_too_large',
-    });
+export function readBodyText(request: IncomingMessage, limits: BodyLimits): Promise<string> {
+  const { maxBytes, idleTimeoutMs, shutdownSignal } = limits;
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(buffer);
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  if (request.readableEnded) return Promise.resolve('');
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      clearTimeout(idle);
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('close', onClose);
+      shutdownSignal?.removeEventListener('abort', onShutdown);
+    };
+    const fail = (error: unknown): void => {
+      cleanup();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    const onIdle = (): void => {
+      fail(
+        new GatewayError(408, 'timeout', `the request body stopped arriving: nothing came for ${idleTimeoutMs} ms; send the whole body at once`, {
+          code: 'request_timeout',
+        }),
+      );
+    };
+    const idle = setTimeout(onIdle, idleTimeoutMs);
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        fail(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+      idle.refresh();
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error): void => fail(error);
+    const onClose = (): void => {
+      if (!request.readableEnded) fail(invalidRequest('the client closed the connection before the request body was complete', 'incomplete_body'));
+    };
+    const onShutdown = (): void => {
+      fail(new GatewayError(503, 'unavailable', 'the gateway is shutting down; retry on another instance', { code: 'shutting_down' }));
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('close', onClose);
+    if (shutdownSignal?.aborted === true) onShutdown();
+    else shutdownSignal?.addEventListener('abort', onShutdown, { once: true });
+  });
 }
 
 /**
  * The request body parsed as JSON.
  *
- * @throws {GatewayError} 413 for an oversized body, 400 `invalid_json` for text that is not JSON.
+ * @throws {GatewayError} those of {@link readBodyText}, and 400 `invalid_json` for text that is not JSON.
  */
-export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const text = await readBodyText(request, maxBytes);
+export async function readJsonBody(request: IncomingMessage, limits: BodyLimits): Promise<unknown> {
+  const text = await readBodyText(request, limits);
   if (text.trim() === '') throw invalidRequest('the request body is empty: send a JSON object', 'invalid_json');
   try {
     return JSON.parse(text) as unknown;

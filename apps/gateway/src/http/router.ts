@@ -11,6 +11,7 @@ import type { ChatHandlerContext, ChatOutcome } from '../chat/chat-handler.js';
 import { handleChat, methodNotAllowed } from '../chat/chat-handler.js';
 import { renderModelList } from '../chat/models-list.js';
 import { GatewayError } from '../gateway-error.js';
+import { storeError, storeFailureFacts } from '../services/store-errors.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTimer } from '../turn/run-turn.js';
 import type { WireDialect } from '../wire/dialect.js';
@@ -67,7 +68,25 @@ function sendError(response: ServerResponse, dialect: WireDialect, error: Gatewa
   const headers: Record<string, string | number> = {};
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
+  // The rest of the body was not read (too large, or it stopped arriving): close rather than wait for it.
+  if (error.status === 408 || error.status === 413) headers['connection'] = 'close';
   sendJson(response, error.status, dialect.renderError(error), headers);
+}
+
+/**
+ * Logs what the client was not told: the real cause of an internal error (with its stack), and of a store that
+ * cannot be used (code and message at `error`, the stack at `debug`). Strings are scrubbed by the logger.
+ */
+function logFailure(log: PinoLogger, error: GatewayError, method: string, path: string): void {
+  const cause = error.cause ?? error;
+  if (error.kind === 'internal') {
+    log.error({ err: cause, method, path }, 'request failed with an internal error');
+    return;
+  }
+  if (error.code === 'store_unavailable') {
+    log.error({ method, path, ...storeFailureFacts(error) }, error.message);
+    log.debug({ err: cause, method, path }, 'state store failure (stack)');
+  }
 }
 
 /**
@@ -135,10 +154,9 @@ export function createRequestListener(context: RouterContext): (request: Incomin
       .catch((error: unknown): ChatOutcome & { readonly error?: string } => {
         const gatewayError = GatewayError.isInstance(error)
           ? error
-          : new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error });
-        if (gatewayError.status >= 500 && gatewayError.kind === 'internal') {
-          log.error({ err: error, method, path }, 'request failed with an internal error');
-        }
+          : (storeError(error, undefined) ??
+            new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error }));
+        logFailure(log, gatewayError, method, path);
         sendError(response, dialect, gatewayError);
         return { status: gatewayError.status, error: gatewayError.code };
       })

@@ -4,9 +4,10 @@
  * needs no restart.
  */
 import type { AuthProfileStore, InlineKey } from '@understudy/auth-profile-store';
-import { openAuthProfileStore } from '@understudy/auth-profile-store';
+import { LegacyAuthFilesError, openAuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
+import { shuttingDown, storeError, storeUnavailable } from './store-errors.js';
 
 /** The config's inline keys (`models.providers.<id>.apiKey`) as `<provider>:inline` profiles. */
 export function inlineKeysOf(config: UnderstudyConfig): InlineKey[] {
@@ -36,15 +37,20 @@ export class AgentStores {
 
   /**
    * The store of an agent, opened on first use.
-   * @throws {LegacyAuthFilesError | AuthStoreError} when it cannot be opened (not cached).
+   * @throws {LegacyAuthFilesError} when legacy auth files wait for `understudy doctor --fix` (not cached).
+   * @throws {GatewayError} 503 `store_unavailable` when the store cannot be opened (a corrupted or unreadable
+   *   file; not cached), 400 for an invalid agent id, 503 `shutting_down` once {@link AgentStores.closeAll} ran.
    */
   get(agentId: string): Promise<AuthProfileStore> {
-    if (this.#closed) return Promise.reject(new Error('the gateway is shutting down'));
+    if (this.#closed) return Promise.reject(shuttingDown());
     let store = this.#stores.get(agentId);
     if (store === undefined) {
-      store = openAuthProfileStore({ stateDir: this.#stateDir, agentId, inlineProfiles: this.#inline, nowMs: this.#nowMs });
+      store = openAuthProfileStore({ stateDir: this.#stateDir, agentId, inlineProfiles: this.#inline, nowMs: this.#nowMs }).catch((error: unknown) => {
+        this.#stores.delete(agentId);
+        if (LegacyAuthFilesError.isInstance(error)) throw error;
+        throw storeError(error, agentId) ?? storeUnavailable(agentId, error);
+      });
       this.#stores.set(agentId, store);
-      store.catch(() => this.#stores.delete(agentId));
     }
     return store;
   }

@@ -62,6 +62,46 @@ describe('turnError', () => {
     expect(mapped.details?.['attempts']).toHaveLength(2);
   });
 
+  // Breaker F7: a strict model skipped for a timeout cooldown is not "rate-limited"; it is cooling down.
+  it('says a model is cooling down after timeouts (not rate-limited), keeps 504, and sets retry-after', () => {
+    const runnerMessage =
+      'openai/gpt-a: skipped: every auth profile is cooling down (timeout); usable again at 1970-01-01T00:17:06.000Z. The model is temporarily rate-limited; retry after 1970-01-01T00:17:06.000Z (in 26 s).';
+    const error = new FailoverError(runnerMessage, {
+      kind: 'exhausted',
+      reason: 'timeout',
+      provider: 'openai',
+      model: 'gpt-a',
+      profile: null,
+      status: null,
+      attempts: [attempt({ kind: 'skip', profile: null, reason: 'timeout' })],
+      soonestCooldownExpiry: NOW + 26_000,
+    });
+    const mapped = turnError(error, NOW);
+    expect(mapped.status).toBe(504);
+    expect(mapped.code).toBe('timeout');
+    expect(mapped.message).not.toContain('rate-limited');
+    expect(mapped.message).toBe(
+      'openai/gpt-a: skipped: every auth profile is cooling down (timeout); usable again at 1970-01-01T00:17:06.000Z. The model is cooling down after timeouts; retry after 1970-01-01T00:17:06.000Z (in 26 s).',
+    );
+    expect(mapped.retryAfterSeconds).toBe(26);
+  });
+
+  it('says every model is cooling down when the runner counts timeout and overload cooldowns as "all rate-limited"', () => {
+    const summary = new FallbackSummaryError('All models failed (2): openai/gpt-a: skipped | anthropic/claude-b: skipped. All models are temporarily rate-limited; retry after …', {
+      attempts: [attempt({ kind: 'skip', reason: 'timeout' }), attempt({ provider: 'anthropic', kind: 'skip', reason: 'overloaded' })],
+      soonestCooldownExpiry: NOW + 9_000,
+      allRateLimited: true,
+      cause: failover('overloaded', null),
+    });
+    const mapped = turnError(summary, NOW);
+    expect(mapped.message).toBe(
+      `All models failed (2): openai/gpt-a: skipped | anthropic/claude-b: skipped. All models are cooling down after timeouts and overload errors; retry after ${new Date(NOW + 9_000).toISOString()} (in 9 s).`,
+    );
+    expect(mapped.status).toBe(503);
+    expect(mapped.code).toBe('all_models_cooling_down');
+    expect(mapped.retryAfterSeconds).toBe(9);
+  });
+
   it('keeps the last candidate’s status for a mixed exhaustion, without retry-after', () => {
     const summary = new FallbackSummaryError('All models failed (2): …', {
       attempts: [attempt({ reason: 'rate_limit', status: 429 }), attempt({ provider: 'anthropic', reason: 'server_error', status: 503 })],
@@ -73,6 +113,17 @@ describe('turnError', () => {
     expect(mapped.status).toBe(503);
     expect(mapped.code).toBe('all_models_failed');
     expect(mapped.retryAfterSeconds).toBeUndefined();
+  });
+
+  // Breaker F2: a raw SQLite error from a store call is the store being unusable, not a gateway bug.
+  it('maps a raw SQLite error to 503 store_unavailable naming the agent and understudy doctor', () => {
+    const sqlite = Object.assign(new Error('database disk image is malformed'), { name: 'SqliteError', code: 'SQLITE_CORRUPT' });
+    const mapped = turnError(sqlite, NOW, 'coder');
+    expect(mapped.status).toBe(503);
+    expect(mapped.code).toBe('store_unavailable');
+    expect(mapped.message).toBe('state store unavailable for agent coder: run `understudy doctor --agent coder` (SQLITE_CORRUPT)');
+    expect(turnError(sqlite, NOW, 'main').message).toContain('run `understudy doctor`');
+    expect(turnError(new AuthStoreError('invalid_profile_id', '"x" is not a profile id'), NOW).status).toBe(400);
   });
 
   it('maps configuration and store problems to 400 / 503 and anything else to a bare 500', () => {

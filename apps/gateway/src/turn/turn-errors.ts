@@ -1,16 +1,19 @@
 /**
  * How a failed turn becomes an HTTP error (DESIGN §4.3): the final failure's HTTP status kept, the runner's
- * summary as the message (our own words: never a provider body or a secret), "all models are temporarily
- * rate-limited, retry after …" with a `retry-after` header only when every failure was a rate limit or a
- * cooldown, and the attempts as structured details.
+ * summary as the message (our own words: never a provider body or a secret), and the attempts as structured
+ * details. "Temporarily rate-limited" with status 429 and a `retry-after` header only when every failure was a
+ * rate limit (a call that got one, or a profile cooling down from one); cooling down after other failures
+ * (timeouts, overloads) is said as such, keeps the last failure's status, and carries `retry-after` too when
+ * the soonest expiry is known. A store that cannot be used is a 503 naming `understudy doctor`.
  */
-import { AuthStoreError, LegacyAuthFilesError } from '@understudy/auth-profile-store';
+import { LegacyAuthFilesError } from '@understudy/auth-profile-store';
 import { CandidateChainError } from '@understudy/candidate-chain';
 import type { FailoverReason } from '@understudy/contracts';
 import type { AttemptRecord } from '@understudy/fallback-runner';
 import { FailoverError, FallbackSummaryError } from '@understudy/fallback-runner';
 import type { GatewayErrorKind } from '../gateway-error.js';
 import { GatewayError } from '../gateway-error.js';
+import { storeError } from '../services/store-errors.js';
 
 /** The wire-format error family of a failover reason. */
 export function kindOfReason(reason: FailoverReason): GatewayErrorKind {
@@ -88,35 +91,88 @@ function errorStatus(status: number | null | undefined, reason: FailoverReason):
   return typeof status === 'number' && status >= 400 && status <= 599 ? status : statusOfReason(reason);
 }
 
+/** The runner's closing sentence when every failure was a rate limit or a cooldown ("… temporarily rate-limited …"). */
+const RATE_LIMIT_HINT = / (?:The model is|All models are) temporarily rate-limited\b[^]*$/;
+
+/** The failover reasons of the failed and skipped attempts, each once, in order. */
+function failureReasons(attempts: readonly AttemptRecord[]): FailoverReason[] {
+  return [...new Set(attempts.flatMap((record) => (record.ok || record.reason === undefined ? [] : [record.reason])))];
+}
+
+/** A reason as the cause of a cooldown, in words ("cooling down after timeouts"). */
+function cooldownCause(reason: FailoverReason): string {
+  switch (reason) {
+    case 'rate_limit':
+      return 'rate limits';
+    case 'timeout':
+      return 'timeouts';
+    case 'overloaded':
+      return 'overload errors';
+    case 'server_error':
+      return 'server errors';
+    default:
+      return `${reason.replaceAll('_', ' ')} failures`;
+  }
+}
+
+/**
+ * Our sentence for a model (or every model) that is cooling down for other reasons than rate limits: what it
+ * is cooling down from and, when known, when to retry. It replaces the runner's "temporarily rate-limited".
+ */
+function coolingDownSentence(subject: 'The model is' | 'All models are', reasons: readonly FailoverReason[], soonestMs: number | undefined, nowMs: number): string {
+  const causes = reasons.length === 0 ? 'earlier failures' : reasons.map(cooldownCause).join(' and ');
+  const seconds = retryAfterSeconds(soonestMs, nowMs);
+  if (soonestMs === undefined || seconds === undefined) return ` ${subject} cooling down after ${causes}.`;
+  return ` ${subject} cooling down after ${causes}; retry after ${new Date(soonestMs).toISOString()} (in ${seconds} s).`;
+}
+
+function failoverErrorToHttp(error: FailoverError, nowMs: number): GatewayError {
+  const hinted = RATE_LIMIT_HINT.test(error.message);
+  const rateLimited = hinted && error.reason === 'rate_limit';
+  // Cooling down after timeouts or overloads is not a rate limit: say what it is, still with when to retry.
+  const coolingDown = hinted && !rateLimited;
+  const reasons = coolingDown ? [...new Set([error.reason, ...failureReasons(error.attempts)])] : [];
+  const message = coolingDown ? error.message.replace(RATE_LIMIT_HINT, coolingDownSentence('The model is', reasons, error.soonestCooldownExpiry, nowMs)) : error.message;
+  const retryAfter = hinted ? retryAfterSeconds(error.soonestCooldownExpiry, nowMs) : undefined;
+  return new GatewayError(errorStatus(error.status, error.reason), kindOfReason(error.reason), message, {
+    code: error.reason,
+    ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+    details: { reason: error.reason, attempts: error.attempts.map(attemptDetail) },
+    cause: error,
+  });
+}
+
+function summaryErrorToHttp(error: FallbackSummaryError, nowMs: number): GatewayError {
+  const last = FailoverError.isInstance(error.cause) ? error.cause : undefined;
+  const reasons = failureReasons(error.attempts);
+  // The runner's `allRateLimited` also covers cooldowns after timeouts or overloads; only real rate limits are
+  // a 429 "temporarily rate-limited".
+  const rateLimited = error.allRateLimited && reasons.every((reason) => reason === 'rate_limit');
+  const coolingDown = error.allRateLimited && !rateLimited;
+  const reason: FailoverReason = rateLimited ? 'rate_limit' : (last?.reason ?? 'unknown');
+  const status = rateLimited ? 429 : errorStatus(last?.status, reason);
+  const retryAfter = error.allRateLimited ? retryAfterSeconds(error.soonestCooldownExpiry, nowMs) : undefined;
+  const message = coolingDown
+    ? error.message.replace(RATE_LIMIT_HINT, coolingDownSentence('All models are', reasons, error.soonestCooldownExpiry, nowMs))
+    : error.message;
+  return new GatewayError(status, kindOfReason(reason), message, {
+    code: rateLimited ? 'all_models_rate_limited' : coolingDown ? 'all_models_cooling_down' : 'all_models_failed',
+    ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+    details: { reason, attempts: error.attempts.map(attemptDetail) },
+    cause: error,
+  });
+}
+
 /**
  * The HTTP error for anything a turn throws.
  *
+ * @param agentId - the agent whose store the turn used (named in a `store_unavailable` message).
  * @example turnError(new FallbackSummaryError('All models failed (2): …', { attempts, allRateLimited: true, soonestCooldownExpiry }), Date.now()).status // 429
  */
-export function turnError(error: unknown, nowMs: number): GatewayError {
+export function turnError(error: unknown, nowMs: number, agentId?: string): GatewayError {
   if (GatewayError.isInstance(error)) return error;
-  if (FailoverError.isInstance(error)) {
-    const rateLimited = error.reason === 'rate_limit' && error.message.includes('temporarily rate-limited');
-    const retryAfter = rateLimited ? retryAfterSeconds(error.soonestCooldownExpiry, nowMs) : undefined;
-    return new GatewayError(errorStatus(error.status, error.reason), kindOfReason(error.reason), error.message, {
-      code: error.reason,
-      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
-      details: { reason: error.reason, attempts: error.attempts.map(attemptDetail) },
-      cause: error,
-    });
-  }
-  if (FallbackSummaryError.isInstance(error)) {
-    const last = FailoverError.isInstance(error.cause) ? error.cause : undefined;
-    const reason: FailoverReason = error.allRateLimited ? 'rate_limit' : (last?.reason ?? 'unknown');
-    const status = error.allRateLimited ? 429 : errorStatus(last?.status, reason);
-    const retryAfter = error.allRateLimited ? retryAfterSeconds(error.soonestCooldownExpiry, nowMs) : undefined;
-    return new GatewayError(status, kindOfReason(reason), error.message, {
-      code: error.allRateLimited ? 'all_models_rate_limited' : 'all_models_failed',
-      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
-      details: { reason, attempts: error.attempts.map(attemptDetail) },
-      cause: error,
-    });
-  }
+  if (FailoverError.isInstance(error)) return failoverErrorToHttp(error, nowMs);
+  if (FallbackSummaryError.isInstance(error)) return summaryErrorToHttp(error, nowMs);
   if (CandidateChainError.isInstance(error)) {
     return error.code === 'missing_model'
       ? new GatewayError(503, 'unavailable', error.message, { code: 'no_model_configured', cause: error })
@@ -125,8 +181,7 @@ export function turnError(error: unknown, nowMs: number): GatewayError {
   if (LegacyAuthFilesError.isInstance(error)) {
     return new GatewayError(503, 'unavailable', error.message, { code: 'legacy_auth_files', cause: error });
   }
-  if (AuthStoreError.isInstance(error)) {
-    return new GatewayError(503, 'unavailable', `the agent's state store is unavailable (${error.code})`, { code: 'store_unavailable', cause: error });
-  }
+  const fromStore = storeError(error, agentId);
+  if (fromStore !== undefined) return fromStore;
   return new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error });
 }
