@@ -67,3 +67,13 @@ describe('checkFallbacksOverride', () => {
     expect(thrown(() => checkFallbacksOverride(['nope'], config)).status).toBe(400);
   });
 });
+
+describe('provider ids that are Object.prototype names (breaker F4)', () => {
+  // A lookup in the config's provider map must ask for an own key: "constructor" is no configured provider.
+  it.each(['constructor/x', '__proto__/x', 'toString/x', 'hasOwnProperty/y'])('%s is a 404 for a request and a 400 as a fallback', (model) => {
+    const notFound = thrown(() => resolveRequestSelection(model, config, 'main'));
+    expect(notFound.status).toBe(404);
+    expect(notFound.message).toMatch(/provider "(constructor|__proto__|tostring|hasownproperty)" is not configured/);
+    expect(thrown(() => checkFallbacksOverride([model], config)).status).toBe(400);
+  });
+});

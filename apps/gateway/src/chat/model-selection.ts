@@ -8,6 +8,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import type { ModelRef } from '@understudy/contracts';
 import { formatModelRef, parseModelRef } from '@understudy/contracts';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
+import { isConfiguredProvider } from '../config-lookup.js';
 
 /** The agent every request runs for unless `x-understudy-agent` or the `model` field names another. */
 export const DEFAULT_AGENT = 'main';
@@ -39,7 +40,7 @@ export function configuredModelRefs(config: UnderstudyConfig): string[] {
   const aliases = aliasIndex(config.agents);
   const add = (text: string): void => {
     const ref = aliases.get(text.trim().toLowerCase()) ?? parseModelRef(text);
-    if (ref !== undefined && config.models.providers[ref.provider] !== undefined) refs.add(formatModelRef(ref));
+    if (ref !== undefined && isConfiguredProvider(config, ref.provider)) refs.add(formatModelRef(ref));
   };
   selectionRefs(config.agents.defaults.model).forEach(add);
   for (const entry of Object.values(config.agents.entries)) selectionRefs(entry.model).forEach(add);
@@ -96,7 +97,7 @@ export function resolveRequestSelection(model: string | undefined, config: Under
   if (aliased !== undefined) return { kind: 'explicit', agentId: headerAgentId, ref: aliased };
   const ref = parseModelRef(model);
   if (ref === undefined) throw notFound(config, `model "${model}" is not available`);
-  if (config.models.providers[ref.provider] === undefined) {
+  if (!isConfiguredProvider(config, ref.provider)) {
     throw notFound(config, `model "${model}" is not available: provider "${ref.provider}" is not configured`);
   }
   return { kind: 'explicit', agentId: headerAgentId, ref };
@@ -114,7 +115,7 @@ export function checkFallbacksOverride(fallbacks: readonly string[] | undefined,
   return fallbacks.map((entry, index) => {
     const ref = aliases.get(entry.toLowerCase()) ?? parseModelRef(entry);
     if (ref === undefined) throw invalidRequest(`understudy.fallbacks[${index}]: "${entry}" is neither "provider/model" nor a configured alias`);
-    if (config.models.providers[ref.provider] === undefined) {
+    if (!isConfiguredProvider(config, ref.provider)) {
       throw invalidRequest(`understudy.fallbacks[${index}]: provider "${ref.provider}" is not configured (models.providers)`);
     }
     return formatModelRef(ref);

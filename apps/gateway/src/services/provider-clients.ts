@@ -6,6 +6,7 @@ import type { ProviderConfig, UnderstudyConfig } from '@understudy/config';
 import type { Logger } from '@understudy/contracts';
 import type { ProviderClient, ProviderTimeouts } from '@understudy/providers';
 import { createProviderClient } from '@understudy/providers';
+import { providerSettings } from '../config-lookup.js';
 
 /** The client timeouts of one provider, from config (ms). */
 export function providerTimeouts(config: UnderstudyConfig, provider: ProviderConfig): ProviderTimeouts {
@@ -21,7 +22,7 @@ export function providerTimeouts(config: UnderstudyConfig, provider: ProviderCon
 
 /** The whole-request limit of a provider's non-streaming calls, ms (`models.timeouts.requestMs`). */
 export function providerRequestTimeoutMs(config: UnderstudyConfig, providerId: string): number {
-  return config.models.providers[providerId]?.timeouts?.requestMs ?? config.models.timeouts.requestMs;
+  return providerSettings(config, providerId)?.timeouts?.requestMs ?? config.models.timeouts.requestMs;
 }
 
 /** The provider clients of one gateway. */

@@ -11,6 +11,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import type { ModelRef, ProfileId, SessionEntry, SessionPatch } from '@understudy/contracts';
 import { formatModelRef, normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
+import { isConfiguredProvider } from '../config-lookup.js';
 
 /** What the session operations work with. */
 export interface SessionContext {
@@ -56,7 +57,7 @@ export function resolveUserModel(text: string, config: UnderstudyConfig, field =
   if (ref === undefined) {
     throw invalidRequest(`${field}: "${trimmed}" is neither "provider/model" nor a configured alias (e.g. "openai/gpt-4o")`, 'invalid_model');
   }
-  if (config.models.providers[ref.provider] === undefined) {
+  if (!isConfiguredProvider(config, ref.provider)) {
     const known = Object.keys(config.models.providers);
     throw invalidRequest(
       `${field}: provider "${ref.provider}" is not configured (configured: ${known.length === 0 ? 'none' : known.join(', ')})`,

@@ -10,6 +10,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import type { FailoverReason, SessionEntry } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import { resolveProfileOrder } from '@understudy/cooldown-scheduler';
+import { configuredOrder } from '../config-lookup.js';
 
 /** A profile that cannot take the candidate's model right now. */
 export interface BlockedProfile {
@@ -96,7 +97,7 @@ export async function sessionStatus(
     if (state.profiles.length === 0) continue; // keyless: always runnable
     const order = resolveProfileOrder({
       state,
-      configOrder: config.auth.order[candidate.provider],
+      configOrder: configuredOrder(config, candidate.provider),
       configProfiles: config.auth.profiles,
       model: candidate.model,
       nowMs,
