@@ -34,15 +34,17 @@ function optionalString(record: Record<string, unknown>, field: string, { allowN
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
+  if (typeof value === 'number' && !Number.isFinite(value)) return `number ${String(value)}`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
 function statusOf(record: Record<string, unknown>): number | null | undefined {
   const value = record['status'];
   if (value === undefined || value === null) return value as null | undefined;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  // Like the numeric-string spelling: a whole number of up to three digits (0 is what some SDKs report for no response).
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 999) return value;
   if (typeof value === 'string' && /^\s*\d{1,3}\s*$/.test(value)) return Number(value);
-  throw new FieldError(`"status" must be a number or null (an HTTP status such as 429), got ${describe(value)}`);
+  throw new FieldError(`"status" must be a whole number from 0 to 999 or null (an HTTP status such as 429), got ${describe(value)}`);
 }
 
 function headersOf(record: Record<string, unknown>): Record<string, string> | undefined {

@@ -107,10 +107,22 @@ describe('understudy classify: input handling', () => {
     const run = await classify([], jsonl({ status: 'soon' }, { headers: ['retry-after'] }, { details: 7 }));
     expect(run.code).toBe(2);
     expect(run.lines.map((line) => String(line['error']))).toEqual([
-      expect.stringContaining('"status" must be a number or null'),
+      expect.stringContaining('"status" must be a whole number from 0 to 999 or null'),
       expect.stringContaining('"headers" must be an object'),
       expect.stringContaining('"details" must be an array of strings'),
     ]);
+  });
+
+  // Breaker F10: a status is a whole HTTP status number; an overflowing one is named as what it is.
+  it('rejects a status that is no HTTP status: infinite, negative, fractional', async () => {
+    const run = await classify([], '{"status":1e999}\n{"status":-1}\n{"status":429.5}\n{"status":0}\n');
+    expect(run.code).toBe(2);
+    expect(run.lines.slice(0, 3).map((line) => String(line['error']))).toEqual([
+      expect.stringContaining('got number Infinity'),
+      expect.stringContaining('got number -1'),
+      expect.stringContaining('got number 429.5'),
+    ]);
+    expect(run.lines[3]).toMatchObject({ status: 0 });
   });
 
   it('accepts obvious spellings: numeric-string status, numeric header values and codes, a JSON body object', async () => {
