@@ -166,12 +166,24 @@ describe('understudy simulate: the command', () => {
     ['a bad failover reason in usage stats', { usageStats: { 'openai:a': { cooldownReason: 'sleepy' } }, turns: [{}] }, /usageStats\["openai:a"\]\.cooldownReason|usageStats\.openai:a\.cooldownReason/],
     ['a requested model that is not provider/model', { turns: [{ request: { model: 'gpt-x' } }] }, /turns\[0\]\.request\.model: /],
     ['a fallback that is not provider/model', { turns: [{ request: { model: 'openai/x', fallbacksOverride: ['nope'] } }] }, /turns\[0\]\.request\.fallbacksOverride\[0\]/],
+    // Breaker F5: the agent id becomes a folder name; the store's rule applies, reported with its path.
+    ['an agent id the store refuses', { turns: [{ request: { agent: '../../x', model: 'openai/gpt-x' } }] }, /turns\[0\]\.request\.agent: an agent id is 1-64 letters/],
+    ['an agent id the store refuses in a later turn', { turns: [{}, { request: { agentId: 'a/b' } }] }, /turns\[1\]\.request\.agentId: an agent id/],
+    ['the same auth profile twice', { profiles: [{ id: 'openai:a' }, { id: 'a', provider: 'OpenAI' }], turns: [{}] }, /profiles\[1\]\.id: "openai:a" is already profiles\[0\]/],
   ])('exits 2 naming the bad field: %s', async (_label, content, pattern) => {
     const run = await simulate([scenarioFile(content)]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/invalid scenario/);
     expect(run.stderr).toMatch(pattern);
+  });
+
+  // Breaker F4: provider ids that are Object.prototype names are plain names; a scenario with them just runs.
+  it.each(['constructor/x', '__proto__/x', 'toString/x'])('runs a request for %s like any other model', async (model) => {
+    const run = await simulate([scenarioFile({ ...minimal, turns: [{ request: { model }, outcomes: [] }] })]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { turns: { answeredBy: string }[] }).turns[0]?.answeredBy).toBe(model.toLowerCase());
   });
 
   it('exits 2 for a file that is not JSON5 or does not exist', async () => {

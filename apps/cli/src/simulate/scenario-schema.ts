@@ -3,6 +3,7 @@
  * (types, ranges, result shapes) so a bad field is reported with its path; unknown keys are ignored so a
  * scenario can carry its own notes or expectations. `config` is checked by `@understudy/config` afterwards.
  */
+import { assertAgentId } from '@understudy/auth-profile-store';
 import { FAILOVER_REASONS, parseModelRef, parseProfileId } from '@understudy/contracts';
 import * as z from 'zod';
 
@@ -13,6 +14,18 @@ const nonBlank = z.string().trim().min(1, 'must not be blank');
 const profileId = nonBlank.refine((id) => parseProfileId(id) !== undefined, {
   message: 'an auth profile id is "provider:name", e.g. "openai:a"',
 });
+
+/** The store's agent-id rule (the id becomes a folder name). */
+function isAgentId(id: string): boolean {
+  try {
+    assertAgentId(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const agentId = nonBlank.refine(isAgentId, { message: 'an agent id is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "main"' });
 
 /** `{ "ok": true, "latencyMs"? }` */
 const okResult = z.looseObject({ ok: z.literal(true, 'write "ok": true (a failure is { "status" } or { "error" })'), latencyMs: durationMs.optional() });
@@ -112,8 +125,8 @@ const outcomeSchema = z.looseObject({
 });
 
 const requestSchema = z.looseObject({
-  agent: nonBlank.optional(),
-  agentId: nonBlank.optional(),
+  agent: agentId.optional(),
+  agentId: agentId.optional(),
   model: nonBlank.optional(),
   source: z.enum(['default', 'agent', 'auto', 'user', 'legacy', 'cron', 'heartbeat']).optional(),
   fallbacksOverride: z.array(nonBlank).optional(),

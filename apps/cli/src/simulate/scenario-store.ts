@@ -195,6 +195,8 @@ export async function openScenarioStore(options: {
       const provider = normalizeProviderId(profile.provider ?? providerOfProfileId(profile.id) ?? '');
       const id = parseProfileId(profile.id) === undefined ? formatProfileId(provider, profile.id) : normalizeProfileId(profile.id);
       const credential = placeholderCredential(profile, provider);
+      const earlier = profileIds.indexOf(id);
+      if (earlier !== -1) throw new ScenarioFieldError(`profiles[${profileIds.length}].id`, `"${id}" is already profiles[${earlier}]: list each auth profile once`);
       profileIds.push(id);
       if (storable(credential)) {
         try {
