@@ -3,6 +3,7 @@
  * itself here.
  */
 import { Command, CommanderError } from 'commander';
+import { redactCommanderMessage } from './commander-output.js';
 import { CliError, ExitCode, writeLine } from './io.js';
 import type { CliIo } from './io.js';
 import { registerClassifyCommand } from './commands/classify.js';
@@ -29,6 +30,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(redactCommanderMessage(text)),
     });
   for (const register of commands) register(program, io, state);
   try {

@@ -12,6 +12,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
 import { ConfigFileError, loadConfig, resolveConfigLocation } from '@understudy/runtime';
 import type { LoadedConfig } from '@understudy/runtime';
+import { withOwnKeyMaps } from './config-maps.js';
 import { CliError, ExitCode } from './io.js';
 import type { CliIo } from './io.js';
 import { colorsFor } from './output.js';
@@ -67,7 +68,7 @@ export function commandContext(options: CommonOptions, io: CliIo): CommandContex
     colors: colorsFor(io.stdout, io.env),
     agentId: paths.agentId,
     loaded,
-    config: loaded.config,
+    config: withOwnKeyMaps(loaded.config),
     paths,
   };
 }
@@ -89,11 +90,39 @@ export function openStore(context: CommandContext, options: { readonly readOnly?
   });
 }
 
+/** An error SQLite raised through better-sqlite3 (`SqliteError`, `SQLITE_*` code). */
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { readonly code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+}
+
+/**
+ * A store failure with the facts a person needs: which agent, which file, SQLite's words, and the command that
+ * checks it. Other errors pass through.
+ */
+function withStorePath(context: CommandContext, error: unknown): unknown {
+  const root = AuthStoreError.isInstance(error) && error.cause !== undefined ? error.cause : error;
+  const code = sqliteCode(root);
+  if (code === undefined) return error;
+  const doctor = context.agentId === DEFAULT_AGENT_ID ? 'understudy doctor' : `understudy doctor --agent ${context.agentId}`;
+  return new CliError(
+    `the state store of agent ${context.agentId} at ${context.paths.databasePath} cannot be used (${code}: ${(root as Error).message}): run \`${doctor}\``,
+    { exitCode: ExitCode.failure, code: 'store_unavailable', cause: error },
+  );
+}
+
 /** Runs `body` with the agent's store open, closing it afterwards. */
 export async function withStore<T>(context: CommandContext, body: (store: AuthProfileStore) => Promise<T>): Promise<T> {
-  const store = await openStore(context);
+  let store: AuthProfileStore;
+  try {
+    store = await openStore(context);
+  } catch (error) {
+    throw withStorePath(context, error);
+  }
   try {
     return await body(store);
+  } catch (error) {
+    throw withStorePath(context, error);
   } finally {
     await store.close();
   }

@@ -17,6 +17,7 @@ import { isoTime, renderTable, writeJson } from '../output.js';
 import { addCommonOptions, cliAction, commandContext, withStore } from '../store-context.js';
 import type { CommandContext, CommonOptions } from '../store-context.js';
 import { describeProfileState, profileState } from './models-profile-state.js';
+import { checkProviderOption, profileIdOption } from './profile-id-rules.js';
 
 interface AddOptions extends CommonOptions {
   readonly provider: string;
@@ -51,22 +52,30 @@ function secretFromEnv(io: CliIo, variable: string, flag: string): Secret {
   // Not echoed: a value that is not a variable name may be the secret itself, pasted by mistake.
   if (!ENV_NAME.test(variable)) throw usage(`${flag} takes the NAME of an environment variable (letters, digits, _), not a value`);
   const value = io.env[variable];
-  if (value === undefined || value.trim() === '') throw usage(`${flag} ${variable}: the environment variable is not set or empty`);
+  if (value === undefined || value.trim() === '') {
+    // Only a conventional (upper-case) name is shown: a mixed-case word may be a key pasted in by mistake.
+    const shown = /^[A-Z_][A-Z0-9_]{0,63}$/.test(variable) ? ` ${variable}` : '';
+    throw usage(`${flag}${shown}: the environment variable is not set or empty`);
+  }
   return new Secret(value.trim());
 }
+
+/** An ISO 8601 date or date-time (`2030-01-01`, `2030-01-01T00:00:00Z`, `2030-01-01T02:00:00.5+02:00`). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** `--expires`: epoch milliseconds or an ISO 8601 time. */
 function parseExpires(text: string): number {
   const trimmed = text.trim();
-  const value = /^\d+$/.test(trimmed) ? Number(trimmed) : Date.parse(trimmed);
-  if (!Number.isFinite(value)) throw usage(`--expires "${text}" is neither epoch milliseconds nor an ISO time like 2030-01-01T00:00:00Z`);
+  // Date.parse alone takes almost anything (even "sk-test-alpha-0001"), so the ISO shape is checked first.
+  const value = /^\d+$/.test(trimmed) ? Number(trimmed) : ISO_TIME.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  // Not echoed: a secret pasted after the wrong flag must not reach the terminal.
+  if (!Number.isFinite(value)) throw usage('--expires takes epoch milliseconds or an ISO time like 2030-01-01T00:00:00Z');
   return value;
 }
 
 /** The credential described by `models auth add` options. */
 async function credentialFromOptions(options: AddOptions, io: CliIo): Promise<Credential> {
-  const provider = normalizeProviderId(options.provider);
-  if (provider === '') throw usage('--provider is empty: name the provider, e.g. --provider openai');
+  const provider = checkProviderOption(options.provider);
   if (options.keyStdin === true && options.keyEnv !== undefined) throw usage('give the secret once: --key-stdin or --key-env, not both');
   if (options.type === 'api_key' && (options.refreshEnv !== undefined || options.expires !== undefined)) {
     throw usage('--refresh-env and --expires apply to --type oauth or token, not api_key');
@@ -194,7 +203,8 @@ export function registerModelsAuthCommands(models: Command, io: CliIo): void {
     cliAction(async (options: AddOptions) => {
       const context = commandContext(options, io);
       const credential = await credentialFromOptions(options, io);
-      const { profile, created } = await withStore(context, (store) => store.upsertProfile({ id: options.id, credential }));
+      const id = profileIdOption({ id: options.id, email: options.email, provider: credential.provider });
+      const { profile, created } = await withStore(context, (store) => store.upsertProfile({ id, credential }));
       if (context.json) writeJson(io.stdout, { id: profile.id, provider: profile.provider, type: profile.type, created });
       else writeLine(io.stdout, `${created ? 'Added' : 'Updated'} ${profile.type} profile ${context.colors.bold(profile.id)} for agent ${context.agentId}.`);
     }),

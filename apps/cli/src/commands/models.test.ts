@@ -111,17 +111,54 @@ describe('bad input exits 2 with one clear line', () => {
     ['a secret pasted into --key-env', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-env', KEY_A], {}, /NAME of an environment variable/],
     ['an unknown type', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'password', '--key-env', 'X'], { env: { X: 'x' } }, /--type/],
     ['the reserved inline name', ['models', 'auth', 'add', '--provider', 'openai', '--id', 'inline', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } }, /reserved/],
-    ['a bad expiry', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'token', '--key-env', 'X', '--expires', 'soon'], { env: { X: KEY_A } }, /--expires "soon"/],
+    ['a bad expiry', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'token', '--key-env', 'X', '--expires', 'soon'], { env: { X: KEY_A } }, /--expires takes epoch milliseconds or an ISO time/],
     ['an unknown profile in an order', ['models', 'auth', 'order', 'set', '--provider', 'openai', 'ghost'], {}, /unknown profile for openai: openai:ghost/],
     ['removing a missing profile', ['models', 'auth', 'remove', 'openai:ghost'], {}, /no stored profile "openai:ghost"/],
     ['a malformed profile id', ['models', 'auth', 'clear-cooldown', 'ghost'], {}, /not a profile id/],
     ['a bad agent id', ['models', 'status', '--agent', '../x'], {}, /agent id/],
+    // Breaker F6: commander and our own messages name the option, never the value typed after it.
+    ['a secret glued to an unknown option', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', `--key=${KEY_A}`], {}, /unknown option '--key=…'/],
+    ['a secret glued to another unknown option', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', `--api-key=${KEY_A}`], {}, /unknown option '--api-key=…'/],
+    ['a secret glued to an unknown top-level option', [`--key=${KEY_A}`], {}, /unknown option '--key=…'/],
+    ['a secret given as the credential type', ['models', 'auth', 'add', '--provider', 'openai', '--type', KEY_A], {}, /option '--type <type>' argument is invalid/],
+    ['a secret given as the expiry', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'token', '--key-env', 'X', '--expires', KEY_A], { env: { X: KEY_B } }, /--expires takes/],
+    ['a secret-like word given as a variable name', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-env', 'abcDEF123ghiJKL456'], {}, /^understudy: --key-env: the environment variable is not set or empty\n$/],
+    // Breaker F9: profile ids are provider:name with a plain name; the provider of --id must be --provider.
+    ['a provider id with path separators', ['models', 'auth', 'add', '--provider', '../../etc', '--id', 'x', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } }, /--provider: use 1-64 letters/],
+    ['a profile name with path separators', ['models', 'auth', 'add', '--provider', 'openai', '--id', '../x', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } }, /--id: a profile name is 1-128/],
+    ['a profile name with a space', ['models', 'auth', 'add', '--provider', 'openai', '--id', 'my key', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } }, /--id: a profile name/],
+    ['a profile name of 5000 characters', ['models', 'auth', 'add', '--provider', 'openai', '--id', 'x'.repeat(5000), '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } }, /--id: a profile name is 1-128/],
+    ['a profile id of another provider', ['models', 'auth', 'add', '--provider', 'openai', '--id', 'anthropic:x', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } }, /--id names "anthropic" but --provider is "openai"/],
+    ['an email that cannot be a profile name', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'oauth', '--key-env', 'X', '--email', 'a/b@example.com'], { env: { X: KEY_A } }, /--email is the profile name/],
   ] as const)('%s', async (_label, argv, options, message) => {
     const result = await run(argv, options);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toContain(KEY_A);
+    expect(result.stderr).not.toContain(KEY_B);
+    expect(result.stderr).not.toContain('abcDEF123ghiJKL456');
+  });
+
+  it('stores nothing for a rejected profile id', async () => {
+    await run(['models', 'auth', 'add', '--provider', 'openai', '--id', '../x', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } });
+    const listed = JSON.parse((await run(['models', 'auth', 'list', '--json'])).stdout) as { id: string }[];
+    expect(listed.map((entry) => entry.id)).toEqual(['anthropic:inline']);
+  });
+
+  it('accepts provider:name of the same provider, an email name, and a provider named like an Object.prototype member', async () => {
+    const added = [
+      await run(['models', 'auth', 'add', '--provider', 'OpenAI', '--id', 'openai:work-2', '--type', 'api_key', '--key-env', 'X', '--json'], { env: { X: KEY_A } }),
+      await run(['models', 'auth', 'add', '--provider', 'openai', '--type', 'oauth', '--key-env', 'X', '--email', 'ada.l+x@example.com', '--json'], { env: { X: KEY_B } }),
+      await run(['models', 'auth', 'add', '--provider', 'constructor', '--id', 'x', '--type', 'api_key', '--key-env', 'X', '--json'], { env: { X: KEY_A } }),
+    ];
+    expect(added.map((result) => result.code)).toEqual([0, 0, 0]);
+    expect(added.map((result) => (JSON.parse(result.stdout) as { id: string }).id)).toEqual(['openai:work-2', 'openai:ada.l+x@example.com', 'constructor:x']);
+    // Breaker F4: "constructor" finds no auth.order entry of the config (the lookup asks for own keys).
+    const order = await run(['models', 'auth', 'order', 'get', '--provider', 'constructor', '--json']);
+    expect(order.code).toBe(0);
+    expect(JSON.parse(order.stdout)).toMatchObject({ provider: 'constructor', configOrder: null, effectiveOrder: ['constructor:x'] });
+    expect((await run(['models', 'status', '--json'])).code).toBe(0);
   });
 
   it('an invalid config file is bad input naming the path', async () => {
@@ -134,6 +171,18 @@ describe('bad input exits 2 with one clear line', () => {
 });
 
 describe('store failures exit 1', () => {
+  // Breaker F10: a corrupted database is named with its path, SQLite's words and the command that checks it.
+  it('a corrupted database names the file, the cause and `understudy doctor`', async () => {
+    await run(['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-env', 'X'], { env: { X: KEY_A } });
+    const database = path.join(temp.home, '.understudy', 'agents', 'main', 'agent', 'understudy-agent.sqlite');
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(`${database}${suffix}`, { force: true });
+    fs.writeFileSync(database, Buffer.alloc(20_000, 0x5a));
+    const result = await run(['models', 'status']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the state store of agent main at ${database} cannot be used (SQLITE_NOTADB`);
+    expect(result.stderr).toContain('run `understudy doctor`');
+  });
+
   it('an agent with legacy credential files fails closed, naming `understudy doctor --fix`', async () => {
     const agentDir = path.join(temp.home, '.understudy', 'agents', 'main', 'agent');
     fs.mkdirSync(agentDir, { recursive: true });
