@@ -34,7 +34,14 @@ function measurements(withPortkey = true): GatewayMeasurements {
     { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.4], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
     { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.6], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
   ];
-  return { latency, stream, load, cpuMsPerRequest, peakRssMiB: { understudy: 70, 'bare-proxy': 50, ...(withPortkey ? { portkey: 140 } : {}) } };
+  return {
+    latency,
+    stream,
+    load,
+    cpuMsPerRequest,
+    peakRssMiB: { understudy: 70, 'bare-proxy': 50, ...(withPortkey ? { portkey: 140 } : {}) },
+    idleRssMiB: { understudy: 60, 'bare-proxy': 45, ...(withPortkey ? { portkey: 90 } : {}) },
+  };
 }
 
 const byName = (figures: readonly Figure[]): Record<string, Figure> => Object.fromEntries(figures.map((figure) => [figure.name, figure]));
@@ -64,6 +71,9 @@ describe('gateway figures', () => {
       ['gateway.rss_mib', 'MiB'],
       ['gateway.rss_mib.vs_bare_proxy', 'MiB'],
       ['gateway.rss_mib.vs_portkey', 'MiB'],
+      ['gateway.rss_idle_mib', 'MiB'],
+      ['gateway.rss_idle_mib.vs_bare_proxy', 'MiB'],
+      ['gateway.rss_idle_mib.vs_portkey', 'MiB'],
       ['gateway.stream_added_ttft_ms', 'ms'],
       ['gateway.stream_added_ttft_ms.vs_bare_proxy', 'ms'],
       ['gateway.stream_added_ttft_ms.vs_portkey', 'ms'],
@@ -91,6 +101,7 @@ describe('gateway figures', () => {
     expect(figures['gateway.rps_c32.vs_bare_proxy']?.ratio).toBeCloseTo(0.8);
     expect(figures['gateway.cpu_ms_per_req']?.value).toBe(0.5);
     expect(figures['gateway.cpu_ms_per_req.vs_portkey']?.ratio).toBeCloseTo(0.25);
+    expect(figures['gateway.rss_idle_mib.vs_bare_proxy']).toMatchObject({ value: 60, baseline: { name: 'bare-proxy', value: 45 } });
     expect(figures['gateway.rss_mib.vs_portkey']).toEqual({ name: 'gateway.rss_mib.vs_portkey', unit: 'MiB', value: 70, baseline: { name: 'portkey', value: 140 }, ratio: 0.5 });
   });
 

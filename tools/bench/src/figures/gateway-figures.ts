@@ -35,6 +35,8 @@ export interface GatewayMeasurements {
   readonly cpuMsPerRequest: Rounds;
   /** Peak RSS under load, MiB, by target (proxies only). */
   readonly peakRssMiB: Readonly<Record<string, number>>;
+  /** RSS right after start (and one check request of each kind), MiB, by target (proxies only). */
+  readonly idleRssMiB: Readonly<Record<string, number>>;
 }
 
 const has = (rounds: Rounds, target: string): boolean => rounds.length > 0 && rounds.every((round) => (round[target]?.length ?? 0) > 0);
@@ -109,11 +111,14 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
     }
   }
 
-  const rss = measured.peakRssMiB;
-  const ownRss = rss[TARGETS.understudy];
-  if (ownRss !== undefined) {
+  for (const [name, rss] of [
+    ['gateway.rss_mib', measured.peakRssMiB],
+    ['gateway.rss_idle_mib', measured.idleRssMiB],
+  ] as const) {
+    const ownRss = rss[TARGETS.understudy];
+    if (ownRss === undefined) continue;
     figures.push(
-      ...withBaselines({ name: 'gateway.rss_mib', unit: 'MiB', value: ownRss }, [
+      ...withBaselines({ name, unit: 'MiB', value: ownRss }, [
         { suffix: 'vs_bare_proxy', name: TARGETS.bareProxy, value: rss[TARGETS.bareProxy] },
         { suffix: 'vs_portkey', name: TARGETS.portkey, value: rss[TARGETS.portkey] },
       ]),

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { BenchSuite, Figure, SuiteOptions } from '../figure.js';
 import { BenchError } from '../errors.js';
-import { cpuTimeMs, sampleRss } from '../processes.js';
+import { cpuTimeMs, rssMiB, sampleRss } from '../processes.js';
 import type { ServerProcess } from '../processes.js';
 import { connect, sendOnce, timeFirstContent, timeRequests } from '../load/sequential.js';
 import type { TimedTarget } from '../load/sequential.js';
@@ -109,11 +109,16 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       });
       options.note?.(`Portkey ${portkey.version} (node build/start-server.js --headless); it binds all interfaces (*:port), not only loopback; configured per request through x-portkey-config against the same upstream.`);
     } else {
-      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'stream_added_ttft_ms']) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
+      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'rss_idle_mib', 'stream_added_ttft_ms']) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
       options.log(`gateway: ${portkey.reason}`);
     }
     timed.push(...targets.map(connect));
     await checkTargets(timed);
+    const idleRssMiB: Record<string, number> = {};
+    for (const { target } of timed) {
+      const rss = target.name === TARGETS.direct || target.pid === undefined ? undefined : rssMiB(target.pid);
+      if (rss !== undefined) idleRssMiB[target.name] = rss;
+    }
 
     options.log(`gateway: warm-up, ${settings.warmupRequests} requests per target`);
     for (const target of timed) await timeRequests(target, 0, settings.warmupRequests);
@@ -161,11 +166,11 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
         : `gateway: the cooling primary was called ${primaryCalls} times during the run (probes?), so understudy-cooling figures include those calls.`,
     );
     options.note?.(
-      `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon); figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load; CPU per request is the process's user+system time over a load run (/proc/<pid>/stat) divided by its 2xx answers, which other load on the machine barely moves.`,
+      `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon); figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load (idle RSS: right after start and one check request of each kind); CPU per request is the process's user+system time over a load run (/proc/<pid>/stat) divided by its 2xx answers, which other load on the machine barely moves.`,
     );
     options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
     failed = false;
-    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB };
+    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB };
   } finally {
     await Promise.allSettled(timed.map((target) => target.client.close()));
     await stopAll(servers);
