@@ -35,6 +35,11 @@ export interface GatewayBenchSettings {
   readonly loadRounds: number;
   /** Seconds of load per target per round. */
   readonly loadSeconds: number;
+  /**
+   * Seconds of untimed load per target before the first load round: under load the processes take a few
+   * seconds to reach their steady state (heap sizing, JIT), which would otherwise weigh on round 1 only.
+   */
+  readonly loadWarmupSeconds: number;
   /** Concurrent connections of the load runs. @default 32 */
   readonly connections: number;
 }
@@ -42,8 +47,8 @@ export interface GatewayBenchSettings {
 /** Default settings for a full or a quick run. */
 export function gatewaySettings(quick: boolean): GatewayBenchSettings {
   return quick
-    ? { warmupRequests: 60, latencyRounds: 3, latencyRequests: 80, streamRounds: 3, streamRequests: 15, loadRounds: 1, loadSeconds: 2, connections: 32 }
-    : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, connections: 32 };
+    ? { warmupRequests: 60, latencyRounds: 3, latencyRequests: 80, streamRounds: 3, streamRequests: 15, loadRounds: 1, loadSeconds: 2, loadWarmupSeconds: 1, connections: 32 }
+    : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, loadWarmupSeconds: 3, connections: 32 };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -137,6 +142,8 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
 
     const load: Record<string, number[]>[] = [];
     const peakRssMiB: Record<string, number> = {};
+    options.log(`gateway: load warm-up, ${settings.loadWarmupSeconds} s per target`);
+    for (const { target } of timed) await measureThroughput(target, settings.connections, settings.loadWarmupSeconds);
     const cpu: Record<string, number[]>[] = [];
     for (let round = 1; round <= settings.loadRounds; round += 1) {
       const results: Record<string, number[]> = {};
@@ -166,7 +173,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
         : `gateway: the cooling primary was called ${primaryCalls} times during the run (probes?), so understudy-cooling figures include those calls.`,
     );
     options.note?.(
-      `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon); figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load (idle RSS: right after start and one check request of each kind); CPU per request is the process's user+system time over a load run (/proc/<pid>/stat) divided by its 2xx answers, which other load on the machine barely moves.`,
+      `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon) after ${settings.loadWarmupSeconds} s of untimed load per target; figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load (idle RSS: right after start and one check request of each kind); CPU per request is the process's user+system time over a load run (/proc/<pid>/stat) divided by its 2xx answers, which other load on the machine barely moves.`,
     );
     options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
     failed = false;
