@@ -3,10 +3,14 @@
  * OpenAI wire format whole and streamed, fails under `/limited/` and records the failover events; the bare
  * proxy relays both unchanged; the SSE reader finds the first content chunk.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBareProxy } from './baselines/bare-proxy.js';
 import type { BareProxy } from './baselines/bare-proxy.js';
-import { portkeyFallbackConfig, portkeySingleConfig } from './baselines/portkey.js';
+import { portkeyFallbackConfig, portkeySingleConfig, portkeyVersion } from './baselines/portkey.js';
+import { tryStartPortkey } from './figures/side-by-side.js';
 import { connect, hasContentChunk, sendOnce, timeFirstContent, timeRequests } from './load/sequential.js';
 import type { HttpTarget } from './load/target.js';
 import { startFixedUpstream } from './upstream/fixed-upstream.js';
@@ -78,6 +82,21 @@ describe('SSE content detection', () => {
     ['comments and [DONE] are not content', ': understudy-notice x\n\ndata: [DONE]\n\n', false],
   ])('%s', (_title, buffer, expected) => {
     expect(hasContentChunk(buffer)).toBe(expected);
+  });
+});
+
+describe('Portkey', () => {
+  it('is the pinned version', () => {
+    expect(portkeyVersion()).toBe('1.15.2');
+  });
+
+  it('that cannot start comes back as a reason to skip its figures, not as an error', async () => {
+    const notAFolder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-bench-pk-')), 'file');
+    fs.writeFileSync(notAFolder, '');
+    const started = await tryStartPortkey(notAFolder);
+    expect(started.ok).toBe(false);
+    expect(started.ok ? '' : started.reason).toMatch(/^Portkey could not run here: /);
+    fs.rmSync(path.dirname(notAFolder), { recursive: true, force: true });
   });
 });
 
