@@ -189,7 +189,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
 /** The gateway suite. */
 export const gatewaySuite: BenchSuite = {
   name: 'gateway',
-  description: 'added latency p50/p99, req/s at c32, RSS under load, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
+  description: 'added latency p50/p99, req/s and CPU per request at c32, RSS, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
   async run(options: SuiteOptions): Promise<readonly Figure[]> {
     return gatewayFigures(await measureGateway(options, gatewaySettings(options.quick)));
   },
