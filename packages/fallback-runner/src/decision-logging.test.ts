@@ -35,3 +35,26 @@ describe('model_fallback_decision log levels', () => {
     });
   });
 });
+
+describe('lastUsedRefreshMs', () => {
+  it('skips the success write of a healthy profile used moments ago, and writes once the window passed', async () => {
+    const w = world();
+    const firstProfile = (await w.run({}, {}, { lastUsedRefreshMs: 1_000 })).profile ?? '';
+    const first = w.store.usageStats(firstProfile).lastUsed;
+    expect(first).toBe(w.clock.nowMs());
+    w.clock.advance(500);
+    const profile = (await w.run({}, {}, { lastUsedRefreshMs: 1_000 })).profile ?? '';
+    expect(w.store.usageStats(profile).lastUsed).toBe(first);
+    w.clock.advance(600);
+    await w.run({}, {}, { lastUsedRefreshMs: 1_000 });
+    expect(w.store.usageStats(profile).lastUsed).toBe(w.clock.nowMs());
+  });
+
+  it('writes every success by default', async () => {
+    const w = world();
+    const profile = (await w.run({})).profile ?? '';
+    w.clock.advance(10);
+    await w.run({});
+    expect(w.store.usageStats(profile).lastUsed).toBe(w.clock.nowMs());
+  });
+});

@@ -84,6 +84,12 @@ export interface RunWithModelFallbackOptions<T> {
    * @default 60000
    */
   readonly maxRetryAfterMs?: number | null | undefined;
+  /**
+   * A success on a healthy profile (no failure counts, no window) whose `lastUsed` is younger than this many ms
+   * is not written again, saving a write transaction per request on a busy gateway; `lastUsed` then has this
+   * granularity for round-robin order. `0` writes every success. @default 0
+   */
+  readonly lastUsedRefreshMs?: number | undefined;
   /** The process-local auth failure skip cache (opt-in; see `parseSkipTtlMs`). @default none */
   readonly skipCache?: AuthFailureSkipCache | undefined;
   /** Called with every `model_fallback_decision` event (also logged at info). */

@@ -9,6 +9,7 @@ import type {
   Candidate,
   FailureClassification,
   ProfileId,
+  ProfileUsageStats,
   ProviderFailure,
   ResolvedProfile,
 } from '@understudy/contracts';
@@ -190,8 +191,20 @@ async function markSuccess<T>(ctx: RunContext<T>, input: ProfileAttemptInput): P
   if (profileId === undefined) return;
   const nowMs = ctx.nowMs();
   const probe = input.kind === 'probe';
+  if (!probe && isFreshAndHealthy(ctx.knownStats(input.candidate.provider, profileId), nowMs, ctx.lastUsedRefreshMs)) return;
   const next = await ctx.store.updateUsageStats(profileId, (stats) =>
     recordSuccess(probe ? recordProbe(stats, { nowMs }) : stats, { nowMs, model: input.candidate.model }),
   );
   ctx.rememberStats(input.candidate.provider, { [profileId]: next });
+}
+
+/** True when a success would change nothing but a `lastUsed` younger than `refreshMs` (no write needed). */
+function isFreshAndHealthy(stats: ProfileUsageStats | undefined, nowMs: number, refreshMs: number): boolean {
+  if (refreshMs <= 0 || stats?.lastUsed === undefined || nowMs - stats.lastUsed >= refreshMs) return false;
+  return (
+    stats.errorCount === undefined &&
+    stats.failureCounts === undefined &&
+    stats.cooldownUntil === undefined &&
+    stats.disabledUntil === undefined
+  );
 }

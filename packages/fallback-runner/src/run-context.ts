@@ -53,6 +53,8 @@ export class RunContext<T> {
   readonly policy: CooldownPolicy;
   readonly config: FallbackConfig;
   readonly retry: RetrySettings;
+  /** See `RunWithModelFallbackOptions.lastUsedRefreshMs`. */
+  readonly lastUsedRefreshMs: number;
   readonly signal: AbortSignalLike;
   readonly session: SessionState;
   readonly skipCache: AuthFailureSkipCache | undefined;
@@ -92,6 +94,11 @@ export class RunContext<T> {
       windowMs: provider.windowMs,
       maxRetryAfterMs: cap,
     };
+    const refreshMs = options.lastUsedRefreshMs ?? 0;
+    if (!(refreshMs >= 0 && Number.isFinite(refreshMs))) {
+      throw new FallbackOptionsError('lastUsedRefreshMs', 'must be a finite number of ms ≥ 0');
+    }
+    this.lastUsedRefreshMs = refreshMs;
     this.signal = options.signal ?? neverAborted();
     this.session = session;
     this.skipCache = options.skipCache?.enabled === true ? options.skipCache : undefined;
@@ -166,6 +173,11 @@ export class RunContext<T> {
   record(entry: AttemptRecord): AttemptRecord {
     this.records.push(entry);
     return entry;
+  }
+
+  /** The usage stats of a profile as last read or written in this run. */
+  knownStats(provider: string, profileId: ProfileId): ProfileUsageStats | undefined {
+    return this.statsByProvider.get(provider)?.get(profileId);
   }
 
   /** Remembers the usage stats of profiles as read or written. */
