@@ -89,9 +89,10 @@ describe('a writer killed with SIGKILL mid-loop', () => {
     const store = await openAuthProfileStore({ stateDir: root, agentId: 'main' });
     const stats = await store.getUsageStats('openai:victim');
     await store.close();
-    // Every printed mark was committed; at most one more committed before the kill stopped its print.
+    // Every printed mark was committed and kept. More may have committed whose numbers had not reached us yet
+    // when the kill landed (on a loaded machine the reader lags the writer), so there is no upper bound; the
+    // count and the last mark's timestamp must still agree, which a torn write would break.
     expect(stats.errorCount).toBeGreaterThanOrEqual(lastPrinted);
-    expect(stats.errorCount).toBeLessThanOrEqual(lastPrinted + 1);
     expect(stats.lastFailureAt).toBe(stats.errorCount);
   }, 60_000);
 });
