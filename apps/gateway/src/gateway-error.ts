@@ -24,6 +24,8 @@ export type GatewayErrorKind =
   | 'timeout'
   | 'upstream'
   | 'unavailable'
+  /** The gateway cannot serve this until its operator acts (no model configured, legacy files to import). */
+  | 'misconfigured'
   | 'internal';
 
 const brand = Symbol.for('understudy.error.GatewayError');

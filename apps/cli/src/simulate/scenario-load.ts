@@ -61,7 +61,7 @@ export function loadScenario(file: string): LoadedScenario {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read';
-    throw new CliError(`scenario ${file} ${reason}`, { exitCode: ExitCode.usage, code: 'scenario_unreadable', cause: error });
+    throw new CliError(`scenario ${file}: ${reason}`, { exitCode: ExitCode.usage, code: 'scenario_unreadable', cause: error });
   }
   let document: unknown;
   try {

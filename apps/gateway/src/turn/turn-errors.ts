@@ -175,11 +175,11 @@ export function turnError(error: unknown, nowMs: number, agentId?: string): Gate
   if (FallbackSummaryError.isInstance(error)) return summaryErrorToHttp(error, nowMs);
   if (CandidateChainError.isInstance(error)) {
     return error.code === 'missing_model'
-      ? new GatewayError(503, 'unavailable', error.message, { code: 'no_model_configured', cause: error })
+      ? new GatewayError(503, 'misconfigured', error.message, { code: 'no_model_configured', cause: error })
       : new GatewayError(400, 'invalid_request', error.message, { code: 'invalid_model', cause: error });
   }
   if (LegacyAuthFilesError.isInstance(error)) {
-    return new GatewayError(503, 'unavailable', error.message, { code: 'legacy_auth_files', cause: error });
+    return new GatewayError(503, 'misconfigured', error.message, { code: 'legacy_auth_files', cause: error });
   }
   const fromStore = storeError(error, agentId);
   if (fromStore !== undefined) return fromStore;

@@ -20,6 +20,7 @@ const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
   timeout: 'timeout_error',
   upstream: 'api_error',
   unavailable: 'overloaded_error',
+  misconfigured: 'api_error',
   internal: 'api_error',
 };
 

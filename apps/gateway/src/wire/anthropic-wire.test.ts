@@ -111,5 +111,7 @@ describe('Anthropic answers', () => {
   it('renders errors as {type: "error", error: {type, message}}', () => {
     expect(renderAnthropicError(new GatewayError(402, 'billing', 'no credits'))).toEqual({ type: 'error', error: { type: 'billing_error', message: 'no credits' } });
     expect(renderAnthropicError(new GatewayError(413, 'request_too_large', 'big'))).toEqual({ type: 'error', error: { type: 'request_too_large', message: 'big' } });
+    // A configuration problem is not a transient overload: clients must not retry it as one.
+    expect(renderAnthropicError(new GatewayError(503, 'misconfigured', 'no model'))).toEqual({ type: 'error', error: { type: 'api_error', message: 'no model' } });
   });
 });

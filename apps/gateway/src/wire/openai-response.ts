@@ -20,6 +20,7 @@ const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
   timeout: 'timeout_error',
   upstream: 'api_error',
   unavailable: 'service_unavailable',
+  misconfigured: 'server_error',
   internal: 'server_error',
 };
 
