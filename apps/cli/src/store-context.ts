@@ -12,7 +12,6 @@ import type { UnderstudyConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
 import { ConfigFileError, loadConfig, resolveConfigLocation } from '@understudy/runtime';
 import type { LoadedConfig } from '@understudy/runtime';
-import { withOwnKeyMaps } from './config-maps.js';
 import { CliError, ExitCode } from './io.js';
 import type { CliIo } from './io.js';
 import { colorsFor } from './output.js';
@@ -68,7 +67,7 @@ export function commandContext(options: CommonOptions, io: CliIo): CommandContex
     colors: colorsFor(io.stdout, io.env),
     agentId: paths.agentId,
     loaded,
-    config: withOwnKeyMaps(loaded.config),
+    config: loaded.config,
     paths,
   };
 }

@@ -5,7 +5,7 @@
  */
 import { parseConfig } from '@understudy/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configuredOrder, isConfiguredProvider, withOwnKeyMaps } from './config-lookup.js';
+import { configuredOrder, isConfiguredProvider } from './config-lookup.js';
 import type { InProcessGateway } from './test-support/in-process-gateway.js';
 import { startInProcessGateway } from './test-support/in-process-gateway.js';
 
@@ -20,7 +20,7 @@ describe('config lookups by own key', () => {
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('finds no provider or order named %s', (id) => {
     expect(isConfiguredProvider(config, id)).toBe(false);
     expect(configuredOrder(config, id)).toBeUndefined();
-    const owned = withOwnKeyMaps(config);
+    const owned = config; // parseConfig already gives null-prototype maps
     expect(owned.models.providers[id]).toBeUndefined();
     expect(owned.auth.order[id]).toBeUndefined();
     expect(owned.auth.profiles[id]).toBeUndefined();
@@ -28,7 +28,7 @@ describe('config lookups by own key', () => {
   });
 
   it('keeps every entry the config has', () => {
-    const owned = withOwnKeyMaps(parseConfig({ models: { providers }, auth: { order: { openai: ['openai:a'] } } }));
+    const owned = (parseConfig({ models: { providers }, auth: { order: { openai: ['openai:a'] } } }));
     expect(Object.keys(owned.models.providers).sort()).toEqual(['constructor', 'openai']);
     expect(owned.auth.order['openai']).toEqual(['openai:a']);
   });

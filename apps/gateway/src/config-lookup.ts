@@ -19,28 +19,3 @@ export function isConfiguredProvider(config: UnderstudyConfig, providerId: strin
 export function configuredOrder(config: UnderstudyConfig, providerId: string): readonly string[] | undefined {
   return Object.hasOwn(config.auth.order, providerId) ? config.auth.order[providerId] : undefined;
 }
-
-/** A copy of a map as a null-prototype object: only its own keys answer a lookup. */
-function ownKeys<Value>(map: Readonly<Record<string, Value>>): Record<string, Value> {
-  return Object.assign(Object.create(null) as Record<string, Value>, map);
-}
-
-/**
- * The config with its id-keyed maps (`models.providers`, `auth.order`, `auth.profiles`, `agents.entries`,
- * `agents.defaults.models`) copied into null-prototype objects, so every package the config is handed to finds
- * no provider, order or agent called `constructor` or `toString` that the config does not have.
- *
- * @example withOwnKeyMaps(config).auth.order['constructor'] // undefined
- */
-export function withOwnKeyMaps(config: UnderstudyConfig): UnderstudyConfig {
-  return {
-    ...config,
-    models: { ...config.models, providers: ownKeys(config.models.providers) },
-    auth: { ...config.auth, order: ownKeys(config.auth.order), profiles: ownKeys(config.auth.profiles) },
-    agents: {
-      ...config.agents,
-      entries: ownKeys(config.agents.entries),
-      defaults: { ...config.agents.defaults, models: ownKeys(config.agents.defaults.models) },
-    },
-  };
-}

@@ -20,7 +20,6 @@ import { AuthFailureSkipCache, parseSkipTtlMs } from '@understudy/fallback-runne
 import { resolveSdkRetryMaxWaitSeconds } from '@understudy/providers';
 import { systemClock, systemRandom } from '@understudy/runtime';
 import { profileUnavailability } from '@understudy/cooldown-scheduler';
-import { withOwnKeyMaps } from './config-lookup.js';
 import { loggerPort } from './logger.js';
 import type { ActiveWindow } from './metrics.js';
 import { GatewayMetrics } from './metrics.js';
@@ -132,7 +131,7 @@ function envNumber<T>(read: () => T, name: string): T {
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const { env, logger } = options;
-  const config = withOwnKeyMaps(options.config);
+  const config = options.config;
   checkBindSafety(config);
   const clock = options.clock ?? systemClock;
   const random = options.random ?? systemRandom;

@@ -218,3 +218,13 @@ describe('JSON Schema (`understudy config schema`)', () => {
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
   });
 });
+
+describe('id-keyed maps', () => {
+  it('answer only their own keys, so an id like constructor finds nothing the file does not say', () => {
+    const config = parseConfig({ auth: { order: { openai: ['openai:a'] } } });
+    expect(config.auth.order['constructor']).toBeUndefined();
+    expect(config.models.providers['toString']).toBeUndefined();
+    expect(config.agents.entries['__proto__']).toBeUndefined();
+    expect(config.auth.order['openai']).toEqual(['openai:a']);
+  });
+});

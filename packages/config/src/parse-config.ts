@@ -92,6 +92,29 @@ export type ConfigParseResult =
   | { readonly success: true; readonly config: UnderstudyConfig }
   | { readonly success: false; readonly error: ConfigError };
 
+/** A copy of a map in which only its own keys answer a lookup. */
+function ownKeys<Value>(map: Readonly<Record<string, Value>>): Record<string, Value> {
+  return Object.assign(Object.create(null) as Record<string, Value>, map);
+}
+
+/**
+ * The config with its id-keyed maps (`models.providers`, `auth.order`, `auth.profiles`, `agents.entries`,
+ * `agents.defaults.models`) as null-prototype objects, so a lookup by an id from a request or the command line
+ * (`auth.order['constructor']`) finds nothing the file does not say.
+ */
+function withOwnKeyMaps(config: UnderstudyConfig): UnderstudyConfig {
+  return {
+    ...config,
+    models: { ...config.models, providers: ownKeys(config.models.providers) },
+    auth: { ...config.auth, order: ownKeys(config.auth.order), profiles: ownKeys(config.auth.profiles) },
+    agents: {
+      ...config.agents,
+      entries: ownKeys(config.agents.entries),
+      defaults: { ...config.agents.defaults, models: ownKeys(config.agents.defaults.models) },
+    },
+  };
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -122,7 +145,7 @@ export function parseConfig(input: unknown, options: { readonly source?: string 
  */
 export function safeParseConfig(input: unknown, options: { readonly source?: string } = {}): ConfigParseResult {
   const parsed = configSchema.safeParse(input ?? {}, { reportInput: true });
-  if (parsed.success) return { success: true, config: deepFreeze(parsed.data) };
+  if (parsed.success) return { success: true, config: deepFreeze(withOwnKeyMaps(parsed.data)) };
   return {
     success: false,
     error: new ConfigError(configIssuesFromZod(parsed.error), {

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import JSON5 from 'json5';
 import type { UnderstudyConfig } from '@understudy/config';
 import { ConfigError, configIssuesFromZod, safeParseConfig } from '@understudy/config';
-import { withOwnKeyMaps } from '../config-maps.js';
 import { CliError, ExitCode } from '../io.js';
 import type { Scenario } from './scenario-schema.js';
 import { scenarioSchema } from './scenario-schema.js';
@@ -83,7 +82,7 @@ export function loadScenario(file: string): LoadedScenario {
       config.error,
     );
   }
-  return { path: file, scenario: parsed.data, config: withOwnKeyMaps(config.config) };
+  return { path: file, scenario: parsed.data, config: config.config };
 }
 
 /** A config path as a path of the scenario (`agents.x` → `config.agents.x`, `(root)` → `config`). */
