@@ -14,8 +14,8 @@ import type { ChatStream } from './chat-stream.js';
 import { PumpedChatStream, finishErrorFailure, resultToDeltas } from './chat-stream.js';
 import type { FailureContext } from './failure.js';
 import { MAX_FAILURE_BODY_BYTES, httpFailure, isConnectError, streamFailure, transportFailure } from './failure.js';
-import type { OpenResponse } from './http.js';
-import { createProviderAgent, discardBody, postRequest, readBodyText } from './http.js';
+import type { OpenResponse, RequestTarget } from './http.js';
+import { createProviderAgent, discardBody, postRequest, readBodyText, requestTarget } from './http.js';
 import { OAuthRefresher } from './oauth-refresher.js';
 import { ProviderOptionsError } from './provider-call-error.js';
 import type { ProviderCallOptions, ProviderClient, ProviderClientOptions, ResolvedProviderTimeouts } from './client-options.js';
@@ -34,6 +34,9 @@ interface Opened {
 }
 
 type OpenResult = Opened | { readonly ok: false; readonly failure: ProviderFailure };
+
+/** How many distinct (model, stream) endpoints a client remembers before it starts over. */
+const MAX_CACHED_TARGETS = 256;
 
 /**
  * Creates a client for one provider.
@@ -68,6 +71,8 @@ class UndiciProviderClient implements ProviderClient {
   readonly #includeStreamUsage: boolean;
   /** Completed streams whose response is still ending in the background; each entry closes its connection. */
   readonly #drains = new Set<() => void>();
+  /** Endpoints already split into origin + path, keyed by stream flag and model (the only inputs that vary). */
+  readonly #targets = new Map<string, RequestTarget>();
 
   constructor(options: ProviderClientOptions, wire: WireFormat, baseUrl: string, timeouts: ResolvedProviderTimeouts) {
     this.providerId = options.providerId;
@@ -217,9 +222,9 @@ class UndiciProviderClient implements ProviderClient {
   async #send(request: ChatRequest, credential: Credential | null, signal: AbortSignalLike | undefined, stream: boolean): Promise<OpenResult> {
     const context = this.#failureContext(request, credential);
     let body: string;
-    let url: string;
+    let target: RequestTarget;
     try {
-      url = this.#wire.endpoint(this.#baseUrl, request, stream);
+      target = this.#target(request, stream);
       body = JSON.stringify(
         this.#wire.encodeRequest(request, stream, {
           defaultMaxTokens: this.#options.defaultMaxTokens ?? 4096,
@@ -245,7 +250,7 @@ class UndiciProviderClient implements ProviderClient {
     control.arm('headers', this.#timeouts.headersTimeoutMs);
     if (stream) control.arm('first_token', this.#timeouts.firstTokenTimeoutMs);
     try {
-      const response = await postRequest(this.#dispatcher, url, headers, body, control);
+      const response = await postRequest(this.#dispatcher, target, headers, body, control);
       control.disarm('headers');
       return { ok: true, response, control, context };
     } catch (error) {
@@ -254,6 +259,18 @@ class UndiciProviderClient implements ProviderClient {
       const phase = abort === undefined && isConnectError(error) ? 'connect' : 'headers';
       return { ok: false, failure: transportFailure(context, error, { phase, outputStarted: false, abort }) };
     }
+  }
+
+  /** The endpoint for this model and mode, built and split once per client. */
+  #target(request: ChatRequest, stream: boolean): RequestTarget {
+    const key = `${stream ? 's' : 'c'}:${request.model}`;
+    let target = this.#targets.get(key);
+    if (target === undefined) {
+      target = requestTarget(this.#wire.endpoint(this.#baseUrl, request, stream));
+      if (this.#targets.size >= MAX_CACHED_TARGETS) this.#targets.clear();
+      this.#targets.set(key, target);
+    }
+    return target;
   }
 
   #headers(credential: Credential | null, stream: boolean): Record<string, string> {

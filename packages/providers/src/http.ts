@@ -1,5 +1,5 @@
 /** HTTP plumbing over undici shared by the clients and the OAuth refresher. */
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { CallControl } from './call-control.js';
 
@@ -50,20 +50,45 @@ export function plainHeaders(raw: Readonly<Record<string, string | string[] | un
 }
 
 /**
+ * Where a request goes, split once the way undici's top-level `request(url)` would split it on every call:
+ * `origin` (`https://host:port`) and `path` (pathname plus search).
+ */
+export interface RequestTarget {
+  readonly origin: string;
+  readonly path: string;
+}
+
+/**
+ * Parses an absolute http(s) URL into a {@link RequestTarget}.
+ *
+ * @throws {TypeError} when `url` is not a valid absolute URL.
+ * @example
+ * requestTarget('https://api.openai.com/v1/chat/completions'); // { origin: 'https://api.openai.com', path: '/v1/chat/completions' }
+ */
+export function requestTarget(url: string): RequestTarget {
+  const parsed = new URL(url);
+  return { origin: parsed.origin, path: parsed.search === '' ? parsed.pathname : `${parsed.pathname}${parsed.search}` };
+}
+
+/**
  * Sends a POST and waits for the response headers. undici's own headers and body timeouts are off: the
- * {@link CallControl} timers replace them, so we know which one fired.
+ * {@link CallControl} timers replace them, so we know which one fired. Goes straight to the dispatcher's
+ * `request` with a prebuilt origin and path (a URL string is split here first), skipping undici's per-call
+ * URL parsing.
  *
  * @throws whatever undici throws (connection errors, the control's abort reason).
  */
 export async function postRequest(
   dispatcher: Dispatcher,
-  url: string,
+  target: RequestTarget | string,
   headers: Readonly<Record<string, string>>,
   body: string,
   control: CallControl,
 ): Promise<OpenResponse> {
-  const response = await request(url, {
-    dispatcher,
+  const { origin, path } = typeof target === 'string' ? requestTarget(target) : target;
+  const response = await dispatcher.request({
+    origin,
+    path,
     method: 'POST',
     headers,
     body,
