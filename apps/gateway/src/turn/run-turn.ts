@@ -16,6 +16,7 @@ import type { RequestSelection } from '../chat/model-selection.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { ProviderClients } from '../services/provider-clients.js';
 import { providerRequestTimeoutMs } from '../services/provider-clients.js';
+import { AttemptDeadline } from './attempt-deadline.js';
 
 /** What every turn shares (built once by the gateway). */
 export interface TurnServices {
@@ -59,12 +60,9 @@ const LAST_USED_REFRESH_MS = 1_000;
 /** How many live switches one turn follows before giving up. */
 const MAX_LIVE_SWITCHES = 2;
 
-function timeoutReason(message: string): DOMException {
-  return new DOMException(message, 'TimeoutError');
-}
-
 /**
- * Wraps an attempt: its own deadline (cleared when it resolves), and upstream time measurement.
+ * Wraps an attempt: its own deadline (cleared when it resolves), and upstream time measurement. The deadline
+ * is an {@link AttemptDeadline} over the runner's signal: one timer, no extra controller or `AbortSignal.any`.
  */
 function timedAttempt<T>(
   inner: AttemptFunction<T>,
@@ -77,14 +75,12 @@ function timedAttempt<T>(
       limits.turnDeadlineAtMs - services.clock.nowMs(),
       limits.wholeAnswer ? providerRequestTimeoutMs(services.config, candidate.provider) : Number.POSITIVE_INFINITY,
     );
-    const deadline = new AbortController();
-    const handle = setTimeout(() => deadline.abort(timeoutReason('the provider request took too long')), Math.max(1, limitMs));
-    const combined = AbortSignal.any([signal as AbortSignal, deadline.signal]);
+    const deadline = new AttemptDeadline(signal, limitMs, 'the provider request took too long');
     const started = performance.now();
     try {
-      return await inner(candidate, profile, combined);
+      return await inner(candidate, profile, deadline);
     } finally {
-      clearTimeout(handle);
+      deadline.clear();
       const elapsedMs = performance.now() - started;
       timer.upstreamMs += elapsedMs;
       services.metrics.upstreamSeconds.observe({ provider: candidate.provider }, elapsedMs / 1000);
