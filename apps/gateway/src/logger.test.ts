@@ -58,7 +58,28 @@ describe('logger', () => {
     ['AIzaSyA1234567890abcdefghijklmn', '***'],
     ['a normal sentence with sk- in it', 'a normal sentence with sk- in it'],
     ['Bearer short', 'Bearer short'],
+    // The quick length and prefix checks never let a secret through: the shortest matching key, and keys
+    // after a long stretch of harmless text.
+    ['sk-abcdef', '***'],
+    [`${'x'.repeat(200)} pk-abcdefghijkl`, `${'x'.repeat(200)} ***`],
+    ['POST', 'POST'],
+    ['/v1/chat/completions', '/v1/chat/completions'],
   ])('scrubSecrets(%j) = %j', (input, output) => {
     expect(scrubSecrets(input)).toBe(output);
+  });
+
+  // The access log line's fixed fields carry nothing to scrub: they are logged as given, values intact,
+  // while a key in a field beside them is still scrubbed.
+  it('logs a record without secrets unchanged, and still scrubs one field among many', () => {
+    const sink = capture();
+    const logger = createLogger({ destination: sink.stream });
+    const fields = { method: 'POST', path: '/v1/chat/completions', status: 200, durationMs: 1.5, upstreamMs: 1.2, nested: { model: 'openai/gpt-4o-mini' } };
+    logger.info(fields, 'request');
+    logger.info({ ...fields, detail: 'echoed sk-test-access-key-0001' }, 'request');
+    const [plain, scrubbed] = sink.lines() as [Record<string, unknown>, Record<string, unknown>];
+    expect(plain).toMatchObject(fields);
+    expect(scrubbed).toMatchObject({ ...fields, detail: 'echoed ***' });
+    expect(sink.text()).not.toContain('sk-test-');
+    expect(fields).toEqual({ method: 'POST', path: '/v1/chat/completions', status: 200, durationMs: 1.5, upstreamMs: 1.2, nested: { model: 'openai/gpt-4o-mini' } });
   });
 });

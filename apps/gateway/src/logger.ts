@@ -77,12 +77,21 @@ export const REDACT_PATHS: readonly string[] = Object.freeze([
 const SECRET_PATTERN =
   /\b(?:sk-[A-Za-z0-9_-]{6,}|sk_[A-Za-z0-9_-]{12,}|gsk_[A-Za-z0-9]{8,}|xai-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|pk-[A-Za-z0-9_-]{12,})|(?<=\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 
+/** Every match of {@link SECRET_PATTERN} contains one of these literals (`Bearer` precedes a token match). */
+const SECRET_HINT = /sk-|sk_|gsk_|xai-|AIza|pk-|Bearer/;
+
+/** The shortest string {@link SECRET_PATTERN} can match (`sk-` and 6 more characters; `Bearer ` and 8). */
+const MIN_SECRET_LENGTH = 9;
+
 /**
- * A string with every key- or token-shaped part replaced by `***`.
+ * A string with every key- or token-shaped part replaced by `***` (the same string when it has none).
  *
  * @example scrubSecrets('Incorrect API key provided: sk-test-1234abcd') // 'Incorrect API key provided: ***'
  */
 export function scrubSecrets(text: string): string {
+  // Most logged strings (methods, paths, model refs, ids) are short or carry none of the prefixes: a length
+  // check and one literal-only test settle those without running the full pattern's replace.
+  if (text.length < MIN_SECRET_LENGTH || !SECRET_HINT.test(text)) return text;
   return text.replace(SECRET_PATTERN, '***');
 }
 
@@ -115,10 +124,25 @@ function scrubValue(value: unknown, depth: number): unknown {
   // An error is copied scrubbed at any depth (a cause chain can be long); only a very deep chain is cut.
   if (value instanceof Error) return depth >= 12 ? { type: value.name, message: scrubSecrets(value.message) } : scrubError(value, depth);
   if (depth >= 4) return value;
-  if (Array.isArray(value)) return value.map((entry) => scrubValue(entry, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) out[key] = scrubValue(entry, depth + 1);
-  return out;
+  if (Array.isArray(value)) {
+    const scrubbed = value.map((entry: unknown) => scrubValue(entry, depth + 1));
+    return scrubbed.every((entry, index) => entry === value[index]) ? value : scrubbed;
+  }
+  // Copy on write: a record with nothing to scrub (the access log line's fixed fields) is logged as it is.
+  const record = value as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(record);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const entry = record[key];
+    const scrubbed = scrubValue(entry, depth + 1);
+    if (out === undefined && scrubbed !== entry) {
+      out = {};
+      for (let before = 0; before < index; before += 1) out[keys[before] as string] = record[keys[before] as string];
+    }
+    if (out !== undefined) out[key] = scrubbed;
+  }
+  return out ?? value;
 }
 
 /** Options of {@link createLogger}. */
