@@ -13,6 +13,7 @@ import type {
 } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
+import { parsedChatRequest } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
 import {
   isRecord,
@@ -20,8 +21,6 @@ import {
   optionalNumber,
   optionalString,
   optionalStringList,
-  readModelField,
-  readUnderstudyExtension,
   requireRecord,
   requireString,
 } from './read-fields.js';
@@ -185,28 +184,16 @@ export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
   const temperature = optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 });
   const topP = optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 });
   const stop = optionalStringList(body, 'stop_sequences', 'body');
-  const toolList = tools(body);
-  const choice = toolChoice(body);
-  const stream = optionalBoolean(body, 'stream', 'body') ?? false;
-  const hasImages = messages.some(
-    (entry) => entry.content !== null && typeof entry.content !== 'string' && entry.content.some((part) => part.kind === 'image'),
-  );
-  return {
-    model: readModelField(body),
-    chat: {
-      messages,
-      stream,
-      ...(toolList === undefined ? {} : { tools: toolList }),
-      ...(choice === undefined ? {} : { toolChoice: choice }),
-      ...(temperature === undefined ? {} : { temperature }),
-      ...(topP === undefined ? {} : { topP }),
-      ...(maxTokens === undefined ? {} : { maxTokens }),
-      ...(stop === undefined ? {} : { stop }),
-    },
-    stream,
+  return parsedChatRequest(body, {
+    messages,
+    stream: optionalBoolean(body, 'stream', 'body') ?? false,
     streamUsage: true,
-    fallbacksOverride: readUnderstudyExtension(body).fallbacks,
     lastUserText,
-    hasImages,
-  };
+    tools: tools(body),
+    toolChoice: toolChoice(body),
+    temperature,
+    topP,
+    maxTokens,
+    stop,
+  });
 }

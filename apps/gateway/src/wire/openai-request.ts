@@ -5,6 +5,7 @@
 import type { ChatContent, ChatContentPart, ChatMessage, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
+import { parsedChatRequest } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
 import {
   isRecord,
@@ -12,8 +13,6 @@ import {
   optionalNumber,
   optionalString,
   optionalStringList,
-  readModelField,
-  readUnderstudyExtension,
   requireRecord,
   requireString,
 } from './read-fields.js';
@@ -119,11 +118,6 @@ function textOf(value: ChatContent): string {
   return typeof value === 'string' ? value : value.map((part) => (part.kind === 'text' ? part.text : '')).join('');
 }
 
-function hasImage(messages: readonly ChatMessage[]): boolean {
-  return messages.some(
-    (entry) => entry.content !== null && typeof entry.content !== 'string' && entry.content.some((part) => part.kind === 'image'),
-  );
-}
 
 /**
  * Parses an OpenAI chat-completions body.
@@ -146,28 +140,18 @@ export function parseOpenAIRequest(body: unknown): ParsedChatRequest {
   const temperature = optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 });
   const topP = optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 });
   const stop = optionalStringList(body, 'stop', 'body');
-  const toolList = tools(body);
-  const choice = toolChoice(body);
-  const stream = optionalBoolean(body, 'stream', 'body') ?? false;
   const streamOptions = body['stream_options'];
-  const streamUsage = isRecord(streamOptions) && streamOptions['include_usage'] === true;
   const last = messages[messages.length - 1];
-  return {
-    model: readModelField(body),
-    chat: {
-      messages,
-      stream,
-      ...(toolList === undefined ? {} : { tools: toolList }),
-      ...(choice === undefined ? {} : { toolChoice: choice }),
-      ...(temperature === undefined ? {} : { temperature }),
-      ...(topP === undefined ? {} : { topP }),
-      ...(maxTokens === undefined ? {} : { maxTokens }),
-      ...(stop === undefined ? {} : { stop }),
-    },
-    stream,
-    streamUsage,
-    fallbacksOverride: readUnderstudyExtension(body).fallbacks,
+  return parsedChatRequest(body, {
+    messages,
+    stream: optionalBoolean(body, 'stream', 'body') ?? false,
+    streamUsage: isRecord(streamOptions) && streamOptions['include_usage'] === true,
     lastUserText: last?.role === 'user' ? textOf(last.content) : undefined,
-    hasImages: hasImage(messages),
-  };
+    tools: tools(body),
+    toolChoice: toolChoice(body),
+    temperature,
+    topP,
+    maxTokens,
+    stop,
+  });
 }
