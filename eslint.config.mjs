@@ -1,7 +1,7 @@
 import nx from '@nx/eslint-plugin';
 
 /**
- * Workspace lint rules. The dependency matrix of DESIGN §1 is enforced by
+ * Workspace lint rules. The dependency matrix of docs/architecture.md is enforced by
  * `@nx/enforce-module-boundaries`; Node builtins and io libraries are kept out
  * of pure packages by `no-restricted-imports`, which (unlike Nx's
  * `bannedExternalImports`) also sees `node:*` specifiers.
@@ -48,12 +48,12 @@ export const libraryConfig = [
 
 
 /**
- * Pure packages (tag `type:pure`): no I/O, no clock, no randomness, no environment (DESIGN §1). Each pure
+ * Pure packages (tag `type:pure`): no I/O, no clock, no randomness, no environment (docs/architecture.md). Each pure
  * package's own `eslint.config.mjs` spreads this; ESLint resolves `files` relative to that package.
  */
 export const pureConfig = [
   {
-    // Pure packages: no I/O, no clock, no randomness, no environment (DESIGN §1).
+    // Pure packages: no I/O, no clock, no randomness, no environment (docs/architecture.md).
     files: ['src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/test-support/**'],
     rules: {

@@ -1,6 +1,6 @@
 /**
  * Where the CLI finds an agent's state: `--state-dir`, else `UNDERSTUDY_STATE_DIR`, else the config's
- * `state.dir`, else `~/.understudy` (DESIGN §3).
+ * `state.dir`, else `~/.understudy` (docs/configuration.md).
  */
 import { resolveStatePaths } from '@understudy/auth-profile-store';
 import type { StatePaths } from '@understudy/auth-profile-store';

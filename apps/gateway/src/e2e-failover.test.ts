@@ -2,7 +2,7 @@
  * End to end: the real gateway process in front of the real provider emulator, driven by the official
  * `openai` client. Failover on 429 / 529 / 402 / 401, cooling profiles left alone, strict explicit models,
  * streaming failover before the first token, errors after it, hostile input, 200 parallel requests, and no
- * secret in any response or log line (DESIGN §4.3, seed 002 "Runtime flow").
+ * secret in any response or log line (docs/contracts.md#gateway, the model-failover doc "Runtime flow").
  */
 import type { FailoverReason } from '@understudy/contracts';
 import { fallbackNoticeText } from '@understudy/fallback-runner';

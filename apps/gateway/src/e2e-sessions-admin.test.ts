@@ -1,7 +1,7 @@
 /**
  * End to end: sessions (`x-understudy-session`), the chat commands, fallback notices once per state change,
  * the Anthropic wire format through the official `@anthropic-ai/sdk`, the admin API and `/metrics`
- * (DESIGN §4.3; seed 002 "Session overrides and live model switching", "User-visible fallback notices").
+ * (docs/contracts.md#gateway; the model-failover doc "Session overrides and live model switching", "User-visible fallback notices").
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { fallbackClearedNoticeText, fallbackNoticeText } from '@understudy/fallback-runner';

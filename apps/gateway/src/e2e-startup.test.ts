@@ -1,5 +1,5 @@
 /**
- * End to end: how the gateway starts and stops (DESIGN §4.3 "Binds 127.0.0.1:4317 by default", issue 7 items
+ * End to end: how the gateway starts and stops (docs/contracts.md#gateway "Binds 127.0.0.1:4317 by default", issue 7 items
  * 7 and 8): a config built from provider keys in the environment when no config file exists, a clear message
  * with no key at all, the bind-address rule, the client token, and a graceful shutdown that drains.
  */

@@ -98,7 +98,7 @@ export function gatewayStateDir(config: UnderstudyConfig, env: Readonly<Record<s
 }
 
 /**
- * Refuses a non-loopback bind address without `gateway.auth.token` (DESIGN §4.3).
+ * Refuses a non-loopback bind address without `gateway.auth.token` (docs/contracts.md#gateway).
  *
  * @throws {GatewayStartError} `unsafe_bind`.
  */

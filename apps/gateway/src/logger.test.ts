@@ -14,7 +14,7 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[]; 
 }
 
 describe('logger', () => {
-  // STYLE 11: pino redact.paths for every place a key could sit, and a grep of all output for the fixture keys.
+  // pino redact.paths for every place a key could sit, and a grep of all output for the fixture keys.
   it('redacts secret fields by path', () => {
     const sink = capture();
     const logger = createLogger({ destination: sink.stream });

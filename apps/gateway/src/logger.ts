@@ -2,7 +2,7 @@
  * The gateway's logger: pino, JSON lines on stderr (stdout carries only the `{"url": …}` ready line), pretty
  * when stderr is a terminal. Secrets are kept out twice: `redact.paths` covers every field name a key could
  * sit under, and string values are scrubbed of anything shaped like a provider key or a bearer token, so a
- * provider error that echoes a key cannot leak it into a log line (STYLE 11).
+ * provider error that echoes a key cannot leak it into a log line.
  */
 import { pino } from 'pino';
 import type { Logger as PinoLogger, LevelWithSilent } from 'pino';

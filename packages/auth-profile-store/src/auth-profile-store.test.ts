@@ -35,7 +35,7 @@ afterEach(async () => {
 
 const bumpErrors = (stats: ProfileUsageStats): ProfileUsageStats => ({ ...stats, errorCount: (stats.errorCount ?? 0) + 1 });
 
-describe('files (DESIGN §3: one private SQLite file per agent, created and migrated on first use)', () => {
+describe('files (docs/configuration.md: one private SQLite file per agent, created and migrated on first use)', () => {
   it('creates <root>/agents/<agent>/agent/understudy-agent.sqlite with mode 0600 in 0700 folders, in WAL mode', async () => {
     const paths = statePathsUnder(root, 'main');
     expect(store.paths.databasePath).toBe(path.join(root, 'agents', 'main', 'agent', 'understudy-agent.sqlite'));
@@ -76,7 +76,7 @@ describe('files (DESIGN §3: one private SQLite file per agent, created and migr
   });
 });
 
-describe('profiles and credentials (seed 002 "Auth storage", "Profile IDs")', () => {
+describe('profiles and credentials (the model-failover doc "Auth storage", "Profile IDs")', () => {
   it('stores an api key as <provider>:default and resolves it only through resolveCredential', async () => {
     const { profile, created } = await store.upsertProfile({ credential: { type: 'api_key', provider: 'OpenAI', key: new Secret(OPENAI_KEY) } });
     expect(created).toBe(true);
@@ -161,7 +161,7 @@ describe('inline config keys (<provider>:inline)', () => {
   });
 });
 
-describe('secrets stay masked (STYLE 11)', () => {
+describe('secrets stay masked', () => {
   it('never shows a secret in JSON or inspect output of the store, its views or resolved credentials', async () => {
     await store.upsertProfile({ credential: { type: 'api_key', provider: 'openai', key: new Secret(OPENAI_KEY) } });
     await store.upsertProfile({ credential: { type: 'oauth', provider: 'openai', access: new Secret(ACCESS), refresh: new Secret(REFRESH), email: 'x@example.com' } });
@@ -223,7 +223,7 @@ describe('usage stats and probes (atomic read-modify-write)', () => {
   });
 });
 
-describe('order overrides (seed 002 "Rotation order": stored order override first)', () => {
+describe('order overrides (the model-failover doc "Rotation order": stored order override first)', () => {
   it('sets, lists and clears a provider order', async () => {
     expect(await store.setOrderOverride('openai', ['openai:b', 'a'])).toEqual(['openai:b', 'openai:a']);
     expect(await store.listOrderOverrides()).toEqual({ openai: ['openai:b', 'openai:a'] });

@@ -1,6 +1,6 @@
 /**
  * The auth-profile store of one agent: credentials, usage stats, per-provider order overrides, sessions and
- * probe throttles in `<stateRoot>/agents/<agentId>/agent/understudy-agent.sqlite` (DESIGN §3, seed 002
+ * probe throttles in `<stateRoot>/agents/<agentId>/agent/understudy-agent.sqlite` (docs/configuration.md, the model-failover doc
  * "Auth storage", "Rotation order", "Session overrides and live model switching").
  *
  * It implements the runner's `AuthStorePort` and adds the management calls of the CLI and the gateway's admin

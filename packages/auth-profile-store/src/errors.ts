@@ -53,7 +53,7 @@ const legacyErrorBrand = Symbol.for('understudy.error.LegacyAuthFilesError');
 /**
  * The agent has credential-bearing legacy files (`auth-profiles.json`, `credentials/oauth.json`, `auth.json`)
  * that were never imported. The store fails closed rather than silently ignoring or reading them
- * (seed 002 "Auth storage"); the message names the command that imports them.
+ * (the model-failover doc "Auth storage"); the message names the command that imports them.
  */
 export class LegacyAuthFilesError extends Error {
   readonly code = 'legacy_auth_files' as const;

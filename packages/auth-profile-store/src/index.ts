@@ -1,6 +1,6 @@
 /**
  * `@understudy/auth-profile-store`: one SQLite database per agent holding auth profiles and their credentials,
- * usage stats, per-provider order overrides, sessions and probe throttles (DESIGN §3), implementing the
+ * usage stats, per-provider order overrides, sessions and probe throttles (docs/configuration.md), implementing the
  * runner's `AuthStorePort`, plus legacy import and diagnosis for `understudy doctor`.
  */
 export { openAuthProfileStore } from './auth-profile-store.js';

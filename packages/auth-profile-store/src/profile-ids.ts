@@ -1,5 +1,5 @@
 /**
- * Profile-id checks used by the store (ids are `provider:name`, seed 002 "Profile IDs").
+ * Profile-id checks used by the store (ids are `provider:name`, the model-failover doc "Profile IDs").
  */
 import { parseProfileId } from '@understudy/contracts';
 import type { ProfileId } from '@understudy/contracts';

@@ -1,6 +1,6 @@
 /**
  * Rows of `profiles` joined with `credentials` as secret-free records, and profile-id rules of the store
- * (seed 002 "Profile IDs").
+ * (the model-failover doc "Profile IDs").
  */
 import { DEFAULT_PROFILE_NAME, INLINE_PROFILE_NAME, formatProfileId, parseProfileId } from '@understudy/contracts';
 import type { Credential, ProfileId } from '@understudy/contracts';
@@ -30,7 +30,7 @@ export function toRecord(row: ProfileRow): AuthProfileRecord {
 }
 
 /**
- * The id a new profile gets (seed 002 "Profile IDs"): the requested `provider:name` or name, else
+ * The id a new profile gets (the model-failover doc "Profile IDs"): the requested `provider:name` or name, else
  * `<provider>:<email>` for OAuth with an email, else `<provider>:default`.
  *
  * @throws {AuthStoreError} `invalid_profile_id` (another provider), `reserved_profile_id` (`inline`).

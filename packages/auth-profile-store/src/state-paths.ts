@@ -1,5 +1,5 @@
 /**
- * Where an agent's state lives (DESIGN §3): `<stateRoot>/agents/<agentId>/agent/understudy-agent.sqlite`, with
+ * Where an agent's state lives (docs/configuration.md): `<stateRoot>/agents/<agentId>/agent/understudy-agent.sqlite`, with
  * the state root taken from `UNDERSTUDY_STATE_DIR`, else `~/.understudy`. Also the legacy files that
  * `understudy doctor --fix` imports.
  */

@@ -40,7 +40,7 @@ export interface OpenAuthProfileStoreOptions {
   readonly busyTimeoutMs?: number | undefined;
   /**
    * `fail-closed` refuses to open while credential-bearing legacy files wait for `understudy doctor --fix`
-   * (seed 002 "Auth storage"). `ignore` is for the doctor itself. @default 'fail-closed'
+   * (the model-failover doc "Auth storage"). `ignore` is for the doctor itself. @default 'fail-closed'
    */
   readonly legacyFiles?: 'fail-closed' | 'ignore' | undefined;
 }

@@ -55,7 +55,7 @@ describe('configured selections', () => {
   });
 });
 
-describe('session selection (DESIGN §4.2: the override is the requested model; its source sets the policy)', () => {
+describe('session selection (docs/contracts.md#simulate: the override is the requested model; its source sets the policy)', () => {
   it.each([
     ['no session', undefined, undefined],
     ['no override', { authProfileOverride: 'openai:a' }, undefined],

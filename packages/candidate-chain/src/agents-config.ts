@@ -6,7 +6,7 @@ import type { ModelRef } from '@understudy/contracts';
 import { normalizeProviderId, parseModelRef } from '@understudy/contracts';
 import { CandidateChainError } from './errors.js';
 
-/** A model selection in config: `"provider/model"` or `{ primary, fallbacks? }` (DESIGN §3). */
+/** A model selection in config: `"provider/model"` or `{ primary, fallbacks? }` (docs/configuration.md). */
 export type ModelSelectionConfig =
   | string
   | { readonly primary?: string | undefined; readonly fallbacks?: readonly string[] | undefined };

@@ -25,7 +25,7 @@ const refs = (candidates: readonly Candidate[]): string[] =>
   candidates.map((candidate) => `${candidate.provider}/${candidate.model}:${candidate.origin}`);
 const chain = (input: CandidateChainInput): string[] => refs(buildCandidateChain({ agents, ...input }));
 
-describe('selection source policy (seed 002)', () => {
+describe('selection source policy (the model-failover doc)', () => {
   it.each<[string, CandidateChainInput, string[]]>([
     [
       'the configured default primary uses the configured fallbacks',
@@ -97,7 +97,7 @@ describe('selection source policy (seed 002)', () => {
   });
 });
 
-describe('candidate chain rules (seed 002)', () => {
+describe('candidate chain rules (the model-failover doc)', () => {
   it('keeps configured fallbacks that are outside the model allowlist (operator intent)', () => {
     const onlyPrimaryAllowed: AgentsModelConfig = {
       defaults: { model: { primary: 'openai/a', fallbacks: ['openai/not-listed'] }, models: { 'openai/a': {} } },
@@ -165,7 +165,7 @@ describe('image requests route through agents.defaults.imageModel', () => {
   });
 });
 
-describe('session overrides (seed "Session overrides and live model switching", DESIGN §4.2)', () => {
+describe('session overrides (seed "Session overrides and live model switching", docs/contracts.md#simulate)', () => {
   const session = (fields: SessionFields): SessionFields => fields;
   it.each<[string, SessionFields, SelectionSource | undefined, string[], SelectionSource]>([
     [

@@ -1,7 +1,7 @@
 /**
- * The candidate chain of a turn: which models it may try, in order (seed 002 "Selection source policy",
- * "Candidate chain rules", "Session overrides and live model switching"; DESIGN §2, §6). A frozen value the
- * runner executes (STYLE 6).
+ * The candidate chain of a turn: which models it may try, in order (the model-failover doc "Selection source policy",
+ * "Candidate chain rules", "Session overrides and live model switching"; docs/policy.md#failover-reasons, docs/policy.md). A frozen value the
+ * runner executes.
  */
 import type {
   Candidate,
@@ -93,7 +93,7 @@ function sameRef(a: ModelRef | undefined, b: ModelRef | undefined): boolean {
 }
 
 /**
- * Builds the candidate chain with its provenance (seed 002 "Candidate chain rules", "Selection source policy"):
+ * Builds the candidate chain with its provenance (the model-failover doc "Candidate chain rules", "Selection source policy"):
  * - the requested model is always first; candidates are deduplicated by provider/model;
  * - with `fallbacksOverride`: exactly requested + that list (`[]` = strict, no hidden primary);
  * - `user` and `legacy` selections are strict;

@@ -1,6 +1,6 @@
 /**
  * The configured chain an agent's turn falls back on: the agent's own model, the configured default, or the
- * image model for image requests (DESIGN §3; seed 002 "Selection source policy", "Related config").
+ * image model for image requests (docs/configuration.md; the model-failover doc "Selection source policy", "Related config").
  */
 import type { ModelRef } from '@understudy/contracts';
 import type { AgentsModelConfig } from './agents-config.js';

@@ -1,5 +1,5 @@
 /**
- * Errors of the candidate-chain builder: branded classes (STYLE 3) that name the field at fault and the fix.
+ * Errors of the candidate-chain builder: branded classes that name the field at fault and the fix.
  */
 
 const CANDIDATE_CHAIN_ERROR = Symbol.for('understudy.error.CandidateChainError');

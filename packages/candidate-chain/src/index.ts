@@ -1,6 +1,6 @@
 /**
  * `@understudy/candidate-chain`: the ordered candidate models of a turn from its model selection, selection
- * source, config and session (seed 002 "Selection source policy", "Candidate chain rules"). Pure.
+ * source, config and session (the model-failover doc "Selection source policy", "Candidate chain rules"). Pure.
  */
 export { buildCandidateChain, resolveCandidateChain } from './build-chain.js';
 export type { CandidateChainInput, CandidateChainPlan, SessionAction } from './build-chain.js';

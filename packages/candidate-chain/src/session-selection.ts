@@ -1,6 +1,6 @@
 /**
- * How a session's stored model override becomes the requested model and its selection source (seed 002
- * "Selection source policy", "Session overrides and live model switching"; DESIGN §4.2). Shared by the runner,
+ * How a session's stored model override becomes the requested model and its selection source (the model-failover doc
+ * "Selection source policy", "Session overrides and live model switching"; docs/contracts.md#simulate). Shared by the runner,
  * the gateway and `understudy simulate`.
  */
 import type { ModelRef, SessionFields } from '@understudy/contracts';

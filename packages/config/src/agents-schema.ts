@@ -1,6 +1,6 @@
 /**
  * `agents.*`: the configured default chain, the image chain, the model allowlist with aliases, and per-agent
- * models (DESIGN §3; seed 002 "Selection source policy", "Related config").
+ * models (docs/configuration.md; the model-failover doc "Selection source policy", "Related config").
  */
 import { parseModelRef } from '@understudy/contracts';
 import * as z from 'zod';

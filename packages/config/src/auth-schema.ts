@@ -1,6 +1,6 @@
 /**
- * `auth.*`: auth profile metadata (no secrets), per-provider order, and the cooldown knobs (DESIGN §3, §6;
- * seed 002 "Auth storage", "Rotation order").
+ * `auth.*`: auth profile metadata (no secrets), per-provider order, and the cooldown knobs (docs/configuration.md, docs/policy.md;
+ * the model-failover doc "Auth storage", "Rotation order").
  */
 import { normalizeProfileId } from '@understudy/contracts';
 import { cooldownPolicySchema } from '@understudy/cooldown-scheduler';

@@ -1,5 +1,5 @@
 /**
- * The whole config file (DESIGN §3, §6): strict at every level (an unknown key is an error naming its path),
+ * The whole config file (docs/configuration.md, docs/policy.md): strict at every level (an unknown key is an error naming its path),
  * with defaults filled in.
  */
 import * as z from 'zod';

@@ -1,6 +1,6 @@
 /**
  * `${ENV_VAR}` placeholders in config strings (e.g. `models.providers.openai.apiKey: "${OPENAI_API_KEY}"`).
- * Pure: the environment is passed in, never read here (STYLE 8).
+ * Pure: the environment is passed in, never read here.
  */
 import type { ConfigIssue } from './errors.js';
 import { ConfigError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * The config error: a branded class (STYLE 3) listing every bad path of the config file and how to fix it.
+ * The config error: a branded class listing every bad path of the config file and how to fix it.
  */
 
 const CONFIG_ERROR = Symbol.for('understudy.error.ConfigError');

@@ -1,5 +1,5 @@
 /**
- * `@understudy/config`: the zod schema of the understudy config file (DESIGN §3, §6), its defaults, errors that
+ * `@understudy/config`: the zod schema of the understudy config file (docs/configuration.md, docs/policy.md), its defaults, errors that
  * name the path and the fix, and its JSON Schema. Pure: the caller reads the file and the environment.
  */
 export { configSchema } from './config-schema.js';

@@ -1,5 +1,5 @@
 /**
- * Which bind addresses are loopback (DESIGN §4.3: binding anything else requires `gateway.auth.token`). The
+ * Which bind addresses are loopback (docs/contracts.md#gateway: binding anything else requires `gateway.auth.token`). The
  * gateway checks this after applying `--host`, since a flag may override the config.
  */
 

@@ -11,7 +11,7 @@ function issuesOf(input: unknown): { path: string; message: string }[] {
 const get = (config: UnderstudyConfig, path: string): unknown =>
   path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], config);
 
-describe('defaults (DESIGN §3, §6)', () => {
+describe('defaults (docs/configuration.md, docs/policy.md)', () => {
   const config = parseConfig({});
   it.each([
     ['gateway.host', '127.0.0.1'],

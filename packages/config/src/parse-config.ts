@@ -1,6 +1,6 @@
 /**
- * Parsing the config once at the edge (STYLE 8): `parseConfig` / `safeParseConfig` and the JSON Schema export
- * used by `understudy config schema` (DESIGN §3).
+ * Parsing the config once at the edge: `parseConfig` / `safeParseConfig` and the JSON Schema export
+ * used by `understudy config schema` (docs/configuration.md).
  */
 import * as z from 'zod';
 import type { UnderstudyConfig } from './config-schema.js';

@@ -1,10 +1,10 @@
 /**
- * `retry.*`, `models.*`, `gateway.*`, `state.*` and `session.*` (DESIGN §3, §4.3, §6.3).
+ * `retry.*`, `models.*`, `gateway.*`, `state.*` and `session.*` (docs/configuration.md, docs/contracts.md#gateway, docs/policy.md#retries-probes-and-rotation).
  */
 import * as z from 'zod';
 import { msSchema, positiveMsSchema, providerRecord } from './schema-parts.js';
 
-/** `retry.provider`: same-profile transient retries (DESIGN §6.3). */
+/** `retry.provider`: same-profile transient retries (docs/policy.md#retries-probes-and-rotation). */
 export const providerRetryConfigSchema = z.strictObject({
   maxRetries: z.number().int().min(0).max(20).default(3).describe('Same-profile retries after a transient failure.'),
   baseDelayMs: msSchema.default(250).describe('Backoff base, ms (full jitter, doubling per retry).'),
@@ -70,7 +70,7 @@ export const modelsConfigSchema = z.strictObject({
 /** Log levels of the gateway (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** The `gateway` section (DESIGN §4.3). */
+/** The `gateway` section (docs/contracts.md#gateway). */
 export const gatewayConfigSchema = z.strictObject({
   host: z.string().trim().min(1).default('127.0.0.1').describe('Bind address; anything but loopback requires gateway.auth.token.'),
   port: z.number().int().min(0).max(65_535).default(4317).describe('Bind port (0: any free port).'),
@@ -86,7 +86,7 @@ export const gatewayConfigSchema = z.strictObject({
   logLevel: z.enum(LOG_LEVELS).default('info').describe('Log level (logs go to stderr).'),
 });
 
-/** The `state` section (DESIGN §3). */
+/** The `state` section (docs/configuration.md). */
 export const stateConfigSchema = z.strictObject({
   dir: z
     .string()

@@ -1,5 +1,5 @@
 /**
- * The workspace lint must reject impure code in pure packages (DESIGN §1). These tests lint virtual files
+ * The workspace lint must reject impure code in pure packages (docs/architecture.md). These tests lint virtual files
  * placed in this pure package through the real root ESLint config, so a weakened rule fails here.
  */
 import path from 'node:path';

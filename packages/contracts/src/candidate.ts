@@ -1,5 +1,5 @@
 /**
- * Candidates: the models a turn may try, in order (seed 002 "Candidate chain rules", DESIGN §2).
+ * Candidates: the models a turn may try, in order (the model-failover doc "Candidate chain rules", docs/policy.md#failover-reasons).
  */
 import type { ModelRef } from './model-ref.js';
 

@@ -1,10 +1,10 @@
 /**
- * Credentials and the secret-free view of an auth profile (seed 002 "Auth storage", "Rotation order").
+ * Credentials and the secret-free view of an auth profile (the model-failover doc "Auth storage", "Rotation order").
  */
 import type { ProfileId } from './profile-id.js';
 import type { Secret } from './secret.js';
 
-/** The three credential types of seed 002 "Auth storage". */
+/** The three credential types of the model-failover doc "Auth storage". */
 export type CredentialType = 'api_key' | 'oauth' | 'token';
 
 /** `type: "api_key"` → `{ provider, key }`. */

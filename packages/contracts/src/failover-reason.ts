@@ -1,7 +1,7 @@
 /**
  * Failover reasons: why one provider attempt failed, as a closed string union.
  *
- * Implements seed 002 "Model fallback" / "Which errors advance fallback" and DESIGN §2. What each reason *does*
+ * Implements the model-failover doc "Model fallback" / "Which errors advance fallback" and docs/policy.md#failover-reasons. What each reason *does*
  * (retry, rotate, advance, lane) is a table in `@understudy/error-classifier` keyed by this union, so adding a
  * reason here fails compilation until every policy table handles it.
  */
@@ -26,7 +26,7 @@ export const FAILOVER_REASONS = [
   'unknown',
 ] as const;
 
-/** One failover reason identifier (DESIGN §2). */
+/** One failover reason identifier (docs/policy.md#failover-reasons). */
 export type FailoverReason = (typeof FAILOVER_REASONS)[number];
 
 const reasonSet: ReadonlySet<string> = new Set(FAILOVER_REASONS);
@@ -40,11 +40,11 @@ export function isFailoverReason(value: unknown): value is FailoverReason {
   return typeof value === 'string' && reasonSet.has(value);
 }
 
-/** Where a cooldown applies: the whole auth profile, or only the failing model on that profile (DESIGN §6.1). */
+/** Where a cooldown applies: the whole auth profile, or only the failing model on that profile (docs/policy.md#what-each-reason-does). */
 export type CooldownScope = 'profile' | 'model';
 
 /**
- * The classifier's verdict on one provider failure (DESIGN §4.1 without the policy flags).
+ * The classifier's verdict on one provider failure (docs/contracts.md#classify without the policy flags).
  *
  * - `status`: the provider's HTTP status unchanged, else one the text states, else `null`.
  * - `retryAfterMs`: milliseconds to wait as the provider asked (header or body hint), else `null`.

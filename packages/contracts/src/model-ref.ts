@@ -1,5 +1,5 @@
 /**
- * Model references (`provider/model`) and their normalisation (DESIGN §2, seed 002 "Candidate chain rules":
+ * Model references (`provider/model`) and their normalisation (docs/policy.md#failover-reasons, the model-failover doc "Candidate chain rules":
  * model refs are compared after trimming, lower-casing the provider id and resolving provider aliases).
  */
 

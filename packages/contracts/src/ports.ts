@@ -1,6 +1,6 @@
 /**
  * Ports: what the fallback runner needs from the outside world. The runner (the consumer) owns these shapes;
- * `@understudy/auth-profile-store`, `@understudy/providers` and the apps implement them (DESIGN §1, STYLE 7).
+ * `@understudy/auth-profile-store`, `@understudy/providers` and the apps implement them (docs/architecture.md).
  */
 import type { Candidate } from './candidate.js';
 import type { AuthProfileView, Credential, ResolvedProfile } from './credential.js';

@@ -1,5 +1,5 @@
 /**
- * Auth profile ids: `provider:name`, e.g. `openai:default`, `openai:user@example.com` (seed 002 "Profile IDs").
+ * Auth profile ids: `provider:name`, e.g. `openai:default`, `openai:user@example.com` (the model-failover doc "Profile IDs").
  */
 import { normalizeProviderId } from './model-ref.js';
 
@@ -46,7 +46,7 @@ export function inlineProfileId(provider: string): ProfileId {
   return formatProfileId(provider, INLINE_PROFILE_NAME);
 }
 
-/** True for `<provider>:inline` ids (DESIGN §6.2: inline keys get fresh 10 min billing windows, no doubling). */
+/** True for `<provider>:inline` ids (docs/policy.md#windows: inline keys get fresh 10 min billing windows, no doubling). */
 export function isInlineProfileId(id: string): boolean {
   return parseProfileId(id)?.name === INLINE_PROFILE_NAME;
 }

@@ -12,7 +12,7 @@ export type AbortCause = 'user' | 'timeout';
 
 /**
  * Everything understudy learned from one failed provider call, as the providers produce it and the
- * classifier reads it (DESIGN §4.1 plus transport facts). Every field is optional because real failures
+ * classifier reads it (docs/contracts.md#classify plus transport facts). Every field is optional because real failures
  * arrive with any subset of them.
  *
  * - `status`: HTTP status, or `null`/absent for transport failures.

@@ -1,5 +1,5 @@
 /**
- * Secrets travel wrapped, so that printing, logging or serialising one shows `***` (STYLE 11).
+ * Secrets travel wrapped, so that printing, logging or serialising one shows `***`.
  * Only {@link Secret.reveal} returns the value.
  */
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');

@@ -1,11 +1,11 @@
 /**
  * Session entries: the per-conversation state that the `/model` command, `sessions.patch`, compaction and the
- * runner share (DESIGN §2, seed 002 "Session overrides and live model switching", "Session stickiness").
+ * runner share (docs/policy.md#failover-reasons, the model-failover doc "Session overrides and live model switching", "Session stickiness").
  */
 import type { FailoverReason } from './failover-reason.js';
 import type { ProfileId } from './profile-id.js';
 
-/** Where the current model selection came from (DESIGN §2). */
+/** Where the current model selection came from (docs/policy.md#failover-reasons). */
 export type SelectionSource = 'default' | 'agent' | 'auto' | 'user' | 'legacy' | 'cron' | 'heartbeat';
 
 /** Who set a session override: the user, or (legacy, auto-fallback era) the system. */

@@ -1,6 +1,6 @@
 /**
  * Usage stats of one auth profile: the routing state that cooldowns, disables and rotation read
- * (DESIGN §2, seed 002 "Cooldowns" / "Billing disables"). A plain serialisable value; every timestamp is
+ * (docs/policy.md#failover-reasons, the model-failover doc "Cooldowns" / "Billing disables"). A plain serialisable value; every timestamp is
  * epoch ms. The store persists it as-is; `@understudy/cooldown-scheduler` computes its transitions.
  */
 import type { FailoverReason } from './failover-reason.js';

@@ -1,5 +1,5 @@
 /**
- * Whether an auth profile can take a request for a model now (seed 002 "Model-scoped cooldowns", DESIGN §6.2):
+ * Whether an auth profile can take a request for a model now (the model-failover doc "Model-scoped cooldowns", docs/policy.md#windows):
  * a disable window blocks the whole profile; a model-scoped cooldown blocks only its `cooldownModel`; any other
  * cooldown blocks the whole profile.
  */
@@ -83,7 +83,7 @@ export function profileUnavailableUntil(
 
 /**
  * True when no active window blocks the profile for the query. A model-scoped cooldown leaves sibling models of
- * the same profile usable (seed 002 "Model-scoped cooldowns").
+ * the same profile usable (the model-failover doc "Model-scoped cooldowns").
  *
  * @example isProfileAvailable({ cooldownUntil: 30_000, cooldownModel: 'gpt-x' }, { nowMs: 0, model: 'gpt-x' }) // false
  */

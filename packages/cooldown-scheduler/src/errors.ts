@@ -1,5 +1,5 @@
 /**
- * Errors of the cooldown scheduler: branded classes so `isInstance` survives duplicate installs (STYLE 3).
+ * Errors of the cooldown scheduler: branded classes so `isInstance` survives duplicate installs.
  */
 
 const COOLDOWN_POLICY_ERROR = Symbol.for('understudy.error.CooldownPolicyError');

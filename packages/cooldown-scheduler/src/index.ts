@@ -1,6 +1,6 @@
 /**
  * `@understudy/cooldown-scheduler`: pure cooldown and disable windows, auth-profile order, availability and
- * probe/skip decisions (DESIGN §6; seed 002 "Rotation order", "Cooldowns", "Billing disables", "Cooldown skip vs
+ * probe/skip decisions (docs/policy.md; the model-failover doc "Rotation order", "Cooldowns", "Billing disables", "Cooldown skip vs
  * probe behavior"). Every function takes `nowMs`; nothing reads a clock or does I/O.
  */
 export { CooldownPolicyError } from './errors.js';

@@ -14,7 +14,7 @@ import * as z from 'zod';
 const MIN = 60_000;
 const HOUR = 3_600_000;
 
-describe('cooldown policy defaults (DESIGN §6.2, §6.3)', () => {
+describe('cooldown policy defaults (docs/policy.md#windows, docs/policy.md#retries-probes-and-rotation)', () => {
   it.each([
     ['cooldown steps are 30 s, 60 s, 300 s', 'cooldownStepsMs', [30_000, 60_000, 300_000]],
     ['the first billing disable lasts ten minutes', 'billingBackoffHours', 1 / 6],
@@ -41,7 +41,7 @@ describe('cooldown policy defaults (DESIGN §6.2, §6.3)', () => {
   });
 });
 
-describe('legacy preset (seed 000/003: 1 min, 5 min, 25 min, 1 h; billing from 5 h doubling to 24 h)', () => {
+describe('legacy preset (the older model-failover doc: 1 min, 5 min, 25 min, 1 h; billing from 5 h doubling to 24 h)', () => {
   const legacy = resolveCooldownPolicy({ preset: 'legacy' });
   it('uses the older cooldown steps and billing start', () => {
     expect(legacy.cooldownStepsMs).toEqual([MIN, 5 * MIN, 25 * MIN, HOUR]);

@@ -1,12 +1,12 @@
 /**
  * The `auth.cooldowns.*` knobs: a strict zod schema, its presets and the resolved {@link CooldownPolicy}
- * (DESIGN §6.2, §6.3; seed 002 "Cooldowns", "Billing disables"; seed 000/003 for the `legacy` preset).
+ * (docs/policy.md#windows, docs/policy.md#retries-probes-and-rotation; the model-failover doc "Cooldowns", "Billing disables"; the older model-failover doc for the `legacy` preset).
  */
 import { normalizeProviderId } from '@understudy/contracts';
 import * as z from 'zod';
 import { CooldownPolicyError } from './errors.js';
 
-/** `default` follows seed 002; `legacy` reproduces the older documents (seed 000/003). */
+/** `default` follows the model-failover doc; `legacy` reproduces the older documents (the older model-failover doc). */
 export type CooldownPreset = 'default' | 'legacy';
 
 /** The knobs a preset decides when the config leaves them out. */
@@ -18,7 +18,7 @@ export interface CooldownPresetValues {
 }
 
 /**
- * Preset values (DESIGN §6.2): `default` = 30 s / 60 s / 300 s cooldowns and a 10 min billing disable;
+ * Preset values (docs/policy.md#windows): `default` = 30 s / 60 s / 300 s cooldowns and a 10 min billing disable;
  * `legacy` = 1 min / 5 min / 25 min / 1 h cooldowns and a 5 h billing disable (both doubling to 24 h).
  */
 export const COOLDOWN_PRESETS: Readonly<Record<CooldownPreset, CooldownPresetValues>> = Object.freeze({
@@ -87,7 +87,7 @@ export const cooldownPolicySchema = z
     preset: z
       .enum(['default', 'legacy'])
       .default('default')
-      .describe('Which numbers the knobs below default to: seed 002 ("default") or the older documents ("legacy").'),
+      .describe('Which numbers the knobs below default to: the model-failover doc ("default") or the older documents ("legacy").'),
     cooldownStepsMs: z
       .array(positiveMs)
       .min(1)
@@ -183,7 +183,7 @@ export function resolveCooldownPolicy(input: unknown = {}): CooldownPolicy {
   );
 }
 
-/** The policy with every default (seed 002 numbers). */
+/** The policy with every default (the model-failover doc numbers). */
 export const DEFAULT_COOLDOWN_POLICY: CooldownPolicy = resolveCooldownPolicy({});
 
 const MS_PER_MINUTE = 60_000;
@@ -195,7 +195,7 @@ export function failureWindowMs(policy: CooldownPolicy): number {
 }
 
 /**
- * The cooldown-lane window for the n-th failure inside the failure window (DESIGN §6.2): 30 s, 60 s, then
+ * The cooldown-lane window for the n-th failure inside the failure window (docs/policy.md#windows): 30 s, 60 s, then
  * 300 s with the default preset. Counts below 1 are treated as 1.
  *
  * @example cooldownWindowMs(DEFAULT_COOLDOWN_POLICY, 2) // 60000
@@ -210,7 +210,7 @@ export function cooldownWindowMs(policy: CooldownPolicy, errorCount: number): nu
 export type DisableReason = 'billing' | 'auth_permanent';
 
 /**
- * The disable-lane window for the n-th failure of `reason` inside the failure window (DESIGN §6.2): the first
+ * The disable-lane window for the n-th failure of `reason` inside the failure window (docs/policy.md#windows): the first
  * window (billing: `billingBackoffHoursByProvider[provider]` else `billingBackoffHours`; auth_permanent:
  * `authPermanentBackoffMinutes`) doubling per further failure, capped (`billingMaxHours` /
  * `authPermanentMaxMinutes`). An inline config key (`inline: true`) always gets the first window, no doubling.

@@ -1,6 +1,6 @@
 /**
- * What to do with a candidate whose provider has no available auth profile (seed 002 "Cooldown skip vs probe
- * behavior", DESIGN §6.3 "Probes"). The decision is a value the runner executes (STYLE 6).
+ * What to do with a candidate whose provider has no available auth profile (the model-failover doc "Cooldown skip vs probe
+ * behavior", docs/policy.md#retries-probes-and-rotation "Probes"). The decision is a value the runner executes.
  */
 import type { FailoverReason } from '@understudy/contracts';
 import { REASON_POLICY } from '@understudy/error-classifier';
@@ -62,7 +62,7 @@ export type UnavailableCandidateDecision =
   | { readonly kind: 'try_sibling'; readonly reason: FailoverReason };
 
 /**
- * Decides skip vs probe for a candidate whose provider's profiles are all unavailable (DESIGN §6.3):
+ * Decides skip vs probe for a candidate whose provider's profiles are all unavailable (docs/policy.md#retries-probes-and-rotation):
  * persistent auth (`auth`, `auth_permanent`, reasons that are not `probeable`) skips outright; `billing` skips
  * except the primary, probed within `probeNearExpiryMs` of expiry, or at any time when it is the only candidate,
  * always on the per-provider throttle; other reasons: the primary is probed within `probeNearExpiryMs` of the

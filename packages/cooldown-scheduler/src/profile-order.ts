@@ -1,6 +1,6 @@
 /**
- * The order in which a provider's auth profiles are tried (seed 002 "Rotation order", "Session stickiness";
- * DESIGN §6.3 "Rotation").
+ * The order in which a provider's auth profiles are tried (the model-failover doc "Rotation order", "Session stickiness";
+ * docs/policy.md#retries-probes-and-rotation "Rotation").
  */
 import type {
   AuthProfileView,
@@ -27,7 +27,7 @@ export type IneligibleReason =
 export type Eligibility = { readonly eligible: true } | { readonly eligible: false; readonly why: IneligibleReason };
 
 /**
- * Whether a profile may be used for a provider at all (seed 002 "Rotation order"): a credential is present, its
+ * Whether a profile may be used for a provider at all (the model-failover doc "Rotation order"): a credential is present, its
  * provider matches, the configured `auth.profiles[id].mode` (when set) equals the credential type, an API key is
  * non-blank, a token is non-blank and unexpired, an OAuth credential has an access or a refresh token (an
  * expired access token stays eligible: the runtime refreshes it).
@@ -141,7 +141,7 @@ function dedupe(ids: readonly ProfileId[]): ProfileId[] {
 }
 
 /**
- * The ordered, eligible auth profiles of a provider (seed 002 "Rotation order"). The base list is the stored
+ * The ordered, eligible auth profiles of a provider (the model-failover doc "Rotation order"). The base list is the stored
  * order override, else `auth.order[provider]`, else the `auth.profiles` entries of the provider (plus the
  * provider's inline profile), else the stored profiles. With an explicit order (the first two) the listed order
  * is kept; otherwise round robin: OAuth with a usable token, expired OAuth, static token, API key, then oldest

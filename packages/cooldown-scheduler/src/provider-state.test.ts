@@ -5,7 +5,7 @@ import { UNAVAILABLE_REASON_PRIORITY, providerUnavailableReason, soonestExpiry }
 
 const far = 9_000_000;
 
-describe('provider unavailable reason (DESIGN §6.3: an active disable dominates, then failure counts by priority)', () => {
+describe('provider unavailable reason (docs/policy.md#retries-probes-and-rotation: an active disable dominates, then failure counts by priority)', () => {
   it.each<[string, (ProfileUsageStats | undefined)[], string | undefined]>([
     ['nothing blocked: no reason', [undefined, {}, { cooldownUntil: 0 }], undefined],
     [

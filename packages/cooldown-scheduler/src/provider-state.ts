@@ -1,5 +1,5 @@
 /**
- * Provider-level views over the usage stats of a provider's profiles (DESIGN §6.3; seed 002 "Cooldown skip vs
+ * Provider-level views over the usage stats of a provider's profiles (docs/policy.md#retries-probes-and-rotation; the model-failover doc "Cooldown skip vs
  * probe behavior", "Observability and failure summaries").
  */
 import type { FailoverReason, ProfileUsageStats } from '@understudy/contracts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RetryDelayInput } from './index.js';
 import { DEFAULT_COOLDOWN_POLICY, maxProfileRotations, resolveCooldownPolicy, retryDelayMs } from './index.js';
 
-describe('retry delay (DESIGN §6.3: full jitter, base 250 ms, cap 5 s, or the Retry-After when shorter than the SDK cap)', () => {
+describe('retry delay (docs/policy.md#retries-probes-and-rotation: full jitter, base 250 ms, cap 5 s, or the Retry-After when shorter than the SDK cap)', () => {
   it.each<[string, RetryDelayInput, number | null]>([
     ['first retry waits up to the base', { attempt: 1, random: () => 0.999 }, 249],
     ['jitter can be zero', { attempt: 3, random: () => 0 }, 0],
@@ -35,7 +35,7 @@ describe('retry delay (DESIGN §6.3: full jitter, base 250 ms, cap 5 s, or the R
   });
 });
 
-describe('profile rotations per reason (DESIGN §6.1)', () => {
+describe('profile rotations per reason (docs/policy.md#what-each-reason-does)', () => {
   it.each([
     ['rate_limit', 1],
     ['overloaded', 1],

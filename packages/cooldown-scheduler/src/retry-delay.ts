@@ -1,5 +1,5 @@
 /**
- * Same-profile retry pacing and profile-rotation budgets (DESIGN §6.3 "Retries, probes, rotation").
+ * Same-profile retry pacing and profile-rotation budgets (docs/policy.md#retries-probes-and-rotation "Retries, probes, rotation").
  */
 import type { FailoverReason } from '@understudy/contracts';
 import { REASON_POLICY } from '@understudy/error-classifier';
@@ -53,7 +53,7 @@ export function retryDelayMs(input: RetryDelayInput): number | null {
 }
 
 /**
- * How many other auth profiles of the same provider may be tried after a failure of `reason` (DESIGN §6.1):
+ * How many other auth profiles of the same provider may be tried after a failure of `reason` (docs/policy.md#what-each-reason-does):
  * `rateLimitedProfileRotations` / `overloadedProfileRotations` for those reasons, every remaining profile
  * (`Infinity`) for auth and billing, 0 otherwise.
  *

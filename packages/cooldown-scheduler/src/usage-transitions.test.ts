@@ -130,7 +130,7 @@ describe('failure window (seed: counters reset once the failure window has passe
   });
 });
 
-describe('disable lane (seed "Billing disables"; DESIGN §6.2)', () => {
+describe('disable lane (seed "Billing disables"; docs/policy.md#windows)', () => {
   it('disables for 10 min on the first billing failure, then doubles inside the window', () => {
     let stats = recordFailure({}, { reason: 'billing', nowMs: 0, profileId: 'openai:a' }, policy);
     expect(stats).toMatchObject({ disabledUntil: 10 * MIN, disabledReason: 'billing', failureCounts: { billing: 1 } });

@@ -1,5 +1,5 @@
 /**
- * Pure usage-stats transitions (DESIGN §6.2; seed 002 "Cooldowns", "Billing disables", "Model-scoped
+ * Pure usage-stats transitions (docs/policy.md#windows; the model-failover doc "Cooldowns", "Billing disables", "Model-scoped
  * cooldowns"): what a failure, a success, a probe, time passing or a manual clear does to one profile's
  * {@link ProfileUsageStats}. Each returns a new value (or the same reference when nothing changed), so the store can
  * apply it inside one atomic read-modify-write (`AuthStorePort.updateUsageStats`).
@@ -79,7 +79,7 @@ export function clearExpiredWindows(
 }
 
 /**
- * Records one failure (DESIGN §6.2). Lane `cooldown`: `errorCount` + 1 and, when no window is active, a
+ * Records one failure (docs/policy.md#windows). Lane `cooldown`: `errorCount` + 1 and, when no window is active, a
  * cooldown of `cooldownStepsMs[errorCount]` (30 s / 60 s / 300 s), model-scoped (`cooldownModel`) when the
  * reason's scope is `model` and the model is known. Lane `disable` (`billing`, `auth_permanent`): a doubling
  * disable window by the count of that reason inside the failure window, capped. In both lanes a Retry-After

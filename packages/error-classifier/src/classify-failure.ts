@@ -1,5 +1,5 @@
 /**
- * `classifyFailure`: one provider failure → one failover reason (DESIGN §2, §4.1; seed 002 "Cooldowns",
+ * `classifyFailure`: one provider failure → one failover reason (docs/policy.md#failover-reasons, docs/contracts.md#classify; the model-failover doc "Cooldowns",
  * "Billing disables", "Model fallback").
  *
  * The rule families run in a fixed order and the first that matches decides:
@@ -105,7 +105,7 @@ export function explainFailure(failure: ProviderFailure, options: ClassifyOption
 }
 
 /**
- * Classifies one provider failure into a failover reason (DESIGN §2), with the HTTP status unchanged (else the
+ * Classifies one provider failure into a failover reason (docs/policy.md#failover-reasons), with the HTTP status unchanged (else the
  * status its text states), the Retry-After in ms, the cooldown scope of the reason's policy and the id of the
  * rule that decided.
  *

@@ -1,6 +1,6 @@
 /**
  * `@understudy/error-classifier`: provider failure → failover reason, with the policy table of what each reason
- * does (DESIGN §2, §6.1).
+ * does (docs/policy.md#failover-reasons, docs/policy.md#what-each-reason-does).
  */
 export { classifyFailure, explainFailure } from './classify-failure.js';
 export type { ClassifyOptions, FailureExplanation } from './classify-failure.js';

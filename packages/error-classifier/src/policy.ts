@@ -1,6 +1,6 @@
 /**
  * What each failover reason does: one table, keyed by the closed {@link FailoverReason} union, so a new reason
- * does not compile until it has a row (DESIGN §6.1, STYLE 4).
+ * does not compile until it has a row (docs/policy.md#what-each-reason-does).
  */
 import type { CooldownScope, FailoverReason } from '@understudy/contracts';
 
@@ -21,7 +21,7 @@ export type ProfileRotation = 'none' | 'all' | 'rate_limit' | 'overloaded';
  */
 export type FailureLane = 'cooldown' | 'disable' | 'none';
 
-/** The policy facts of one failover reason (DESIGN §6.1). */
+/** The policy facts of one failover reason (docs/policy.md#what-each-reason-does). */
 export interface ReasonPolicy {
   /** Same-profile transient retries allowed (only before output reached the caller). */
   readonly sameProfileRetry: boolean;
@@ -71,7 +71,7 @@ const advanceOnly: ReasonPolicy = {
   transient: false,
 };
 
-/** The policy of every failover reason (DESIGN §6.1). */
+/** The policy of every failover reason (docs/policy.md#what-each-reason-does). */
 export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Object.freeze({
   rate_limit: { ...transientCooldown('model'), sameProfileRetry: false, rotation: 'rate_limit' },
   overloaded: { ...transientCooldown('profile'), rotation: 'overloaded' },

@@ -3,7 +3,7 @@ import { parseDurationMs, parseRetryAfter, parseRetryAfterHeader, retryAfterFrom
 
 const NOW = Date.UTC(2026, 0, 1); // 2026-01-01T00:00:00Z
 
-describe('parseRetryAfter: headers (STYLE 8: one parser for retry-after-ms, seconds and HTTP-dates)', () => {
+describe('parseRetryAfter: headers (one parser for retry-after-ms, seconds and HTTP-dates)', () => {
   it('reads retry-after-ms in milliseconds, before retry-after', () => {
     expect(parseRetryAfter({ headers: { 'retry-after-ms': '1250', 'retry-after': '2' } })).toBe(1250);
   });
@@ -61,7 +61,7 @@ describe('parseRetryAfter: body hints', () => {
     expect(retryAfterFromText('Access resets at 10:57 PM GMT-3.', NOW)).toBe(((1 * 60 + 57) * 60) * 1000);
   });
 
-  it('a reset time without a zone gives null (seed 002 / DESIGN §4.1)', () => {
+  it('a reset time without a zone gives null (the model-failover doc / docs/contracts.md#classify)', () => {
     expect(retryAfterFromText('Your limit will reset at 2026-09-09 05:38:28', NOW)).toBeNull();
     expect(retryAfterFromText('Access resets at 10:57 PM.', NOW)).toBeNull();
   });

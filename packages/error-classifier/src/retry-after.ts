@@ -1,5 +1,5 @@
 /**
- * Retry-After, parsed once at the edge (STYLE 8; seed 002 "SDK retry-after caps"): how long the provider asked
+ * Retry-After, parsed once at the edge (the model-failover doc "SDK retry-after caps"): how long the provider asked
  * us to wait, in milliseconds. Capping the wait is policy and lives elsewhere; this only reads what was said.
  *
  * Sources, strongest first:

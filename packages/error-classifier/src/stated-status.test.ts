@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statedStatus } from './stated-status.js';
 
-describe('statedStatus (DESIGN §4.1: a status the text states)', () => {
+describe('statedStatus (docs/contracts.md#classify: a status the text states)', () => {
   it.each([
     ['429 rate limit reached for gpt-4.1', 429],
     ['http 402: payment required', 402],

@@ -1,5 +1,5 @@
 /**
- * The HTTP status a failure text states, for failures that arrive without one (DESIGN §4.1: "`status` is the
+ * The HTTP status a failure text states, for failures that arrive without one (docs/contracts.md#classify: "`status` is the
  * input's status, else a status the text states (`429 …`, `HTTP 402:`, `status code 503`), else null").
  *
  * Patterns are tried strongest first; the first that yields a status in range wins. Explicit wordings

@@ -1,7 +1,7 @@
 /**
  * Attempt records: one entry per request sent to a provider (same-profile retries included, each its own
- * entry) and one per candidate passed over without a request (seed 002 "Observability and failure summaries",
- * DESIGN §4.2).
+ * entry) and one per candidate passed over without a request (the model-failover doc "Observability and failure summaries",
+ * docs/contracts.md#simulate).
  */
 import type { FailoverReason, ProfileId } from '@understudy/contracts';
 

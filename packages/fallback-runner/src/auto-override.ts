@@ -1,5 +1,5 @@
 /**
- * Legacy automatic session overrides (seed 002 "Selection source policy": previously stored
+ * Legacy automatic session overrides (the model-failover doc "Selection source policy": previously stored
  * `modelOverrideSource: "auto"` entries are still honoured; their origin is probed every 5 minutes and the
  * override is cleared once the origin answers). Fallback never writes such overrides any more.
  */

@@ -1,6 +1,6 @@
 /**
- * One candidate of the chain (seed 002 "Try the current provider", "Rotation order", "Cooldown skip vs probe
- * behavior"; DESIGN §6.1, §6.3): read the provider's auth state once, order its profiles (session pin first while
+ * One candidate of the chain (the model-failover doc "Try the current provider", "Rotation order", "Cooldown skip vs probe
+ * behavior"; docs/policy.md#what-each-reason-does, docs/policy.md#retries-probes-and-rotation): read the provider's auth state once, order its profiles (session pin first while
  * eligible), then either try the available profiles with rotation as the failure reason allows, or — when every
  * profile is unavailable — skip, probe (throttled) or try the same-provider sibling as the scheduler decides.
  */

@@ -1,5 +1,5 @@
 /**
- * Decision logs (seed 002 "Observability"): the flat fallbackStep* fields are logged when a candidate fails, is
+ * Decision logs (the model-failover doc "Observability"): the flat fallbackStep* fields are logged when a candidate fails, is
  * skipped, or a later fallback succeeds. A first-try success is routine: debug level, so a busy gateway does not
  * write a decision line for every healthy request.
  */

@@ -1,7 +1,7 @@
 /**
  * How a run ends when no candidate answers: terminal failures, the caller's abort, the turn deadline, and
- * exhaustion errors (seed 002 "Which errors advance fallback", "Report failure if exhausted", "Observability and
- * failure summaries"; DESIGN §6.1).
+ * exhaustion errors (the model-failover doc "Which errors advance fallback", "Report failure if exhausted", "Observability and
+ * failure summaries"; docs/policy.md#what-each-reason-does).
  */
 import type { AbortSignalLike, Clock } from '@understudy/contracts';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * Errors of the fallback runner: branded classes with a literal `code` and a `cause` (STYLE 3), so
- * `isInstance` survives duplicate installs (seed 002 "Report failure if exhausted", "Observability and failure
+ * Errors of the fallback runner: branded classes with a literal `code` and a `cause`, so
+ * `isInstance` survives duplicate installs (the model-failover doc "Report failure if exhausted", "Observability and failure
  * summaries", "Session overrides and live model switching").
  */
 import type { FailoverReason, FailureClassification, ModelRef, ProfileId } from '@understudy/contracts';
@@ -103,7 +103,7 @@ export interface FallbackSummaryErrorInit {
 }
 
 /**
- * Every candidate of the chain failed or was skipped (seed 002 "Report failure if exhausted"). The message is
+ * Every candidate of the chain failed or was skipped (the model-failover doc "Report failure if exhausted"). The message is
  * `All models failed (N): <provider/model>: <summary> | …`, N counting the candidates that were tried or
  * skipped, followed by "All models are temporarily rate-limited …" with the soonest expiry only when every
  * failure was a rate limit or cooldown.
@@ -131,7 +131,7 @@ export class FallbackSummaryError extends Error {
 
 /**
  * The user switched the session's model during the run (a pending live switch) to a model that is not a later
- * candidate of this run's chain: the run hands the turn back so its owner can run it on `target` (seed 002
+ * candidate of this run's chain: the run hands the turn back so its owner can run it on `target` (the model-failover doc
  * "Session overrides and live model switching"). The pending switch has been cleared.
  */
 export class LiveSessionModelSwitchError extends Error {

@@ -1,5 +1,5 @@
 /**
- * `model_fallback_decision` events (seed 002 "Observability and failure summaries"): one per skipped, probed,
+ * `model_fallback_decision` events (the model-failover doc "Observability and failure summaries"): one per skipped, probed,
  * failed or answering candidate, with the flat `fallbackStep*` fields that let log exporters rebuild each
  * transition — even the primary's failure when the last fallback fails too.
  */

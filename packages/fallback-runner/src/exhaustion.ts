@@ -1,5 +1,5 @@
 /**
- * The error of a run in which every candidate failed or was skipped (seed 002 "Report failure if exhausted",
+ * The error of a run in which every candidate failed or was skipped (the model-failover doc "Report failure if exhausted",
  * "Observability and failure summaries"): the only candidate's failure as a `FailoverError` with its HTTP
  * status, else a `FallbackSummaryError` listing each model's last failure. "All models are temporarily
  * rate-limited" is said only when every candidate failed on a rate limit or was passed over for a cooldown,

@@ -1,11 +1,11 @@
 /**
  * Human-readable failure summaries: our own words per failover reason, so billing and auth read differently
- * from rate limits, with the HTTP status kept (seed 002 "Model fallback": a provider 500 stays a 500 in the final
+ * from rate limits, with the HTTP status kept (the model-failover doc "Model fallback": a provider 500 stays a 500 in the final
  * message). Raw provider bodies never reach these texts.
  */
 import type { FailoverReason } from '@understudy/contracts';
 
-/** What each failover reason means to the person reading the error (STYLE 4: one row per reason). */
+/** What each failover reason means to the person reading the error (one row per reason). */
 export const REASON_TEXT: Readonly<Record<FailoverReason, string>> = Object.freeze({
   auth: 'authentication failed (check the credential of this auth profile)',
   auth_permanent: 'credential revoked or deactivated (replace the credential)',

@@ -1,7 +1,7 @@
 /**
  * `@understudy/fallback-runner`: `runWithModelFallback` — transient retries, auth-profile rotation, cooldown
- * probes, model fallback, attempt records, fallback notices and `model_fallback_decision` events (seed 002
- * "Runtime flow", DESIGN §6). Core: every effect (time, randomness, logging, storage, provider calls) comes in
+ * probes, model fallback, attempt records, fallback notices and `model_fallback_decision` events (the model-failover doc
+ * "Runtime flow", docs/policy.md). Core: every effect (time, randomness, logging, storage, provider calls) comes in
  * through the `@understudy/contracts` ports. In-memory ports for tests: `@understudy/fallback-runner/testing`.
  */
 export { runWithModelFallback } from './run.js';

@@ -1,5 +1,5 @@
 /**
- * Live user model switches (seed 002 "Session overrides and live model switching"): only an explicit user
+ * Live user model switches (the model-failover doc "Session overrides and live model switching"): only an explicit user
  * change (`/model`, `sessions.patch`) marks a pending live switch. Between candidates the run re-reads it: a
  * later candidate of the chain is jumped to directly; any other model hands the turn back to its owner with a
  * `LiveSessionModelSwitchError`. A consumed switch is cleared with a compare-and-set write.

@@ -1,5 +1,5 @@
 /**
- * Fallback notices (seed 002 "User-visible fallback notices"): one when a session moves onto a fallback, one
+ * Fallback notices (the model-failover doc "User-visible fallback notices"): one when a session moves onto a fallback, one
  * when it is back on its selected model, each once per state change (the stored `fallbackNotice`
  * selected/active pair), and never shown in group or channel chats — whose state is updated all the same.
  */

@@ -1,5 +1,5 @@
 /**
- * The options and result of `runWithModelFallback` (seed 002 "Runtime flow").
+ * The options and result of `runWithModelFallback` (the model-failover doc "Runtime flow").
  */
 import type {
   AbortSignalLike,

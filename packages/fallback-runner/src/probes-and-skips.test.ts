@@ -1,7 +1,7 @@
 /**
  * Candidates whose profiles are all unavailable, the auth failure skip cache, TLS failures, and the decision
- * events (seed 002 "Cooldown skip vs probe behavior", "Auth failure skip cache", "Observability and failure
- * summaries"; DESIGN §6.3).
+ * events (the model-failover doc "Cooldown skip vs probe behavior", "Auth failure skip cache", "Observability and failure
+ * summaries"; docs/policy.md#retries-probes-and-rotation).
  */
 import { describe, expect, it, vi } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 /**
- * One auth profile of one candidate: the request, its transient same-profile retries (DESIGN §6.3: up to
+ * One auth profile of one candidate: the request, its transient same-profile retries (docs/policy.md#retries-probes-and-rotation: up to
  * `retry.provider.maxRetries`, exponential backoff with full jitter, inside the candidate's retry window, only
  * before output reached the caller; a Retry-After beyond the SDK cap is not waited out), the classification
  * of each failure, and the profile's usage-stats mark — one success, or ONE failure when the retries are spent.

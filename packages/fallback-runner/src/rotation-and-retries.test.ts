@@ -1,6 +1,6 @@
 /**
- * Profile order, rotation, transient retries and usage marks (seed 002 "Rotation order", "Cooldowns",
- * "Model fallback"; DESIGN §6.1, §6.3).
+ * Profile order, rotation, transient retries and usage marks (the model-failover doc "Rotation order", "Cooldowns",
+ * "Model fallback"; docs/policy.md#what-each-reason-does, docs/policy.md#retries-probes-and-rotation).
  */
 import { Secret } from '@understudy/contracts';
 import { describe, expect, it } from 'vitest';
@@ -95,7 +95,7 @@ describe('rotation order and rotation budget per failure reason', () => {
   });
 });
 
-describe('transient same-profile retries (DESIGN §6.3)', () => {
+describe('transient same-profile retries (docs/policy.md#retries-probes-and-rotation)', () => {
   it('retries that end in success record no failure and mark the profile used', async () => {
     const w = world();
     const result = await w.run({ openai: [{ status: 503 }, { code: 'ECONNRESET', message: 'ECONNRESET' }, { status: 500 }] });

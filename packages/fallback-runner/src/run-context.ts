@@ -25,7 +25,7 @@ import type { FallbackConfig, RunWithModelFallbackOptions } from './options.js';
 import type { SessionState } from './session-state.js';
 import type { AuthFailureSkipCache } from './skip-cache.js';
 
-/** Same-profile retry knobs (`retry.provider.*`, DESIGN §6.3). */
+/** Same-profile retry knobs (`retry.provider.*`, docs/policy.md#retries-probes-and-rotation). */
 export interface RetrySettings {
   readonly maxRetries: number;
   readonly baseDelayMs: number;

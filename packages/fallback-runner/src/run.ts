@@ -1,5 +1,5 @@
 /**
- * `runWithModelFallback`: the runtime flow of seed 002 — resolve the session state, build the candidate chain,
+ * `runWithModelFallback`: the runtime flow of the model-failover doc — resolve the session state, build the candidate chain,
  * try each candidate (auth-profile rotation, cooldowns, transient retries), advance on failover-worthy errors,
  * answer with the first candidate that succeeds (turn-local: the session's model selection is never written
  * by a fallback), and report exhaustion with every attempt.
@@ -23,7 +23,7 @@ import { RunContext } from './run-context.js';
 import { CLEAR_AUTO_OVERRIDE_PATCH, SessionState, autoPinPatch } from './session-state.js';
 
 /**
- * Runs one turn with auth-profile rotation and model fallback (seed 002 "Runtime flow"; DESIGN §6).
+ * Runs one turn with auth-profile rotation and model fallback (the model-failover doc "Runtime flow"; docs/policy.md).
  *
  * Per candidate: the provider's auth state is read once; profiles are ordered (stored order, `auth.order`,
  * round robin; the session's pin first while eligible); transient failures are retried on the same profile

@@ -1,7 +1,7 @@
 /**
  * The session as the runner sees it: read once at the start, re-read only at candidate boundaries (live
  * switches), and written only with compare-and-set patches recomputed from the fresh entry on conflict, so a
- * concurrent `/model` is never overwritten (seed 002 "Session overrides and live model switching").
+ * concurrent `/model` is never overwritten (the model-failover doc "Session overrides and live model switching").
  *
  * The runner writes notice state, auth pins, the legacy auto-override probe stamp and its clearing, and consumes
  * pending live switches — never the model selection of a fallback.
@@ -75,7 +75,7 @@ export class SessionState {
 }
 
 /**
- * The auth pin that applies to a provider in this turn (seed 002 "Session stickiness"):
+ * The auth pin that applies to a provider in this turn (the model-failover doc "Session stickiness"):
  * - an explicit profile of the request (turn only) acts as a user pin;
  * - a stored user pin (`authProfileOverrideSource: 'user'`, or no source: an old explicit selection) always
  *   applies while it belongs to the provider;

@@ -1,5 +1,5 @@
 /**
- * What a run reads from and writes to the session (seed 002 "Session overrides and live model switching",
+ * What a run reads from and writes to the session (the model-failover doc "Session overrides and live model switching",
  * "User-visible fallback notices", "Session stickiness", "Selection source policy").
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The auth failure skip cache (seed 002 "Auth failure skip cache"): an opt-in, process-local, session-scoped
+ * The auth failure skip cache (the model-failover doc "Auth failure skip cache"): an opt-in, process-local, session-scoped
  * memory of auth-class failures of non-primary candidates, so a later turn passes such a candidate over instead
  * of failing on it again. Keyed by session, provider, model and auth profile: another profile does not inherit
  * the marker.

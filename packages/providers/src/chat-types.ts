@@ -4,7 +4,7 @@
  * and answers come back as a {@link ChatResult} (whole) or {@link ChatStreamDelta}s (streamed).
  */
 
-/** The three wire formats a provider can speak (config `models.providers.<id>.api`, DESIGN §3). */
+/** The three wire formats a provider can speak (config `models.providers.<id>.api`, docs/configuration.md). */
 export type ProviderApi = 'openai-completions' | 'anthropic-messages' | 'google-generative-ai';
 
 /** Every {@link ProviderApi}, in a stable order. */

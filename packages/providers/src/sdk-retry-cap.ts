@@ -1,5 +1,5 @@
 /**
- * The SDK retry-after cap (seed 002 "SDK retry-after caps", DESIGN §3 and §6.3). The clients never sleep on a
+ * The SDK retry-after cap (the model-failover doc "SDK retry-after caps", docs/configuration.md and docs/policy.md#retries-probes-and-rotation). The clients never sleep on a
  * Retry-After themselves: a retryable response comes back to the runner as a failure with its headers, and one
  * whose Retry-After is longer than the cap is flagged (`retryAfterBeyondCap`) so the runner fails over at once
  * instead of waiting. Everything here is pure.

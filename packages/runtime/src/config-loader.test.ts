@@ -11,7 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('resolveConfigLocation (DESIGN §3: --config, else UNDERSTUDY_CONFIG, else ~/.understudy/understudy.json5)', () => {
+describe('resolveConfigLocation (docs/configuration.md: --config, else UNDERSTUDY_CONFIG, else ~/.understudy/understudy.json5)', () => {
   it.each([
     ['the flag wins', { flag: '/etc/u.json5', env: { UNDERSTUDY_CONFIG: '/env.json5' } }, { path: '/etc/u.json5', source: 'flag' }],
     ['then the variable', { env: { UNDERSTUDY_CONFIG: '/env.json5' } }, { path: '/env.json5', source: 'env' }],

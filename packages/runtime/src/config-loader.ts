@@ -1,5 +1,5 @@
 /**
- * Finding, reading and validating the config file (DESIGN §3): the path comes from `--config`, else
+ * Finding, reading and validating the config file (docs/configuration.md): the path comes from `--config`, else
  * `UNDERSTUDY_CONFIG`, else `~/.understudy/understudy.json5`; the file is JSON5; `${ENV}` placeholders are
  * expanded from the environment passed in; `@understudy/config` validates it and fills defaults. A missing
  * default file means an empty config; a missing file that was asked for by flag or variable is an error.

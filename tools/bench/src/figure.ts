@@ -1,5 +1,5 @@
 /**
- * The shape of a benchmark result (DESIGN §4.4) and of a benchmark suite. Suites are independent modules that
+ * The shape of a benchmark result (docs/contracts.md#bench) and of a benchmark suite. Suites are independent modules that
  * each return their figures; `main.ts` runs the selected suites and merges what they return, so later modules
  * (gateway, store, failover) add a suite without touching the others.
  */
@@ -37,7 +37,7 @@ export interface SkippedFigure {
 }
 
 /**
- * The document written to `bench/results/latest.json` (DESIGN §4.4). `skipped` and `notes` are present only
+ * The document written to `bench/results/latest.json` (docs/contracts.md#bench). `skipped` and `notes` are present only
  * when non-empty: figures left out with their reason, and how the figures were taken (upstream, rounds, versions).
  */
 export interface BenchReport {

@@ -1,5 +1,5 @@
 /**
- * The machine facts recorded next to the figures (DESIGN §4.4 `machine`).
+ * The machine facts recorded next to the figures (docs/contracts.md#bench `machine`).
  */
 import os from 'node:os';
 import type { MachineInfo } from './figure.js';

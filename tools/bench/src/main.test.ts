@@ -20,7 +20,7 @@ const silent = (): void => undefined;
 const machine = { cpu: 'cpu', cores: 2, node: 'v20', os: 'Linux', arch: 'x64', totalMemoryMiB: 2048, date: '2026-01-01T00:00:00.000Z', loadAverage: [0.5, 0.25, 0] };
 
 describe('classifier suite', () => {
-  it('returns the two DESIGN §4.4 figures with units and finite positive values', () => {
+  it('returns the two docs/contracts.md#bench figures with units and finite positive values', () => {
     const figures = classifierFigures(
       { quick: true, repoRoot, log: silent },
       { throughputBudgetMs: 1, repeatsPerPayload: 1, largeBodyBytes: 4096 },
@@ -100,7 +100,7 @@ describe('report', () => {
     expect(markdownPath('out')).toBe('out.md');
   });
 
-  it('writes the DESIGN §4.4 JSON document', () => {
+  it('writes the docs/contracts.md#bench JSON document', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-bench-'));
     try {
       const file = path.join(dir, 'results/latest.json');

@@ -1,6 +1,6 @@
 /**
- * `pnpm bench`: runs the benchmark suites, writes `bench/results/latest.json` at the repository root (DESIGN
- * §4.4: `{ machine, figures: [{ name, unit, value, baseline?, ratio? }] }`, plus `skipped` and `notes` when
+ * `pnpm bench`: runs the benchmark suites, writes `bench/results/latest.json` at the repository root (docs/contracts.md#bench:
+ * `{ machine, figures: [{ name, unit, value, baseline?, ratio? }] }`, plus `skipped` and `notes` when
  * there are any) and the same as a markdown page beside it (`latest.md`), and prints the markdown table.
  *
  * Usage: `pnpm bench [--quick] [--only <suite>[,<suite>…]] [--out <file>] [--list]`

@@ -1,7 +1,7 @@
 /**
  * The understudy gateway under test: the built app entry (`apps/gateway/dist/main.js`) started as its own
  * process with a config file, a temp state root and a temp home, on an ephemeral loopback port. Tools never
- * import apps (DESIGN §1), so this is the same program `pnpm start` runs.
+ * import apps (docs/architecture.md), so this is the same program `pnpm start` runs.
  *
  * Configs used by the bench (all providers speak `openai-completions` to the fixed upstream):
  * - one candidate: `fixed/bench-model`;

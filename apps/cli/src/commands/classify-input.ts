@@ -1,5 +1,5 @@
 /**
- * One input line of `understudy classify` (DESIGN §4.1) → a {@link ProviderFailure}, or a clear error naming
+ * One input line of `understudy classify` (docs/contracts.md#classify) → a {@link ProviderFailure}, or a clear error naming
  * the field and the fix. Fields the contract does not know (`id`, `expect`, `why` …) are ignored. Obvious
  * spellings are accepted rather than rejected: a numeric-string status, numeric header values and codes, a
  * parsed JSON object as `body`, a single string as `details`.
@@ -70,7 +70,7 @@ function detailsOf(record: Record<string, unknown>): string[] | undefined {
   return value.map((detail) => (typeof detail === 'string' ? detail : JSON.stringify(detail) ?? String(detail)));
 }
 
-/** Fields of {@link ProviderFailure} beyond DESIGN §4.1: kept when valid, ignored otherwise. */
+/** Fields of {@link ProviderFailure} beyond docs/contracts.md#classify: kept when valid, ignored otherwise. */
 function transportFacts(record: Record<string, unknown>): Partial<Record<'phase' | 'abortCause' | 'timeoutKind' | 'outputStarted', unknown>> {
   const facts: Partial<Record<'phase' | 'abortCause' | 'timeoutKind' | 'outputStarted', unknown>> = {};
   if (typeof record['phase'] === 'string' && PHASES.has(record['phase'])) facts.phase = record['phase'];

@@ -1,5 +1,5 @@
 /**
- * What `understudy classify` prints: the DESIGN §4.1 JSON line (fixed key order) or, with `--explain`, a short
+ * What `understudy classify` prints: the docs/contracts.md#classify JSON line (fixed key order) or, with `--explain`, a short
  * human-readable account of the decision.
  */
 import { REASON_POLICY } from '@understudy/error-classifier';
@@ -7,7 +7,7 @@ import type { FailureExplanation } from '@understudy/error-classifier';
 import type { Colors } from '../output.js';
 
 /**
- * The DESIGN §4.1 output line of one classification (no trailing newline). `rotatesProfile` is true when the
+ * The docs/contracts.md#classify output line of one classification (no trailing newline). `rotatesProfile` is true when the
  * reason's policy allows any rotation to another profile of the same provider.
  *
  * @example classificationLine(explanation) // '{"reason":"rate_limit","status":429,"advancesFallback":true,…}'
@@ -25,7 +25,7 @@ export function classificationLine(result: FailureExplanation): string {
   });
 }
 
-/** The error line for an input line that could not be read (DESIGN §4.1). */
+/** The error line for an input line that could not be read (docs/contracts.md#classify). */
 export function invalidLine(error: string, lineNumber: number): string {
   return JSON.stringify({ error, line: lineNumber });
 }

@@ -1,5 +1,5 @@
 /**
- * `understudy classify` as DESIGN §4.1 specifies it, run in-process with fake streams.
+ * `understudy classify` as docs/contracts.md#classify specifies it, run in-process with fake streams.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `understudy classify` (DESIGN §4.1): JSON Lines of provider failures on stdin → one JSON line per input line on
+ * `understudy classify` (docs/contracts.md#classify): JSON Lines of provider failures on stdin → one JSON line per input line on
  * stdout, in order: `{"reason","status","advancesFallback","rotatesProfile","cooldownScope","retryAfterMs","detail"}`.
  *
  * - A line that is not valid JSON (or not an object, or with a field of the wrong type) prints

@@ -1,6 +1,6 @@
 /**
  * `understudy config validate` (the config file parses, expands and validates; every bad path is listed with its
- * fix) and `understudy config schema` (the JSON Schema of the file, DESIGN §3).
+ * fix) and `understudy config schema` (the JSON Schema of the file, docs/configuration.md).
  */
 import { ConfigError, configJsonSchema } from '@understudy/config';
 import { ExitCode, writeLine } from '../io.js';

@@ -1,6 +1,6 @@
 /**
  * `understudy doctor [--fix]`: checks the config, the agent's store (readable, intact, migrated), the modes of the
- * state files, and legacy auth files. `--fix` imports legacy files (seed 002: only the doctor imports them),
+ * state files, and legacy auth files. `--fix` imports legacy files (the model-failover doc: only the doctor imports them),
  * creates/migrates the store and tightens modes. Exit 0 when nothing is left in error, else 1.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * `understudy gateway [--config F] [--host H] [--port N]` (DESIGN §4.3): starts the gateway app's own entry
+ * `understudy gateway [--config F] [--host H] [--port N]` (docs/contracts.md#gateway): starts the gateway app's own entry
  * point as a child process (apps never import apps), with the terminal inherited, SIGINT / SIGTERM forwarded,
  * and the gateway's exit code passed through.
  */

@@ -1,6 +1,6 @@
 /**
  * `understudy models auth add | list | remove | clear-cooldown | order get|set|clear`: managing an agent's auth
- * profiles (seed 002 "Auth storage", "Rotation order"). A secret is read from stdin (`--key-stdin`) or from an
+ * profiles (the model-failover doc "Auth storage", "Rotation order"). A secret is read from stdin (`--key-stdin`) or from an
  * environment variable (`--key-env VAR`), never from the command line, and is never printed.
  */
 import type { Readable } from 'node:stream';

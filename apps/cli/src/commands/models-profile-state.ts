@@ -1,5 +1,5 @@
 /**
- * The state of an auth profile as `models status` and `models auth list` show it (seed 002 "Cooldowns",
+ * The state of an auth profile as `models status` and `models auth list` show it (the model-failover doc "Cooldowns",
  * "Billing disables"): `ok`, `cooling until <ISO> (<reason>, <model>)` or `disabled until <ISO> (<reason>)`.
  */
 import type { FailoverReason, ProfileUsageStats } from '@understudy/contracts';

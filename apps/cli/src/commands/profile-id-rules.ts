@@ -1,5 +1,5 @@
 /**
- * What `models auth add` accepts as a provider id and a profile id (seed 002 "Profile IDs": `provider:name`).
+ * What `models auth add` accepts as a provider id and a profile id (the model-failover doc "Profile IDs": `provider:name`).
  * Ids end up in admin URLs (`/admin/profiles/:id/…`), config keys and table columns, so they are short and
  * plain: no path separators, spaces or control characters. Messages state the rule without echoing the
  * value (a secret pasted into the wrong flag must not reach a terminal or a CI log).

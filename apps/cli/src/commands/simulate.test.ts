@@ -1,5 +1,5 @@
 /**
- * `understudy simulate` through the CLI, in-process (DESIGN §4.2): every scenario under `apps/cli/scenarios/`
+ * `understudy simulate` through the CLI, in-process (docs/contracts.md#simulate): every scenario under `apps/cli/scenarios/`
  * runs and its output must match its `.expect.json5` file (turns with every attempt, selected usage stats and
  * session fields, absent paths, error message fragments); invalid scenarios exit 2 naming the bad field.
  */

@@ -1,5 +1,5 @@
 /**
- * `understudy simulate <scenario.json>` (DESIGN §4.2): runs a scenario — scripted provider outcomes on a
+ * `understudy simulate <scenario.json>` (docs/contracts.md#simulate): runs a scenario — scripted provider outcomes on a
  * simulated clock against the real chain builder, cooldown scheduler, fallback runner and a temporary SQLite
  * store — and prints one JSON document `{ turns, usageStats, session }` on stdout. `--trace` also writes each
  * fallback decision to stderr. Exit 0 when the scenario ran (whatever its outcome), 2 for an invalid scenario
@@ -44,7 +44,7 @@ export const registerSimulateCommand: RegisterCommand = (program, io, state) => 
   program
     .command('simulate')
     .description('Run a failover scenario (scripted provider outcomes, simulated clock, temporary store) and print the decisions as JSON.')
-    .argument('<scenario>', 'scenario file (JSON or JSON5), see DESIGN §4.2')
+    .argument('<scenario>', 'scenario file (JSON or JSON5), see docs/contracts.md#simulate')
     .option('--trace', 'also print every fallback decision to stderr')
     .action(async (file: string, options: SimulateCommandOptions) => {
       state.exitCode = await runSimulate(io, file, options);

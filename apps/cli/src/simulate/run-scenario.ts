@@ -1,5 +1,5 @@
 /**
- * Running a scenario (DESIGN §4.2): the real candidate-chain builder, cooldown scheduler and fallback runner
+ * Running a scenario (docs/contracts.md#simulate): the real candidate-chain builder, cooldown scheduler and fallback runner
  * against a temporary real store and scripted provider outcomes, on a simulated clock (no real sleeping; `seed`
  * drives the jitter). Turns run in order and share the store, the session, the probe throttle and the skip cache.
  */

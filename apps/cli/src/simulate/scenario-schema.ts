@@ -1,5 +1,5 @@
 /**
- * The scenario file of `understudy simulate` (DESIGN §4.2), as a zod schema. Known fields are checked strictly
+ * The scenario file of `understudy simulate` (docs/contracts.md#simulate), as a zod schema. Known fields are checked strictly
  * (types, ranges, result shapes) so a bad field is reported with its path; unknown keys are ignored so a
  * scenario can carry its own notes or expectations. `config` is checked by `@understudy/config` afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * The scripted provider of a simulated turn (DESIGN §4.2): the attempt function answers from the turn's
+ * The scripted provider of a simulated turn (docs/contracts.md#simulate): the attempt function answers from the turn's
  * `outcomes` — the first outcome whose `match` fits the call (provider, model, profile) gives its next result;
  * a call with no matching outcome or no result left answers `{ "ok": true }`. Each result's `latencyMs`
  * advances the simulated clock.

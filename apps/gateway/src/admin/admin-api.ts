@@ -1,5 +1,5 @@
 /**
- * The admin API under `/admin/` (DESIGN §4.3). It exists only when `gateway.auth.adminToken` is set (without
+ * The admin API under `/admin/` (docs/contracts.md#gateway). It exists only when `gateway.auth.adminToken` is set (without
  * it every admin path answers 404, so an unconfigured gateway exposes no management surface) and then requires
  * `Authorization: Bearer <adminToken>` (401 otherwise). The agent is `?agent=` or `x-understudy-agent`
  * (default `main`). Bodies are JSON in OpenAI's error shape on failure. Nothing here ever returns a secret.

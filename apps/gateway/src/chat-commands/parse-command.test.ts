@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseChatCommand, splitModelAndProfile } from './parse-command.js';
 
 describe('parseChatCommand', () => {
-  // DESIGN §4.3: a last user message that is a command is handled by the gateway; anything else goes to the model.
+  // docs/contracts.md#gateway: a last user message that is a command is handled by the gateway; anything else goes to the model.
   it.each([
     { text: '/model', expected: { kind: 'model_show' } },
     { text: '  /model default  ', expected: { kind: 'model_default' } },

@@ -1,7 +1,7 @@
 /**
  * Chat commands: a last user message such as `/model anthropic/claude-sonnet-4-5@anthropic:work`,
- * `/model default`, `/new`, `/reset` or `/status` is handled by the gateway instead of a model (DESIGN §4.3,
- * seed 002 "Session overrides and live model switching", "Session stickiness"). Other slash words go to the
+ * `/model default`, `/new`, `/reset` or `/status` is handled by the gateway instead of a model (docs/contracts.md#gateway,
+ * the model-failover doc "Session overrides and live model switching", "Session stickiness"). Other slash words go to the
  * model untouched.
  */
 

@@ -27,7 +27,7 @@ function thrown(run: () => unknown): GatewayError {
 }
 
 describe('resolveRequestSelection', () => {
-  // DESIGN §4.3: `default` or an agent id runs a configured chain; an alias or provider/model is explicit (strict).
+  // docs/contracts.md#gateway: `default` or an agent id runs a configured chain; an alias or provider/model is explicit (strict).
   it.each([
     { model: undefined, agent: 'main', expected: { kind: 'configured', agentId: 'main' } },
     { model: 'default', agent: 'coder', expected: { kind: 'configured', agentId: 'coder' } },

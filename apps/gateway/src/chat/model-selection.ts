@@ -1,5 +1,5 @@
 /**
- * What the `model` field of a client request selects (DESIGN §4.3): `default` or an agent id runs that agent's
+ * What the `model` field of a client request selects (docs/contracts.md#gateway): `default` or an agent id runs that agent's
  * configured chain; a configured alias or `provider/model` of a configured provider is an explicit selection
  * (selection source `user`: strict); anything else is a 404 listing what is valid.
  */

@@ -1,5 +1,5 @@
 /**
- * Who may call the gateway (DESIGN §4.3): with `gateway.auth.token` set, every request carries it as
+ * Who may call the gateway (docs/contracts.md#gateway): with `gateway.auth.token` set, every request carries it as
  * `Authorization: Bearer <token>` or `x-api-key: <token>` (what the Anthropic SDK sends); the admin API needs
  * `gateway.auth.adminToken` as a bearer token. Comparisons take constant time.
  */

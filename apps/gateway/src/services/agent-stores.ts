@@ -1,5 +1,5 @@
 /**
- * One auth-profile store per agent (DESIGN §3), opened on first use and kept open, closed all together on
+ * One auth-profile store per agent (docs/configuration.md), opened on first use and kept open, closed all together on
  * shutdown. A store that fails to open is not cached, so a fixed problem (e.g. `understudy doctor --fix`)
  * needs no restart.
  */

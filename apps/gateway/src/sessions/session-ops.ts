@@ -1,6 +1,6 @@
 /**
- * The session changes a user or a host makes (seed 002 "Session overrides and live model switching",
- * "Session stickiness"; DESIGN §2, §4.3): `/model` (a user override, an optional user auth pin, a pending live
+ * The session changes a user or a host makes (the model-failover doc "Session overrides and live model switching",
+ * "Session stickiness"; docs/policy.md#failover-reasons, docs/contracts.md#gateway): `/model` (a user override, an optional user auth pin, a pending live
  * switch), `/model default`, `/new` / `/reset` / `sessions.reset`, and `sessions.patch` from the admin API.
  * Every write is a compare-and-set on the session's revision, retried on conflict, so a concurrent turn never
  * loses a user's selection and a stale writer never overwrites a newer one.

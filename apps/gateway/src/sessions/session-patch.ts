@@ -1,8 +1,8 @@
 /**
- * `PATCH /admin/sessions/:key` — `sessions.patch` semantics (DESIGN §4.3): the session fields of DESIGN §2,
+ * `PATCH /admin/sessions/:key` — `sessions.patch` semantics (docs/contracts.md#gateway): the session fields of docs/policy.md#failover-reasons,
  * `null` clears a field, an absent key leaves it alone. A model change is a user override with a pending live
  * switch (like `/model`); clearing the model is `/model default`; a new `compactionCount` releases an automatic
- * auth pin so the next turn re-picks it (seed 002 "Session stickiness").
+ * auth pin so the next turn re-picks it (the model-failover doc "Session stickiness").
  */
 import type { SessionEntry, SessionPatch } from '@understudy/contracts';
 import { normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';

@@ -1,6 +1,6 @@
 /**
  * `/status` (and the admin API's view of a session): the selected model, the active fallback and its reason
- * when they differ, the pinned auth profile, and the cooldowns that block the candidate chain (seed 002
+ * when they differ, the pinned auth profile, and the cooldowns that block the candidate chain (the model-failover doc
  * "Session overrides and live model switching": "/status shows the selected model and, when fallback state
  * differs, the active fallback model and reason").
  */

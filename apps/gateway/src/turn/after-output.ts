@@ -1,5 +1,5 @@
 /**
- * A streamed answer that fails after output reached the client: the turn ends (no fallback, DESIGN §6.1 "any
+ * A streamed answer that fails after output reached the client: the turn ends (no fallback, docs/policy.md#what-each-reason-does "any
  * failure after output reached the caller"), the failure is still marked on the auth profile by its reason
  * (the runner had already counted the attempt a success when the first token arrived), and the client gets an
  * explicit error event.

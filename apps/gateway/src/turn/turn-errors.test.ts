@@ -30,7 +30,7 @@ function failover(reason: FailoverError['reason'], status: number | null, messag
 }
 
 describe('turnError', () => {
-  // DESIGN §4.3: the HTTP status of the final failure is kept; raw provider bodies are never echoed.
+  // docs/contracts.md#gateway: the HTTP status of the final failure is kept; raw provider bodies are never echoed.
   it.each([
     { error: failover('server_error', 500), status: 500, kind: 'upstream' },
     { error: failover('billing', 402), status: 402, kind: 'billing' },

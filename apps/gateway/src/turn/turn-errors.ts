@@ -1,5 +1,5 @@
 /**
- * How a failed turn becomes an HTTP error (DESIGN §4.3): the final failure's HTTP status kept, the runner's
+ * How a failed turn becomes an HTTP error (docs/contracts.md#gateway): the final failure's HTTP status kept, the runner's
  * summary as the message (our own words: never a provider body or a secret), and the attempts as structured
  * details. "Temporarily rate-limited" with status 429 and a `retry-after` header only when every failure was a
  * rate limit (a call that got one, or a profile cooling down from one); cooling down after other failures

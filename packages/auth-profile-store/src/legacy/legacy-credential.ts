@@ -1,5 +1,5 @@
 /**
- * Tolerant reading of one legacy credential entry (DESIGN §3 shapes): `{type:"api_key", provider, key}`,
+ * Tolerant reading of one legacy credential entry (docs/configuration.md shapes): `{type:"api_key", provider, key}`,
  * `{type:"oauth", provider, access, refresh, expires, email?, projectId?, enterpriseUrl?}`,
  * `{type:"token", provider, token, expires?}`. A missing `type` is inferred from the fields present; a few
  * spellings other tools used (`apiKey`, `api_key`, `accessToken`, `refreshToken`, `expiresAt`) are accepted.

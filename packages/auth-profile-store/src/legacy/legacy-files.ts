@@ -1,5 +1,5 @@
 /**
- * Finding and reading the legacy auth files of one agent (DESIGN §3):
+ * Finding and reading the legacy auth files of one agent (docs/configuration.md):
  * - `<agentDir>/auth-profiles.json`: `{ version?, profiles: { <id>: credential }, order?, lastGood?, usageStats? }`
  *   (the older layout kept `usageStats` and `order` here);
  * - `<agentDir>/auth-state.json`: `{ order?, lastGood?, usageStats? }` (routing state, no credentials);

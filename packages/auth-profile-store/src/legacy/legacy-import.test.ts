@@ -78,7 +78,7 @@ beforeEach(() => {
 
 afterEach(() => removeTempStateRoot(root));
 
-describe('fail closed until imported (seed 002 "Auth storage")', () => {
+describe('fail closed until imported (the model-failover doc "Auth storage")', () => {
   it('refuses to open an agent with credential-bearing legacy files, naming `understudy doctor --fix`', async () => {
     writeAllLegacyFiles();
     const error = await openAuthProfileStore({ stateDir: root, agentId: 'main' }).catch((caught: unknown) => caught);

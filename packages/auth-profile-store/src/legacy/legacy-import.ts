@@ -1,5 +1,5 @@
 /**
- * `understudy doctor --fix`: imports an agent's legacy auth files into its SQLite store (DESIGN §3, seed 002
+ * `understudy doctor --fix`: imports an agent's legacy auth files into its SQLite store (docs/configuration.md, the model-failover doc
  * "Auth storage": legacy files are imported only by the doctor; until then the agent fails closed).
  *
  * Rules:

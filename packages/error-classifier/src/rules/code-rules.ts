@@ -5,7 +5,7 @@
  * Two strengths:
  * - **decisive** codes name the cause outright (`insufficient_quota`, `overloaded_error`, `RESOURCE_EXHAUSTED`,
  *   `ThrottlingException`, `ECONNRESET`). They are read before any prose, so a provider type beats a client's
- *   wording around it (seed 002: a `rate_limit_error` whose message says "overloaded" stays a rate limit).
+ *   wording around it (the model-failover doc: a `rate_limit_error` whose message says "overloaded" stays a rate limit).
  * - **broad** codes only name a family (`authentication_error`, `invalid_request_error`, SDK classes such as
  *   `APIConnectionError`). They are read after the text families and after the input status, because providers
  *   put more specific causes under them (billing text under `permission_error`, an overload under
@@ -33,7 +33,7 @@ const DECISIVE: CodeTable = {
   usage_limit_reached: ['codex.usage_limit_reached', 'rate_limit'],
   usage_limit_exceeded: ['code.usage_limit_exceeded', 'rate_limit'],
   concurrency_limit_exceeded: ['code.concurrency_limit', 'rate_limit'],
-  // capacity (DESIGN §2: overloaded_error, at capacity, ModelNotReadyException)
+  // capacity (docs/policy.md#failover-reasons: overloaded_error, at capacity, ModelNotReadyException)
   overloaded_error: ['anthropic.overloaded_error', 'overloaded'],
   engine_overloaded_error: ['moonshot.engine_overloaded_error', 'overloaded'],
   server_overloaded: ['code.server_overloaded', 'overloaded'],
@@ -175,7 +175,7 @@ const BROAD: CodeTable = {
   cancelled: ['grpc.cancelled', 'abort'],
 };
 
-/** Finish / stop / block reasons (seed 002: provider-completed `error` is a server error; transport-shaped ones are timeouts). */
+/** Finish / stop / block reasons (the model-failover doc: provider-completed `error` is a server error; transport-shaped ones are timeouts). */
 const FINISH: CodeTable = {
   error: ['finish_reason.error', 'server_error'],
   abort: ['finish_reason.abort', 'timeout'],

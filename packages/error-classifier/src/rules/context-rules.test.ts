@@ -8,7 +8,7 @@ function check([, failure, reason, rule]: RuleCase): void {
   if (rule !== undefined) expect(result.detail).toBe(rule);
 }
 
-describe('facts around the failure (DESIGN §6.1: an abort caused by a timeout is a timeout)', () => {
+describe('facts around the failure (docs/policy.md#what-each-reason-does: an abort caused by a timeout is a timeout)', () => {
   const cases: RuleCase[] = [
     ['a user abort is an abort even with a transport code', { abortCause: 'user', code: 'ECONNRESET' }, 'abort', 'abort.user'],
     ['an abort from our stall timeout is a timeout', { abortCause: 'timeout', timeoutKind: 'stall', message: 'AbortError' }, 'timeout', 'abort.timeout.stall'],

@@ -2,7 +2,7 @@
  * Rules that read the facts around a failure before its text: why a request was aborted, which of our own
  * timeouts fired, the literal "no error details" message, and failures that carry no text at all.
  *
- * DESIGN §6.1: an abort caused by a timeout is a `timeout`, not an `abort`. Seed 002, "Model fallback":
+ * docs/policy.md#what-each-reason-does: an abort caused by a timeout is a `timeout`, not an `abort`. Seed 002, "Model fallback":
  * `empty_response` means no usable message or status; `no_error_details` means the provider explicitly said
  * "Unknown error (no error details in response)"; a 404 without any body names no cause either.
  */

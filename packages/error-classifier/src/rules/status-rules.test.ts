@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { explain } from '../test-support/classify.js';
 import { reasonOfStatus } from './status-rules.js';
 
-describe('reasonOfStatus (DESIGN §2 status split)', () => {
+describe('reasonOfStatus (docs/policy.md#failover-reasons status split)', () => {
   it.each([
     [500, 'server_error'],
     [502, 'server_error'],
@@ -32,7 +32,7 @@ describe('reasonOfStatus (DESIGN §2 status split)', () => {
   });
 });
 
-describe('status output (DESIGN §4.1: the input status unchanged, else the one the text states, else null)', () => {
+describe('status output (docs/contracts.md#classify: the input status unchanged, else the one the text states, else null)', () => {
   it('keeps the input status even when the text states another', () => {
     const result = explain({ status: 404, body: '500: AzureException NotFoundError - Error code: 404 - DeploymentNotFound' });
     expect(result.status).toBe(404);

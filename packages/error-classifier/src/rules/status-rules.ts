@@ -1,7 +1,7 @@
 /**
  * HTTP status rules: the reason a status carries when nothing more specific was found in the codes or the text.
  *
- * DESIGN §2: 500, 502 and 520 are the provider's own failure (`server_error`); 408, 504 and 524 (and the other
+ * docs/policy.md#failover-reasons: 500, 502 and 520 are the provider's own failure (`server_error`); 408, 504 and 524 (and the other
  * Cloudflare connection failures 521–523) are time or transport (`timeout`); 503 and 529 are capacity
  * (`overloaded`). Seed 002: a 402 is billing unless its text names a periodic window (read earlier by the
  * text families); a 404 is `model_not_found` unless its body names another cause (also read earlier); a 404

@@ -1,5 +1,5 @@
 /**
- * A manual clock for tests and simulations (STYLE 5): `sleep` advances the time at once instead of waiting, so
+ * A manual clock for tests and simulations: `sleep` advances the time at once instead of waiting, so
  * runs with retries and backoff finish instantly and deterministically.
  */
 import type { AbortSignalLike, Clock } from '@understudy/contracts';

@@ -1,5 +1,5 @@
 /**
- * An in-memory {@link AuthStorePort} for tests (STYLE 7): the same contract as the SQLite store — provider
+ * An in-memory {@link AuthStorePort} for tests: the same contract as the SQLite store — provider
  * state read together, atomic usage-stats transitions, a probe throttle, compare-and-set sessions — plus a few
  * setup and inspection helpers and call counters.
  */

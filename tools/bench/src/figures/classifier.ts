@@ -1,5 +1,5 @@
 /**
- * Classifier figures (DESIGN §4.4): `classifier.payloads_per_s`, classifications per second over the fixture
+ * Classifier figures (docs/contracts.md#bench): `classifier.payloads_per_s`, classifications per second over the fixture
  * corpus (captured payloads plus extra cases), and `classifier.slowest_ms`, the slowest single payload
  * (median of repeated runs) among the corpus and the synthetic 1 MiB worst cases.
  */

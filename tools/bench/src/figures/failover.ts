@@ -1,5 +1,5 @@
 /**
- * Failover decision time (DESIGN §4.4 `failover.decision_ms`): the primary answers 429, and the figure is the
+ * Failover decision time (docs/contracts.md#bench `failover.decision_ms`): the primary answers 429, and the figure is the
  * time from the upstream finishing that 429 to the fallback request arriving at the upstream — both instants
  * taken by the upstream process's own clock (`performance.now()`), so the client's timing plays no part. What it
  * covers: the 429 travelling back, classification, the failure mark in the store, the fallback decision and the

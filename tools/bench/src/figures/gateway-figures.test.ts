@@ -1,5 +1,5 @@
 /**
- * The gateway figures' names, units, baselines and ratios from tiny hand-made samples (DESIGN §4.4: baselines
+ * The gateway figures' names, units, baselines and ratios from tiny hand-made samples (docs/contracts.md#bench: baselines
  * as separate figures suffixed `.vs_bare_proxy` / `.vs_portkey`, ratio = value / baseline.value).
  */
 import { describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ function measurements(withPortkey = true): GatewayMeasurements {
 const byName = (figures: readonly Figure[]): Record<string, Figure> => Object.fromEntries(figures.map((figure) => [figure.name, figure]));
 
 describe('gateway figures', () => {
-  it('has every DESIGN §4.4 gateway figure with its unit', () => {
+  it('has every docs/contracts.md#bench gateway figure with its unit', () => {
     const figures = gatewayFigures(measurements());
     expect(figures.map((figure) => [figure.name, figure.unit])).toEqual([
       ['gateway.direct_p50_ms', 'ms'],

@@ -1,5 +1,5 @@
 /**
- * From raw samples to the gateway figures of DESIGN §4.4. Pure: the suite measures, this computes, and the unit
+ * From raw samples to the gateway figures of docs/contracts.md#bench. Pure: the suite measures, this computes, and the unit
  * tests feed it tiny hand-made samples.
  *
  * Every latency figure is "added over direct": inside each round, the target's percentile minus the direct

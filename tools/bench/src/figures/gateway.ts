@@ -1,5 +1,5 @@
 /**
- * Gateway figures (DESIGN §4.4): added latency p50/p99, throughput at concurrency 32 (and the CPU time each
+ * Gateway figures (docs/contracts.md#bench): added latency p50/p99, throughput at concurrency 32 (and the CPU time each
  * request costs the proxy process under that load), RSS under load and added time to first token, for understudy side by side with the direct path, a bare undici proxy and Portkey, all
  * in front of the same fixed upstream and all in this one run.
  *

@@ -1,5 +1,5 @@
 /**
- * Store figures (DESIGN §4.4): `store.marks_per_s`, failure marks per second in one process (each mark is
+ * Store figures (docs/contracts.md#bench): `store.marks_per_s`, failure marks per second in one process (each mark is
  * `recordFailure` through `updateUsageStats`: one `BEGIN IMMEDIATE` transaction on the agent's SQLite file), and
  * `store.marks_per_s_4proc`, the total rate of 4 processes marking the same profile in one file at once (the
  * gateway replicas / CLI-beside-gateway case), compared with the one-process rate of the same rounds. After

@@ -38,7 +38,7 @@ describe('auth (seed: auth failures rotate profiles and cool the profile down)',
   it.each(cases)('%s', (...row) => check(row));
 });
 
-describe('TLS certificates (DESIGN §6.1: later candidates of that provider are skipped)', () => {
+describe('TLS certificates (docs/policy.md#what-each-reason-does: later candidates of that provider are skipped)', () => {
   const cases: RuleCase[] = [
     ['an expired certificate code is tls_certificate', { code: 'CERT_HAS_EXPIRED' }, 'tls_certificate', 'tls.cert_has_expired'],
     ['a self-signed chain is tls_certificate', { message: 'self signed certificate in certificate chain' }, 'tls_certificate', 'text.tls_certificate'],

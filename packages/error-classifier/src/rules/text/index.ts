@@ -1,6 +1,6 @@
 /**
  * The text families in the order they are read. The order is the precedence between causes that share
- * wording (each step cites the seed 002 rule it protects):
+ * wording (each step cites the the model-failover doc rule it protects):
  *
  * 1. refusal — a content block can hide behind any status or an "InternalError" code name;
  * 2. billing, then periodic usage windows — credit exhaustion wins over a mention of a monthly limit, a

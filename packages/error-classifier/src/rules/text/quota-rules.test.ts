@@ -56,7 +56,7 @@ describe('rate limits (seed: the bucket is broader than plain 429)', () => {
   });
 });
 
-describe('overloaded (DESIGN §2: capacity)', () => {
+describe('overloaded (docs/policy.md#failover-reasons: capacity)', () => {
   const cases: RuleCase[] = [
     ['503 "service unavailable" is capacity', { status: 503, body: 'Service Unavailable' }, 'overloaded'],
     ['529 is capacity', { status: 529, body: '' }, 'overloaded', 'status.529'],

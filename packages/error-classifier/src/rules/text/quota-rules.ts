@@ -68,7 +68,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
   /レート制限|リクエストが多すぎ/,
 ]);
 
-/** Capacity (DESIGN §2: 503 "service unavailable", overloaded_error, "at capacity", high demand, not ready). */
+/** Capacity (docs/policy.md#failover-reasons: 503 "service unavailable", overloaded_error, "at capacity", high demand, not ready). */
 export const OVERLOADED_RULES: readonly TextRule[] = family('text.overloaded', 'overloaded', [
   /overload/,
   /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,

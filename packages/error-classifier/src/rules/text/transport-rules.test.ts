@@ -9,7 +9,7 @@ function check([, failure, reason, rule]: RuleCase): void {
   if (rule !== undefined) expect(result.detail).toBe(rule);
 }
 
-describe('timeouts and transport (DESIGN §2: time or transport is a timeout)', () => {
+describe('timeouts and transport (docs/policy.md#failover-reasons: time or transport is a timeout)', () => {
   const cases: RuleCase[] = [
     ['a 408 is a timeout', { status: 408, body: '' }, 'timeout', 'status.408'],
     ['a 504 is a timeout', { status: 504, body: 'Gateway Timeout' }, 'timeout'],
@@ -30,7 +30,7 @@ describe('timeouts and transport (DESIGN §2: time or transport is a timeout)', 
   });
 });
 
-describe('server errors (DESIGN §2: the provider\'s own failure)', () => {
+describe('server errors (docs/policy.md#failover-reasons: the provider\'s own failure)', () => {
   const cases: RuleCase[] = [
     ['a 500 is a server error and its status is kept', { status: 500, body: '' }, 'server_error', 'status.500'],
     ['a 502 is a server error', { status: 502, body: '' }, 'server_error', 'status.502'],

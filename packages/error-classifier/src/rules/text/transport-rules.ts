@@ -1,7 +1,7 @@
 /**
  * Text families about time, transport, the provider's own failures, aborts and empty answers.
  *
- * DESIGN §2 splits the transient bucket three ways: `timeout` is time or transport (a TTFT or stall timeout, a
+ * docs/policy.md#failover-reasons splits the transient bucket three ways: `timeout` is time or transport (a TTFT or stall timeout, a
  * reset or refused connection, a stream that ended early, an abort caused by a timeout); `server_error` is the
  * provider's own failure (an internal-error message, a provider-completed `stop reason: error`); `overloaded` is
  * capacity (in quota-rules). Seed 002 adds: the bare runtime message "An unknown error occurred" is
@@ -75,7 +75,7 @@ function noUsableStatus(evidence: Evidence): boolean {
   return evidence.status === null || (evidence.status >= 200 && evidence.status < 300);
 }
 
-/** The provider answered with nothing usable (seed 002: `empty_response`). */
+/** The provider answered with nothing usable (the model-failover doc: `empty_response`). */
 export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
