@@ -34,11 +34,20 @@ function describe(code: string | undefined): { readonly status: number; readonly
 }
 
 /**
- * Answers a `clientError` (see the module comment).
+ * Answers a `clientError` (see the module comment). Never throws: when answering fails, the socket is destroyed.
  *
  * @example server.on('clientError', answerClientError)
  */
 export function answerClientError(error: Error & { readonly code?: string }, socket: Duplex): void {
+  try {
+    answer(error, socket);
+  } catch {
+    // Nothing about one broken connection may reach the process: close it.
+    socket.destroy();
+  }
+}
+
+function answer(error: Error & { readonly code?: string }, socket: Duplex): void {
   // Node attaches the response being served to its socket (`_httpMessage`, what Node's own default handler
   // checks). Writing a raw response then would interleave with it.
   const serving = (socket as Duplex & { readonly _httpMessage?: unknown })._httpMessage;

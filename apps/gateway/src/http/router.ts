@@ -10,13 +10,14 @@ import { handleAdmin } from '../admin/admin-api.js';
 import type { ChatHandlerContext, ChatOutcome } from '../chat/chat-handler.js';
 import { handleChat, methodNotAllowed } from '../chat/chat-handler.js';
 import { renderModelList } from '../chat/models-list.js';
-import { GatewayError } from '../gateway-error.js';
+import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { storeError, storeFailureFacts } from '../services/store-errors.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTimer } from '../turn/run-turn.js';
 import type { WireDialect } from '../wire/dialect.js';
 import { anthropicDialect, openAIDialect } from '../wire/dialects.js';
 import { clientAllowed } from './access.js';
+import { parseRequestTarget } from './request-target.js';
 import { sendJson, sendText } from './respond.js';
 
 /** Everything the router needs. */
@@ -98,12 +99,13 @@ export function createRequestListener(context: RouterContext): (request: Incomin
   const { metrics, log } = context;
   const token = context.chat.config.gateway.auth.token;
 
-  return (request, response) => {
+  const serveRequest = (request: IncomingMessage, response: ServerResponse): void => {
     const started = performance.now();
-    const url = new URL(request.url ?? '/', 'http://gateway.invalid');
-    const path = url.pathname;
+    const target = parseRequestTarget(request.url);
+    const url = target.ok ? target.url : undefined;
+    const path = url?.pathname ?? '';
     const method = request.method ?? 'GET';
-    const route = routeOf(path);
+    const route = url === undefined ? 'unknown' : routeOf(path);
     const dialect = dialectOf(route, request);
     const abort = new AbortController();
     const timer: UpstreamTimer = { upstreamMs: 0 };
@@ -114,6 +116,7 @@ export function createRequestListener(context: RouterContext): (request: Incomin
     });
 
     const serve = async (): Promise<ChatOutcome & { readonly error?: string }> => {
+      if (!target.ok) throw invalidRequest(target.problem, 'invalid_request_target');
       if (route === 'healthz' && method === 'GET') {
         const draining = context.draining();
         sendJson(response, draining ? 503 : 200, { status: draining ? 'draining' : 'ok' });
@@ -123,7 +126,7 @@ export function createRequestListener(context: RouterContext): (request: Incomin
         response.setHeader('connection', 'close');
         throw new GatewayError(503, 'unavailable', 'the gateway is shutting down; retry on another instance', { code: 'shutting_down' });
       }
-      if (route === 'admin') return { status: await handleAdmin(request, response, url, context.admin) };
+      if (route === 'admin' && url !== undefined) return { status: await handleAdmin(request, response, url, context.admin) };
       if (!clientAllowed(request.headers, token)) {
         throw new GatewayError(401, 'authentication', 'this gateway needs its token: send Authorization: Bearer <gateway.auth.token> or x-api-key', {
           code: 'invalid_api_key',
@@ -173,9 +176,39 @@ export function createRequestListener(context: RouterContext): (request: Incomin
           log.info({ method, path, ...outcome, durationMs: Math.round(totalMs * 10) / 10, upstreamMs: Math.round(timer.upstreamMs * 10) / 10 }, 'request');
         }
       })
+      .catch((error: unknown) => answerUnexpected(log, response, error, { method, path }))
       .finally(() => {
         context.inFlight.delete(abort);
         metrics.inFlight.dec();
       });
   };
+
+  // The last guard: whatever escapes the handling of one request is answered (or its connection closed) and
+  // logged; it never reaches the process, where it would end every other request with it.
+  return (request, response) => {
+    try {
+      serveRequest(request, response);
+    } catch (error) {
+      answerUnexpected(log, response, error, { method: request.method, path: undefined });
+    }
+  };
+}
+
+/**
+ * Answers an exception that escaped the request handling: 500 `internal_error` in OpenAI's error shape when
+ * nothing was sent yet (the route may not be known at this point), else the connection is closed so the
+ * client sees the answer end early rather than a clean end. Logs it with its stack. Never throws.
+ */
+function answerUnexpected(log: PinoLogger, response: ServerResponse, error: unknown, where: { readonly method: string | undefined; readonly path: string | undefined }): void {
+  try {
+    log.error({ err: error, method: where.method, path: where.path }, 'request handling failed unexpectedly');
+  } catch {
+    // A logger that throws must not take the answer down with it.
+  }
+  try {
+    if (response.headersSent) response.destroy();
+    else sendError(response, openAIDialect, new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error' }));
+  } catch {
+    response.destroy();
+  }
 }
