@@ -15,6 +15,12 @@ export const modelSelectionSchema = z.union([
       .array(modelRefTextSchema)
       .optional()
       .describe('Models tried after the primary, in order. [] makes an agent primary explicitly strict.'),
+    contextFallbacks: z
+      .array(modelRefTextSchema)
+      .optional()
+      .describe(
+        'Larger-window models tried on context overflow that are not in the chain, in order (docs/policy.md#what-each-reason-does). Only those whose context window is larger than the failing model\'s are tried.',
+      ),
   }),
 ]);
 
@@ -90,6 +96,7 @@ export const agentsConfigSchema = z
       }
       checkRef(selection.primary, [...path, 'primary']);
       selection.fallbacks?.forEach((fallback, index) => checkRef(fallback, [...path, 'fallbacks', index]));
+      selection.contextFallbacks?.forEach((fallback, index) => checkRef(fallback, [...path, 'contextFallbacks', index]));
     };
     checkSelection(agents.defaults.model, ['defaults', 'model']);
     checkSelection(agents.defaults.imageModel, ['defaults', 'imageModel']);

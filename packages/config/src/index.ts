@@ -20,6 +20,22 @@ export { configIssuesFromZod, configJsonSchema, formatConfigPath, parseConfig, s
 export type { ConfigParseResult } from './parse-config.js';
 export { expandEnvPlaceholders } from './env-placeholders.js';
 export { isLoopbackHost } from './loopback.js';
+export {
+  BUILT_IN_MODEL_METADATA,
+  MODEL_INPUT_KINDS,
+  lookupModelMetadata,
+  modelConfigEntrySchema,
+  modelMetadataFieldsSchema,
+  providerModelsSchema,
+} from './model-metadata.js';
+export type {
+  ModelConfigEntry,
+  ModelInputKind,
+  ModelMetadata,
+  ModelMetadataConfig,
+  ModelMetadataFields,
+  ModelMetadataSource,
+} from './model-metadata.js';
 export { ConfigError } from './errors.js';
 export type { ConfigIssue } from './errors.js';
 export { authConfigSchema, authProfileConfigSchema } from './auth-schema.js';

@@ -24,6 +24,9 @@ describe('defaults (docs/configuration.md, docs/policy.md)', () => {
     ['retry.provider.baseDelayMs', 250],
     ['retry.provider.maxDelayMs', 5_000],
     ['retry.provider.windowMs', 90_000],
+    ['retry.provider.maxRetryAfterWaitMs', 5_000],
+    ['gateway.streams.continueAfterOutput', true],
+    ['auth.cooldowns.timeoutProfileRotations', 1],
     ['models.timeouts.connectMs', 10_000],
     ['models.timeouts.requestMs', 300_000],
     ['auth.cooldowns.preset', 'default'],
@@ -103,7 +106,7 @@ describe('a full config', () => {
 
   it('keeps model refs as written (the chain builder resolves them) and fills nested defaults', () => {
     expect(config.agents.defaults.model).toEqual({ primary: 'openai/gpt-main', fallbacks: ['anthropic/claude-fb', 'fast'] });
-    expect(config.retry.provider).toEqual({ maxRetries: 5, baseDelayMs: 250, maxDelayMs: 5_000, windowMs: 90_000 });
+    expect(config.retry.provider).toEqual({ maxRetries: 5, baseDelayMs: 250, maxDelayMs: 5_000, windowMs: 90_000, maxRetryAfterWaitMs: 5_000 });
     expect(config.models.timeouts.stallMs).toBe(30_000);
     expect(config.models.timeouts.connectMs).toBe(10_000);
     expect(config.models.providers['local']?.timeouts).toEqual({ firstTokenMs: 5_000 });

@@ -65,13 +65,21 @@ function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
           message: `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`,
         },
       ];
-    case 'invalid_union':
+    case 'invalid_union': {
+      // When the input has the shape of exactly one branch (an object for `string | {…}`), that branch's own
+      // issues name the bad field better than "not a valid value".
+      const shaped = issue.errors.filter((branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+      const [only] = shaped;
+      if (shaped.length === 1 && only !== undefined && only.length > 0) {
+        return only.flatMap((inner) => toConfigIssues({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue));
+      }
       return [
         {
           path,
           message: `${issue.message === 'Invalid input' ? 'not a valid value' : issue.message}: write "provider/model" or { primary: "provider/model", fallbacks?: [...] }`,
         },
       ];
+    }
     case 'too_small':
     case 'too_big':
       return [{ path, message: describeBound(issue) }];

@@ -2,6 +2,7 @@
  * `retry.*`, `models.*`, `gateway.*`, `state.*` and `session.*` (docs/configuration.md, docs/contracts.md#gateway, docs/policy.md#retries-probes-and-rotation).
  */
 import * as z from 'zod';
+import { providerModelsSchema } from './model-metadata.js';
 import { msSchema, positiveMsSchema, providerRecord } from './schema-parts.js';
 
 /** `retry.provider`: same-profile transient retries (docs/policy.md#retries-probes-and-rotation). */
@@ -10,6 +11,11 @@ export const providerRetryConfigSchema = z.strictObject({
   baseDelayMs: msSchema.default(250).describe('Backoff base, ms (full jitter, doubling per retry).'),
   maxDelayMs: msSchema.default(5_000).describe('Backoff cap, ms.'),
   windowMs: positiveMsSchema.default(90_000).describe('All retries of one candidate happen inside this window, ms.'),
+  maxRetryAfterWaitMs: msSchema
+    .default(5_000)
+    .describe(
+      'A rate limit whose Retry-After is at most this long is waited out on the same profile (after rotation found no other eligible profile) before falling back, ms (docs/policy.md#retries-probes-and-rotation). 0: never wait.',
+    ),
 });
 
 /** The `retry` section. */
@@ -57,7 +63,11 @@ export const providerConfigSchema = z.strictObject({
     .optional()
     .describe('Inline API key (profile "<provider>:inline"); "${ENV_VAR}" placeholders are expanded. Prefer stored profiles.'),
   headers: z.record(z.string(), z.string()).optional().describe('Extra request headers.'),
-  models: z.array(z.string().trim().min(1)).optional().describe('Model ids this provider serves (listed by GET /v1/models).'),
+  models: providerModelsSchema
+    .optional()
+    .describe(
+      'Models this provider serves (listed by GET /v1/models): ids, or { id, contextWindow?, maxTokens?, reasoning?, input?, prefill?, maxTemperature? } objects that override the built-in metadata (docs/configuration.md#model-metadata).',
+    ),
   timeouts: providerTimeoutsConfigSchema.optional().describe('Overrides of models.timeouts for this provider.'),
 });
 
@@ -84,6 +94,17 @@ export const gatewayConfigSchema = z.strictObject({
   turnTimeoutMs: positiveMsSchema.default(600_000).describe('Deadline of one turn across all attempts, ms.'),
   shutdownGraceMs: msSchema.default(10_000).describe('On SIGTERM, in-flight turns get this long to finish, ms.'),
   logLevel: z.enum(LOG_LEVELS).default('info').describe('Log level (logs go to stderr).'),
+  streams: z
+    .strictObject({
+      continueAfterOutput: z
+        .boolean()
+        .default(true)
+        .describe(
+          'When a stream breaks after output reached the caller, continue the answer on the next candidate that accepts an assistant prefill (docs/policy.md#what-each-reason-does). false: end the stream with the error.',
+        ),
+    })
+    .prefault({})
+    .describe('Streaming behaviour.'),
 });
 
 /** The `state` section (docs/configuration.md). */

@@ -61,6 +61,11 @@ export interface CooldownPolicy {
   readonly overloadedProfileRotations: number;
   /** Other profiles of the same provider tried after a `rate_limit` failure. @default 1 */
   readonly rateLimitedProfileRotations: number;
+  /**
+   * Other profiles of the same provider tried after a `timeout` that used up one of understudy's own time limits
+   * (the model-failover doc: timeouts rotate). @default 1
+   */
+  readonly timeoutProfileRotations: number;
   /** Base of the same-profile retry backoff after a transient failure, ms. @default 250 */
   readonly overloadedBackoffMs: number;
   /** The primary candidate may be probed once the soonest expiry is this close, ms. @default 120000 */
@@ -114,6 +119,9 @@ export const cooldownPolicySchema = z
     rateLimitedProfileRotations: nonNegativeInt
       .default(1)
       .describe('Other same-provider auth profiles tried after a rate_limit failure.'),
+    timeoutProfileRotations: nonNegativeInt
+      .default(1)
+      .describe("Other same-provider auth profiles tried after a timeout that used up one of understudy's own time limits."),
     overloadedBackoffMs: nonNegativeInt.default(250).describe('Base of the same-profile retry backoff, ms.'),
     probeNearExpiryMs: nonNegativeInt
       .default(120_000)
@@ -155,6 +163,7 @@ export const cooldownPolicySchema = z
       authPermanentMaxMinutes: section.authPermanentMaxMinutes,
       overloadedProfileRotations: section.overloadedProfileRotations,
       rateLimitedProfileRotations: section.rateLimitedProfileRotations,
+      timeoutProfileRotations: section.timeoutProfileRotations,
       overloadedBackoffMs: section.overloadedBackoffMs,
       probeNearExpiryMs: section.probeNearExpiryMs,
       probeThrottleMs: section.probeThrottleMs,

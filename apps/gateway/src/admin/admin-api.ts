@@ -121,7 +121,7 @@ async function status(context: AdminContext): Promise<Record<string, unknown>> {
       api: provider.api,
       baseUrl: provider.baseUrl,
       inlineKey: provider.apiKey !== undefined && provider.apiKey.trim() !== '',
-      models: provider.models ?? [],
+      models: (provider.models ?? []).map((model) => model.id),
     })),
     agents,
   };
