@@ -22,6 +22,8 @@ export interface ChatStream extends AsyncIterable<ChatStreamDelta> {
   readonly status: number;
   /** Upstream response headers, lower-cased names. */
   readonly responseHeaders: Readonly<Record<string, string>>;
+  /** The stream hands out `native` deltas (the request went out in its client's own format and the answer is SSE). */
+  readonly native: boolean;
   /**
    * Stops the upstream request (a caller abort); iteration then ends. After the last delta it closes at once
    * a connection whose response is still ending in the background.
@@ -48,6 +50,7 @@ export function finishErrorFailure(
 export class PumpedChatStream implements ChatStream {
   readonly status: number;
   readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly native: boolean;
   readonly #buffered: ChatStreamDelta[];
   readonly #pump: StreamPump | undefined;
   readonly #control: CallControl | undefined;
@@ -65,7 +68,9 @@ export class PumpedChatStream implements ChatStream {
     readonly provider: string;
     readonly requestedModel: string;
     readonly model?: string | undefined;
+    readonly native?: boolean | undefined;
   }) {
+    this.native = options.native === true;
     this.#buffered = [...options.buffered];
     this.#pump = options.pump;
     this.#control = options.control;

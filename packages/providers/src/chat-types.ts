@@ -25,7 +25,12 @@ export type ChatImageSource =
 /** One part of a message's content. */
 export type ChatContentPart =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'image'; readonly source: ChatImageSource };
+  | {
+      readonly kind: 'image';
+      readonly source: ChatImageSource;
+      /** OpenAI's `image_url.detail` (`auto`, `low`, `high`); formats without a counterpart drop it. */
+      readonly detail?: string | undefined;
+    };
 
 /** Message content: plain text, or a list of parts. */
 export type ChatContent = string | readonly ChatContentPart[];
@@ -42,6 +47,8 @@ export interface ChatTool {
   readonly name: string;
   readonly description?: string | undefined;
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** OpenAI `function.strict` / Anthropic `strict`: the arguments must follow the schema exactly. */
+  readonly strict?: boolean | undefined;
 }
 
 /** How the model may use the tools: freely, not at all, at least one, or one named tool. */
@@ -75,6 +82,8 @@ export interface ChatToolMessage {
   readonly toolCallId: string;
   readonly name?: string | undefined;
   readonly content: ChatContent;
+  /** The tool failed (Anthropic `is_error`); formats without the flag get the text prefixed `Error: `. */
+  readonly isError?: boolean | undefined;
 }
 
 /** One message of the conversation. */
@@ -96,9 +105,82 @@ export interface ChatRequest {
   readonly toolChoice?: ChatToolChoice | undefined;
   readonly temperature?: number | undefined;
   readonly topP?: number | undefined;
+  /** Anthropic / Gemini `top_k`; OpenAI has no counterpart (dropped). */
+  readonly topK?: number | undefined;
   readonly maxTokens?: number | undefined;
+  /**
+   * How the caller named the output limit: OpenAI's `max_completion_tokens` (reasoning models refuse
+   * `max_tokens`) or `max_tokens`. An OpenAI upstream gets the same name back; a reasoning model always gets
+   * `max_completion_tokens`.
+   */
+  readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens' | undefined;
   readonly stop?: readonly string[] | undefined;
   readonly stream?: boolean | undefined;
+  /** Structured output: JSON mode, or JSON following a schema. */
+  readonly responseFormat?: ChatResponseFormat | undefined;
+  /** Reasoning options (effort or a thinking budget). */
+  readonly reasoning?: ChatReasoning | undefined;
+  /** At most one tool call per answer when `false` (OpenAI `parallel_tool_calls`, Anthropic `disable_parallel_tool_use`). */
+  readonly parallelToolCalls?: boolean | undefined;
+  readonly seed?: number | undefined;
+  /** An end-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
+  readonly user?: string | undefined;
+  readonly frequencyPenalty?: number | undefined;
+  readonly presencePenalty?: number | undefined;
+  readonly logprobs?: boolean | undefined;
+  readonly topLogprobs?: number | undefined;
+  /** The caller's own body, sent as is when the upstream speaks the same format (see {@link NativeRequest}). */
+  readonly native?: NativeRequest | undefined;
+  /** What the target model accepts (from the model metadata); shapes the request for it. */
+  readonly target?: ModelCapabilities | undefined;
+}
+
+/** Every wire format understudy reads or writes: the provider apis plus the OpenAI Responses API. */
+export type WireApi = ProviderApi;
+
+/**
+ * A request body as the client sent it, for the same-format fast path: an upstream speaking `api` receives
+ * `body` with only its model id replaced, the `understudy` extension removed and the stream options the
+ * gateway needs added (docs/wire-mapping.md). `headers` are the client's format headers to forward
+ * (`anthropic-beta`, `anthropic-version`, `openai-beta`), lower-cased.
+ */
+export interface NativeRequest {
+  readonly api: WireApi;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** What a target model accepts, as the model metadata says (`undefined`: unknown, send unchanged). */
+export interface ModelCapabilities {
+  /** A reasoning model: OpenAI ones refuse `max_tokens`, `temperature`, `top_p`, penalties and logprobs. */
+  readonly reasoning?: boolean | undefined;
+  /** Highest temperature the model accepts; a higher one is clamped to it. */
+  readonly maxTemperature?: number | undefined;
+}
+
+/**
+ * Structured output. `json_object`: any JSON object; `json_schema`: JSON following `schema` (`name` as the
+ * caller gave it, `strict` as OpenAI's flag).
+ */
+export type ChatResponseFormat =
+  | { readonly kind: 'json_object' }
+  | {
+      readonly kind: 'json_schema';
+      readonly name: string;
+      readonly schema: Readonly<Record<string, unknown>>;
+      readonly description?: string | undefined;
+      readonly strict?: boolean | undefined;
+    };
+
+/**
+ * Reasoning: `effort` (OpenAI `reasoning_effort`: `minimal`, `low`, `medium`, `high`, …), `budgetTokens`
+ * (Anthropic `thinking.budget_tokens`, Gemini `thinkingBudget`), or `disabled`. Each format gets its own field,
+ * the other one derived by the table in docs/wire-mapping.md.
+ */
+export interface ChatReasoning {
+  readonly effort?: string | undefined;
+  readonly budgetTokens?: number | undefined;
+  readonly disabled?: boolean | undefined;
 }
 
 /**
@@ -114,6 +196,12 @@ export interface ChatUsage {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly totalTokens: number;
+  /** Of `inputTokens`, how many were read from the provider's prompt cache. */
+  readonly cachedInputTokens?: number | undefined;
+  /** Of `inputTokens`, how many were written to the prompt cache (Anthropic `cache_creation_input_tokens`). */
+  readonly cacheWriteInputTokens?: number | undefined;
+  /** Of `outputTokens`, how many were reasoning (thinking) tokens. */
+  readonly reasoningTokens?: number | undefined;
 }
 
 /**
@@ -132,6 +220,13 @@ export interface ChatResult {
   readonly rawFinishReason?: string | undefined;
   readonly usage?: ChatUsage | undefined;
   readonly responseHeaders?: Readonly<Record<string, string>> | undefined;
+  /** Which of the request's stop sequences ended the answer, when the provider says (Anthropic `stop_sequence`). */
+  readonly stopSequence?: string | undefined;
+  /**
+   * The upstream's own response body, kept when the request went out in its client's format
+   * ({@link ChatRequest.native}): the gateway then answers with it (model name and understudy fields added).
+   */
+  readonly native?: { readonly api: WireApi; readonly body: Readonly<Record<string, unknown>> } | undefined;
 }
 
 /**
@@ -142,6 +237,9 @@ export interface ChatResult {
  *   call carries `id` and `name`; `argumentsDelta` pieces concatenate to the arguments' JSON text.
  * - `finish`: the model stopped (sent once).
  * - `usage`: token usage so far (the last one wins).
+ * - `native`: one upstream SSE event as received, sent after the deltas decoded from it, only for a request
+ *   sent in its client's own format ({@link ChatRequest.native}); a client in that format is answered with these,
+ *   every other consumer ignores them.
  *
  * `text` and `tool_call` are content deltas: the first of them is the moment output started.
  */
@@ -154,8 +252,14 @@ export type ChatStreamDelta =
       readonly name?: string | undefined;
       readonly argumentsDelta: string;
     }
-  | { readonly kind: 'finish'; readonly finishReason: FinishReason; readonly rawFinishReason?: string | undefined }
-  | { readonly kind: 'usage'; readonly usage: ChatUsage };
+  | {
+      readonly kind: 'finish';
+      readonly finishReason: FinishReason;
+      readonly rawFinishReason?: string | undefined;
+      readonly stopSequence?: string | undefined;
+    }
+  | { readonly kind: 'usage'; readonly usage: ChatUsage }
+  | { readonly kind: 'native'; readonly event?: string | undefined; readonly data: string };
 
 /**
  * True for the deltas that carry answer content (`text`, `tool_call`).

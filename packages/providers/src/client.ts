@@ -8,7 +8,7 @@ import { silentLogger } from '@understudy/contracts';
 import type { Dispatcher } from 'undici';
 import { authHeaders, credentialSecret } from './auth-headers.js';
 import { CallControl } from './call-control.js';
-import type { ChatRequest, ChatResult, ChatStreamDelta, ProviderApi } from './chat-types.js';
+import type { ChatRequest, ChatResult, ChatStreamDelta, NativeRequest, ProviderApi } from './chat-types.js';
 import { PROVIDER_APIS, isContentDelta } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
 import { PumpedChatStream, finishErrorFailure, resultToDeltas } from './chat-stream.js';
@@ -102,7 +102,7 @@ class UndiciProviderClient implements ProviderClient {
     const { response, control, context } = opened;
     try {
       if (!isSuccess(response.status)) return this.#failed(await this.#errorResponse(opened));
-      const decoded = await this.#readWhole(opened, request.model);
+      const decoded = await this.#readWhole(opened, request.model, this.#native(request) !== undefined);
       if (!decoded.ok) return this.#failed(decoded.failure);
       const failure = finishErrorFailure(
         { kind: 'finish', finishReason: decoded.value.finishReason, rawFinishReason: decoded.value.rawFinishReason },
@@ -135,7 +135,7 @@ class UndiciProviderClient implements ProviderClient {
     if (!(response.headers['content-type'] ?? '').includes('text/event-stream')) {
       // The server answered a stream request with a whole JSON body: read it as one.
       control.disarm('first_token');
-      const decoded = await this.#readWhole(opened, request.model);
+      const decoded = await this.#readWhole(opened, request.model, false);
       control.dispose();
       if (!decoded.ok) return this.#failed(decoded.failure);
       const deltas = resultToDeltas(decoded.value);
@@ -154,6 +154,7 @@ class UndiciProviderClient implements ProviderClient {
       context,
       status: response.status,
       headers: response.headers,
+      native: this.#native(request) !== undefined,
     });
     const buffered: ChatStreamDelta[] = [];
     for (;;) {
@@ -176,9 +177,14 @@ class UndiciProviderClient implements ProviderClient {
       }
       if (delta === undefined || isContentDelta(delta)) {
         control.disarm('first_token');
-        return { ok: true, value: new PumpedChatStream({ ...streamBase, buffered, pump, control }) };
+        return { ok: true, value: new PumpedChatStream({ ...streamBase, buffered, pump, control, native: pump.native }) };
       }
     }
+  }
+
+  /** The caller's own body when it is in this client's format (the same-format fast path). */
+  #native(request: ChatRequest): NativeRequest | undefined {
+    return request.native !== undefined && request.native.api === this.api ? request.native : undefined;
   }
 
   /** Sends the request (refreshing an OAuth credential first when it is due, and once more after a 401). */
@@ -225,11 +231,12 @@ class UndiciProviderClient implements ProviderClient {
     let target: RequestTarget;
     try {
       target = this.#target(request, stream);
+      const encodeOptions = { defaultMaxTokens: this.#options.defaultMaxTokens ?? 4096, includeStreamUsage: this.#includeStreamUsage };
+      const native = this.#native(request);
       body = JSON.stringify(
-        this.#wire.encodeRequest(request, stream, {
-          defaultMaxTokens: this.#options.defaultMaxTokens ?? 4096,
-          includeStreamUsage: this.#includeStreamUsage,
-        }),
+        native === undefined
+          ? this.#wire.encodeRequest(request, stream, encodeOptions)
+          : this.#wire.nativeBody(native.body, request.model, stream, encodeOptions),
       );
     } catch (error) {
       if (!WireError.isInstance(error)) throw error;
@@ -245,7 +252,7 @@ class UndiciProviderClient implements ProviderClient {
         },
       };
     }
-    const headers = this.#headers(credential, stream);
+    const headers = this.#headers(credential, stream, this.#native(request)?.headers);
     const control = new CallControl(signal);
     control.arm('headers', this.#timeouts.headersTimeoutMs);
     if (stream) control.arm('first_token', this.#timeouts.firstTokenTimeoutMs);
@@ -273,10 +280,15 @@ class UndiciProviderClient implements ProviderClient {
     return target;
   }
 
-  #headers(credential: Credential | null, stream: boolean): Record<string, string> {
+  /** Configured headers, the format's, the client's own format headers (same format only), then auth. */
+  #headers(credential: Credential | null, stream: boolean, clientHeaders: Readonly<Record<string, string>> | undefined): Record<string, string> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(this.#options.headers ?? {})) headers[name.toLowerCase()] = value;
-    Object.assign(headers, this.#wire.staticHeaders, {
+    Object.assign(headers, this.#wire.staticHeaders);
+    for (const [name, value] of Object.entries(clientHeaders ?? {})) {
+      headers[name] = name === 'anthropic-beta' && headers[name] !== undefined ? `${headers[name]},${value}` : value;
+    }
+    Object.assign(headers, {
       'content-type': 'application/json',
       accept: stream ? 'text/event-stream' : 'application/json',
     });
@@ -308,7 +320,7 @@ class UndiciProviderClient implements ProviderClient {
   }
 
   /** A whole JSON answer, decoded. */
-  async #readWhole(opened: Opened, requestedModel: string): Promise<AttemptResult<Omit<ChatResult, 'responseHeaders'>>> {
+  async #readWhole(opened: Opened, requestedModel: string, keepNative: boolean): Promise<AttemptResult<Omit<ChatResult, 'responseHeaders'>>> {
     const { response, control, context } = opened;
     const maxBytes = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
     let text: string;
@@ -337,7 +349,9 @@ class UndiciProviderClient implements ProviderClient {
       return this.#bodyFailure(opened, `malformed response body: ${(error as Error).message}`, text, 'MALFORMED_RESPONSE');
     }
     try {
-      return { ok: true, value: this.#wire.decodeResponse(json, requestedModel) };
+      const value = this.#wire.decodeResponse(json, requestedModel);
+      const body = keepNative ? asPlainRecord(json) : undefined;
+      return { ok: true, value: body === undefined ? value : { ...value, native: { api: this.api, body } } };
     } catch (error) {
       if (!WireError.isInstance(error)) throw error;
       if (error.kind === 'provider_error') {
@@ -388,6 +402,10 @@ class UndiciProviderClient implements ProviderClient {
     );
     return { ok: false, failure };
   }
+}
+
+function asPlainRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function isSuccess(status: number): boolean {

@@ -9,7 +9,9 @@ export type {
   ChatContentPart,
   ChatImageSource,
   ChatMessage,
+  ChatReasoning,
   ChatRequest,
+  ChatResponseFormat,
   ChatResult,
   ChatStreamDelta,
   ChatSystemMessage,
@@ -20,7 +22,10 @@ export type {
   ChatUsage,
   ChatUserMessage,
   FinishReason,
+  ModelCapabilities,
+  NativeRequest,
   ProviderApi,
+  WireApi,
 } from './chat-types.js';
 export { createProviderClient } from './client.js';
 export { DEFAULT_PROVIDER_TIMEOUTS } from './client-options.js';

@@ -71,6 +71,8 @@ export interface StreamPumpOptions {
   readonly context: FailureContext;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** Also hand out every decoded event as it came (`native` deltas, after the deltas decoded from it). @default false */
+  readonly native?: boolean | undefined;
 }
 
 /** Pulls normalised deltas out of a streaming response. */
@@ -95,8 +97,12 @@ export class StreamPump {
   /** Closes the connection of a completed stream whose response is still ending in the background. */
   #stopDrain: (() => void) | undefined;
 
+  /** Whether `native` deltas are handed out. */
+  readonly native: boolean;
+
   constructor(options: StreamPumpOptions) {
     this.#options = options;
+    this.native = options.native === true;
     const wake = (): void => this.#wakeUp();
     options.body.on('data', (chunk: Buffer) => {
       // Once the stream is over, what still comes (end marker, stray bytes) is dropped unread.
@@ -307,6 +313,7 @@ export class StreamPump {
       if (this.#options.decoder.done) break;
       try {
         this.#queue.push(...this.#options.decoder.push(event));
+        if (this.native) this.#queue.push(event.event === undefined ? { kind: 'native', data: event.data } : { kind: 'native', event: event.event, data: event.data });
       } catch (error) {
         if (!WireError.isInstance(error)) throw error;
         this.#stop(

@@ -9,7 +9,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import type { ChatType, Clock, Logger } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import type { FallbackRunResult } from '@understudy/fallback-runner';
-import type { ChatResult, ChatStreamDelta } from '@understudy/providers';
+import type { ChatResult, ChatStreamDelta, NativeRequest } from '@understudy/providers';
 import { parseChatCommand } from '../chat-commands/parse-command.js';
 import { runChatCommand } from '../chat-commands/run-command.js';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
@@ -60,6 +60,17 @@ function headerText(request: IncomingMessage, name: string): string | undefined 
   return text === undefined || text === '' ? undefined : text;
 }
 
+/** The client's format headers a same-format upstream receives (`anthropic-beta`, …), lower-cased names. */
+function forwardedHeaders(dialect: WireDialect, request: IncomingMessage): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const name of dialect.forwardedHeaders) {
+    const value = request.headers[name];
+    const text = Array.isArray(value) ? value.join(',') : value;
+    if (text !== undefined && text.trim() !== '') (out ??= {})[name] = text.trim();
+  }
+  return out;
+}
+
 /** The `x-understudy-*` request headers, validated. */
 function requestHeaders(request: IncomingMessage): { readonly agentId: string; readonly sessionKey?: string; readonly chatType?: ChatType } {
   const sessionKey = headerText(request, 'x-understudy-session');
@@ -86,6 +97,12 @@ function answerHeaders(result: FallbackRunResult<unknown>): HeaderMap {
     ...(result.profile === null ? {} : { 'x-understudy-profile': result.profile }),
     ...(result.fallbackReason === undefined ? {} : { 'x-understudy-fallback': result.fallbackReason }),
   };
+}
+
+/** The body as the client sent it, for an upstream of the same format (parse already checked it is an object). */
+function nativeRequest(dialect: WireDialect, body: unknown, request: IncomingMessage): NativeRequest {
+  const headers = forwardedHeaders(dialect, request);
+  return { api: dialect.api, body: body as Record<string, unknown>, ...(headers === undefined ? {} : { headers }) };
 }
 
 /** Sends a command's answer as an assistant message, whole or streamed. */
@@ -153,7 +170,7 @@ export async function handleChat(
     chatType: headers.chatType,
     fallbacksOverride: checkFallbacksOverride(parsed.fallbacksOverride, config),
     isImageRequest: parsed.hasImages,
-    chat: parsed.chat,
+    chat: { ...parsed.chat, native: nativeRequest(dialect, body, request) },
     signal,
   };
   const nowSeconds = (): number => Math.floor(context.clock.nowMs() / 1000);
@@ -190,7 +207,10 @@ export async function handleChat(
   }
   const sink = new SseSink(response, 200, answerHeaders(result));
   timer.outputAtMs = performance.now();
-  const encoder = dialect.createStreamEncoder({ id: answerId(dialect), model, createdSeconds: nowSeconds() }, { usage: parsed.streamUsage });
+  const encoder = dialect.createStreamEncoder(
+    { id: answerId(dialect), model, createdSeconds: nowSeconds() },
+    { usage: parsed.streamUsage, native: result.value.native },
+  );
   const streamOutcome = await relayStream({
     sink,
     encoder,

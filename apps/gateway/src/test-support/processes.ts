@@ -77,6 +77,10 @@ export interface RecordedRequest {
   readonly keyFingerprint: string | null;
   readonly outcome: string;
   readonly path: string;
+  /** The request body as parsed JSON. */
+  readonly body: unknown;
+  /** Request headers without the authorisation ones. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** Starts the emulator with a script. */

@@ -1,12 +1,15 @@
 /**
- * Anthropic messages request → the internal chat shape. `tool_result` blocks in a user turn become tool
- * messages (followed by the rest of the turn as a user message); `thinking` blocks of earlier answers are
- * dropped, since other providers cannot take them.
+ * Anthropic messages request → the internal chat shape (the table in docs/wire-mapping.md). `tool_result`
+ * blocks in a user turn become tool messages (followed by the rest of the turn as a user message); `thinking`
+ * blocks of earlier answers, documents, server tools and cache hints have no counterpart in the other formats and
+ * are left out of the internal shape (a same-format upstream gets them anyway, from the body as sent).
  */
 import type {
   ChatContentPart,
   ChatImageSource,
   ChatMessage,
+  ChatReasoning,
+  ChatResponseFormat,
   ChatTool,
   ChatToolCall,
   ChatToolChoice,
@@ -38,11 +41,12 @@ function imageSource(block: JsonRecord, path: string): ChatImageSource {
   throw invalidRequest(`${path}.source.type: expected "base64" or "url"`);
 }
 
-/** Text and image blocks (what a tool result or a system prompt may hold). */
-function plainPart(block: JsonRecord, path: string): ChatContentPart {
-  if (block['type'] === 'text') return { kind: 'text', text: requireString(block, 'text', path) };
-  if (block['type'] === 'image') return { kind: 'image', source: imageSource(block, path) };
-  throw invalidRequest(`${path}.type: "${String(block['type'])}" is not supported here; send "text" or "image" blocks`);
+/** Text and image blocks (what a tool result or a system prompt may hold); `[]` for a block without a counterpart. */
+function plainPart(block: JsonRecord, path: string): ChatContentPart[] {
+  if (block['type'] === 'text') return [{ kind: 'text', text: requireString(block, 'text', path) }];
+  if (block['type'] === 'image') return [{ kind: 'image', source: imageSource(block, path) }];
+  if (typeof block['type'] !== 'string') throw invalidRequest(`${path}.type: expected a block type such as "text" or "image"`);
+  return [];
 }
 
 function blocks(value: unknown, path: string): JsonRecord[] {
@@ -59,17 +63,17 @@ function userMessages(content: unknown, path: string): ChatMessage[] {
     if (block['type'] === 'tool_result') {
       const raw = block['content'];
       const resultParts =
-        raw === undefined || raw === null ? [] : blocks(raw, `${at}.content`).map((inner, innerIndex) => plainPart(inner, `${at}.content[${innerIndex}]`));
+        raw === undefined || raw === null ? [] : blocks(raw, `${at}.content`).flatMap((inner, innerIndex) => plainPart(inner, `${at}.content[${innerIndex}]`));
       const text = resultParts.every((part) => part.kind === 'text') ? resultParts.map((part) => part.text).join('') : undefined;
-      const prefix = block['is_error'] === true ? 'Error: ' : '';
       out.push({
         role: 'tool',
         toolCallId: requireString(block, 'tool_use_id', at),
-        content: text === undefined ? resultParts : `${prefix}${text}`,
+        content: text === undefined ? resultParts : text,
+        ...(block['is_error'] === true ? { isError: true } : {}),
       });
       return;
     }
-    parts.push(plainPart(block, at));
+    parts.push(...plainPart(block, at));
   });
   if (parts.length > 0) {
     out.push({ role: 'user', content: parts.length === 1 && parts[0]?.kind === 'text' ? parts[0].text : parts });
@@ -90,11 +94,10 @@ function assistantMessage(content: unknown, path: string): ChatMessage {
       case 'tool_use':
         calls.push({ id: requireString(block, 'id', at), name: requireString(block, 'name', at), arguments: JSON.stringify(block['input'] ?? {}) });
         return;
-      case 'thinking':
-      case 'redacted_thinking':
-        return;
       default:
-        throw invalidRequest(`${at}.type: "${String(block['type'])}" is not supported in an assistant turn; send "text" or "tool_use" blocks`);
+        // thinking, redacted_thinking, server tool blocks: no counterpart in the other formats.
+        if (typeof block['type'] !== 'string') throw invalidRequest(`${at}.type: expected a block type such as "text" or "tool_use"`);
+        return;
     }
   });
   return { role: 'assistant', content: texts.length === 0 ? null : texts.join(''), ...(calls.length === 0 ? {} : { toolCalls: calls }) };
@@ -103,7 +106,7 @@ function assistantMessage(content: unknown, path: string): ChatMessage {
 function systemMessage(body: JsonRecord): ChatMessage | undefined {
   const value = body['system'];
   if (value === undefined || value === null) return undefined;
-  const parts = blocks(value, 'system').map((block, index) => plainPart(block, `system[${index}]`));
+  const parts = blocks(value, 'system').flatMap((block, index) => plainPart(block, `system[${index}]`));
   const text = parts.map((part) => (part.kind === 'text' ? part.text : '')).join('\n');
   return text === '' ? undefined : { role: 'system', content: text };
 }
@@ -112,16 +115,23 @@ function tools(body: JsonRecord): ChatTool[] | undefined {
   const value = body['tools'];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw invalidRequest('tools: expected an array of { name, description?, input_schema }');
-  return value.map((entry, index) => {
+  return value.flatMap((entry, index): ChatTool[] => {
     const path = `tools[${index}]`;
     const tool = requireRecord(entry, path);
-    if (tool['type'] !== undefined && tool['type'] !== 'custom') {
-      throw invalidRequest(`${path}.type: server tools ("${String(tool['type'])}") are not supported; define a custom tool with input_schema`);
-    }
+    // Server tools (web search, code execution, …) run at Anthropic: no counterpart elsewhere.
+    if (tool['type'] !== undefined && tool['type'] !== null && tool['type'] !== 'custom') return [];
     const schema = tool['input_schema'] ?? { type: 'object', properties: {} };
     if (!isRecord(schema)) throw invalidRequest(`${path}.input_schema: expected a JSON Schema object`);
     const description = optionalString(tool, 'description', path);
-    return { name: requireString(tool, 'name', path), ...(description === undefined ? {} : { description }), parameters: schema };
+    const strict = optionalBoolean(tool, 'strict', path);
+    return [
+      {
+        name: requireString(tool, 'name', path),
+        ...(description === undefined ? {} : { description }),
+        parameters: schema,
+        ...(strict === undefined ? {} : { strict }),
+      },
+    ];
   });
 }
 
@@ -141,6 +151,29 @@ function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
     default:
       throw invalidRequest('tool_choice.type: expected "auto", "any", "tool" or "none"');
   }
+}
+
+/** `output_config.format` (and the earlier beta spelling `output_format`): JSON following a schema. */
+function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
+  const config = body['output_config'];
+  const value = (isRecord(config) ? config['format'] : undefined) ?? body['output_format'];
+  if (value === undefined || value === null) return undefined;
+  const format = requireRecord(value, 'output_config.format');
+  if (format['type'] !== 'json_schema') throw invalidRequest('output_config.format.type: expected "json_schema"');
+  const schema = requireRecord(format['schema'], 'output_config.format.schema');
+  return { kind: 'json_schema', name: 'output', schema };
+}
+
+/** `thinking` (enabled with a budget, adaptive, disabled) and `output_config.effort`. */
+function reasoning(body: JsonRecord): ChatReasoning | undefined {
+  const config = body['output_config'];
+  const effort = isRecord(config) ? optionalString(config, 'effort', 'output_config') : undefined;
+  const value = body['thinking'];
+  if (value === undefined || value === null) return effort === undefined ? undefined : { effort };
+  const thinking = requireRecord(value, 'thinking');
+  if (thinking['type'] === 'disabled') return { disabled: true };
+  const budget = optionalNumber(thinking, 'budget_tokens', 'thinking', { integer: true, min: 0 });
+  return { ...(budget === undefined ? {} : { budgetTokens: budget }), ...(effort === undefined ? { effort: budget === undefined ? 'medium' : undefined } : { effort }) };
 }
 
 /**
@@ -180,20 +213,25 @@ export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
       throw invalidRequest(`${path}.role: "${String(role)}" is not supported; use "user" or "assistant" (system goes in "system")`);
     }
   });
-  const maxTokens = optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 });
-  const temperature = optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 });
-  const topP = optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 });
-  const stop = optionalStringList(body, 'stop_sequences', 'body');
+  const metadata = body['metadata'];
+  const choice = body['tool_choice'];
   return parsedChatRequest(body, {
     messages,
     stream: optionalBoolean(body, 'stream', 'body') ?? false,
     streamUsage: true,
     lastUserText,
-    tools: tools(body),
-    toolChoice: toolChoice(body),
-    temperature,
-    topP,
-    maxTokens,
-    stop,
+    options: {
+      tools: tools(body),
+      toolChoice: toolChoice(body),
+      temperature: optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 }),
+      topP: optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 }),
+      topK: optionalNumber(body, 'top_k', 'body', { integer: true, min: 0 }),
+      maxTokens: optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 }),
+      stop: optionalStringList(body, 'stop_sequences', 'body'),
+      responseFormat: responseFormat(body),
+      reasoning: reasoning(body),
+      parallelToolCalls: isRecord(choice) && choice['disable_parallel_tool_use'] === true ? false : undefined,
+      user: isRecord(metadata) ? optionalString(metadata, 'user_id', 'metadata') : undefined,
+    },
   });
 }

@@ -157,6 +157,8 @@ export class AnthropicStreamEncoder implements StreamEncoder {
       case 'usage':
         this.#usage = delta.usage;
         return '';
+      case 'native':
+        return '';
     }
   }
 

@@ -49,8 +49,7 @@ describe('parseAnthropicRequest', () => {
   it.each([
     { body: {}, message: 'messages: required' },
     { body: { messages: [{ role: 'system', content: 'x' }] }, message: 'messages[0].role' },
-    { body: { messages: [{ role: 'user', content: [{ type: 'document' }] }] }, message: 'messages[0].content[0].type' },
-    { body: { messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20250305', name: 'w' }] }, message: 'server tools' },
+    { body: { messages: [{ role: 'user', content: [{ type: 5 }] }] }, message: 'messages[0].content[0].type' },
   ])('rejects $message with a 400', ({ body, message }) => {
     expect(() => parseAnthropicRequest(body)).toThrow(message);
   });
@@ -113,5 +112,36 @@ describe('Anthropic answers', () => {
     expect(renderAnthropicError(new GatewayError(413, 'request_too_large', 'big'))).toEqual({ type: 'error', error: { type: 'request_too_large', message: 'big' } });
     // A configuration problem is not a transient overload: clients must not retry it as one.
     expect(renderAnthropicError(new GatewayError(503, 'misconfigured', 'no model'))).toEqual({ type: 'error', error: { type: 'api_error', message: 'no model' } });
+  });
+});
+
+describe('blocks without a counterpart (docs/wire-mapping.md)', () => {
+  it('leaves documents, thinking and server tools out of the internal shape instead of refusing the request', () => {
+    const parsed = parseAnthropicRequest({
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: [{ type: 'document', source: { type: 'text', data: 'x' } }, { type: 'text', text: 'sum up' }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 's' }, { type: 'text', text: 'ok' }] },
+        { role: 'user', content: 'more' },
+      ],
+      tools: [{ type: 'web_search_20250305', name: 'web_search' }, { name: 'f', input_schema: { type: 'object' } }],
+    });
+    expect(parsed.chat.messages).toEqual([
+      { role: 'user', content: 'sum up' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'more' },
+    ]);
+    expect(parsed.chat.tools?.map((tool) => tool.name)).toEqual(['f']);
+  });
+
+  it('keeps is_error on a tool result as a flag', () => {
+    const parsed = parseAnthropicRequest({
+      max_tokens: 10,
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'boom', is_error: true }] },
+      ],
+    });
+    expect(parsed.chat.messages[1]).toEqual({ role: 'tool', toolCallId: 't1', content: 'boom', isError: true });
   });
 });

@@ -3,7 +3,7 @@
  * request into the internal chat shape, render a whole answer, encode a streamed answer as SSE, and render an
  * error in the format's own error JSON. The chat handler is written once against this interface.
  */
-import type { ChatRequest, ChatResult, ChatStreamDelta } from '@understudy/providers';
+import type { ChatRequest, ChatResult, ChatStreamDelta, WireApi } from '@understudy/providers';
 import type { GatewayError } from '../gateway-error.js';
 
 /** Which client wire format. */
@@ -51,6 +51,10 @@ export interface StreamEncoder {
 /** A client wire format. */
 export interface WireDialect {
   readonly id: DialectId;
+  /** The upstream wire format that equals this client format: requests to it take the same-format path. */
+  readonly api: WireApi;
+  /** Request headers of this format that a same-format upstream receives as the client sent them (lower case). */
+  readonly forwardedHeaders: readonly string[];
   /**
    * Parses a request body.
    * @throws {GatewayError} 400 naming the bad field and the fix.
@@ -58,8 +62,11 @@ export interface WireDialect {
   parseRequest(body: unknown): ParsedChatRequest;
   /** The JSON body of a whole answer. */
   renderResult(result: ChatResult, meta: AnswerMeta): Record<string, unknown>;
-  /** A fresh encoder for one streamed answer. */
-  createStreamEncoder(meta: AnswerMeta, options: { readonly usage: boolean }): StreamEncoder;
+  /**
+   * A fresh encoder for one streamed answer. `native`: the stream hands out the upstream's own events in this
+   * format (`ChatStream.native`), which are relayed instead of re-encoding the deltas.
+   */
+  createStreamEncoder(meta: AnswerMeta, options: { readonly usage: boolean; readonly native?: boolean | undefined }): StreamEncoder;
   /** The format's error JSON. */
   renderError(error: GatewayError): Record<string, unknown>;
 }

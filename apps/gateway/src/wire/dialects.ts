@@ -2,23 +2,47 @@
 import type { WireDialect } from './dialect.js';
 import { parseAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamEncoder, renderAnthropicError, renderAnthropicResult } from './anthropic-response.js';
+import { NativeStreamEncoder, nativeResult } from './native-answer.js';
 import { parseOpenAIRequest } from './openai-request.js';
 import { OpenAIStreamEncoder, renderOpenAIError, renderOpenAIResult } from './openai-response.js';
+import { sseEvent } from './dialect.js';
 
 /** OpenAI chat completions (`POST /v1/chat/completions`). */
 export const openAIDialect: WireDialect = Object.freeze<WireDialect>({
   id: 'openai',
+  api: 'openai-completions',
+  forwardedHeaders: ['openai-beta'],
   parseRequest: parseOpenAIRequest,
-  renderResult: renderOpenAIResult,
-  createStreamEncoder: (meta, options) => new OpenAIStreamEncoder(meta, options),
+  renderResult: (result, meta) => nativeResult(result, meta, 'openai-completions') ?? renderOpenAIResult(result, meta),
+  createStreamEncoder: (meta, options) =>
+    options.native === true
+      ? new NativeStreamEncoder(meta, {
+          isEnd: (_event, data) => data === '[DONE]',
+          end: 'data: [DONE]\n\n',
+          // The gateway always asks for the usage chunk; a client that did not gets none.
+          ...(options.usage ? {} : { drop: (data: string) => data.includes('"choices":[]') }),
+          namesModel: () => true,
+          error: (error) => sseEvent(renderOpenAIError(error)),
+        })
+      : new OpenAIStreamEncoder(meta, options),
   renderError: renderOpenAIError,
 });
 
 /** Anthropic messages (`POST /v1/messages`). */
 export const anthropicDialect: WireDialect = Object.freeze<WireDialect>({
   id: 'anthropic',
+  api: 'anthropic-messages',
+  forwardedHeaders: ['anthropic-beta', 'anthropic-version'],
   parseRequest: parseAnthropicRequest,
-  renderResult: renderAnthropicResult,
-  createStreamEncoder: (meta) => new AnthropicStreamEncoder(meta),
+  renderResult: (result, meta) => nativeResult(result, meta, 'anthropic-messages') ?? renderAnthropicResult(result, meta),
+  createStreamEncoder: (meta, options) =>
+    options.native === true
+      ? new NativeStreamEncoder(meta, {
+          isEnd: (event) => event === 'message_stop',
+          end: sseEvent({ type: 'message_stop' }, 'message_stop'),
+          namesModel: (event) => event === 'message_start',
+          error: (error) => sseEvent(renderAnthropicError(error), 'error'),
+        })
+      : new AnthropicStreamEncoder(meta),
   renderError: renderAnthropicError,
 });

@@ -1,8 +1,18 @@
 /**
- * OpenAI chat-completions request → the internal chat shape. Unknown top-level fields are ignored (clients send
- * many harmless extras); the fields understudy uses are validated with the path in the 400.
+ * OpenAI chat-completions request → the internal chat shape (the table in docs/wire-mapping.md). Unknown
+ * top-level fields, content parts and tool types are left out of the internal shape (a same-format upstream gets
+ * them anyway, from the body as sent); the fields understudy uses are validated with the path in the 400.
  */
-import type { ChatContent, ChatContentPart, ChatMessage, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
+import type {
+  ChatContent,
+  ChatContentPart,
+  ChatMessage,
+  ChatReasoning,
+  ChatResponseFormat,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+} from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
 import { parsedChatRequest } from './parsed-request.js';
@@ -17,7 +27,8 @@ import {
   requireString,
 } from './read-fields.js';
 
-function contentPart(value: unknown, path: string): ChatContentPart {
+/** One content part; `undefined` for a part type without a counterpart (audio, files: dropped, see the table). */
+function contentPart(value: unknown, path: string): ChatContentPart | undefined {
   const part = requireRecord(value, path);
   const type = part['type'];
   if (type === 'text' || type === 'input_text' || type === 'refusal') {
@@ -29,14 +40,21 @@ function contentPart(value: unknown, path: string): ChatContentPart {
     const image = part['image_url'];
     const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
     if (typeof url !== 'string' || url === '') throw invalidRequest(`${path}.image_url.url: expected an https: or data: URL`);
-    return { kind: 'image', source: { kind: 'url', url } };
+    const detail = isRecord(image) && typeof image['detail'] === 'string' ? image['detail'] : undefined;
+    return { kind: 'image', source: { kind: 'url', url }, ...(detail === undefined ? {} : { detail }) };
   }
-  throw invalidRequest(`${path}.type: "${String(type)}" is not supported; send "text" or "image_url" parts`);
+  if (typeof type !== 'string') throw invalidRequest(`${path}.type: expected a string such as "text" or "image_url"`);
+  return undefined;
 }
 
 function content(value: unknown, path: string): ChatContent {
   if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((part, index) => contentPart(part, `${path}[${index}]`));
+  if (Array.isArray(value)) {
+    return value.flatMap((part, index) => {
+      const parsed = contentPart(part, `${path}[${index}]`);
+      return parsed === undefined ? [] : [parsed];
+    });
+  }
   throw invalidRequest(`${path}: expected a string or an array of content parts`);
 }
 
@@ -90,17 +108,24 @@ function tools(body: JsonRecord): ChatTool[] | undefined {
   const value = body['tools'];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw invalidRequest('tools: expected an array of { type: "function", function: {...} }');
-  return value.map((entry, index) => {
+  return value.flatMap((entry, index): ChatTool[] => {
     const path = `tools[${index}]`;
     const tool = requireRecord(entry, path);
-    if (tool['type'] !== undefined && tool['type'] !== 'function') {
-      throw invalidRequest(`${path}.type: only "function" tools are supported`);
-    }
+    // Custom (free-text) tools have no counterpart in the other formats: left out of the internal shape.
+    if (tool['type'] !== undefined && tool['type'] !== 'function') return [];
     const fn = requireRecord(tool['function'], `${path}.function`);
     const parameters = fn['parameters'] ?? { type: 'object', properties: {} };
     if (!isRecord(parameters)) throw invalidRequest(`${path}.function.parameters: expected a JSON Schema object`);
     const description = optionalString(fn, 'description', `${path}.function`);
-    return { name: requireString(fn, 'name', `${path}.function`), ...(description === undefined ? {} : { description }), parameters };
+    const strict = optionalBoolean(fn, 'strict', `${path}.function`);
+    return [
+      {
+        name: requireString(fn, 'name', `${path}.function`),
+        ...(description === undefined ? {} : { description }),
+        parameters,
+        ...(strict === undefined ? {} : { strict }),
+      },
+    ];
   });
 }
 
@@ -112,6 +137,43 @@ function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
     return { name: value['function']['name'] };
   }
   throw invalidRequest('tool_choice: expected "auto", "none", "required" or { type: "function", function: { name } }');
+}
+
+/** `response_format`: `json_object`, `json_schema` (`text` is the default and means none). */
+function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
+  const value = body['response_format'];
+  if (value === undefined || value === null) return undefined;
+  const format = requireRecord(value, 'response_format');
+  switch (format['type']) {
+    case 'text':
+      return undefined;
+    case 'json_object':
+      return { kind: 'json_object' };
+    case 'json_schema': {
+      const spec = requireRecord(format['json_schema'], 'response_format.json_schema');
+      const schema = spec['schema'] ?? { type: 'object' };
+      if (!isRecord(schema)) throw invalidRequest('response_format.json_schema.schema: expected a JSON Schema object');
+      const description = optionalString(spec, 'description', 'response_format.json_schema');
+      const strict = optionalBoolean(spec, 'strict', 'response_format.json_schema');
+      return {
+        kind: 'json_schema',
+        name: optionalString(spec, 'name', 'response_format.json_schema') ?? 'output',
+        schema,
+        ...(description === undefined ? {} : { description }),
+        ...(strict === undefined ? {} : { strict }),
+      };
+    }
+    default:
+      throw invalidRequest('response_format.type: expected "text", "json_object" or "json_schema"');
+  }
+}
+
+/** `reasoning_effort` (and the `reasoning: { effort }` spelling some OpenAI-compatible servers take). */
+function reasoning(body: JsonRecord): ChatReasoning | undefined {
+  const nested = body['reasoning'];
+  const effort = optionalString(body, 'reasoning_effort', 'body') ?? (isRecord(nested) ? optionalString(nested, 'effort', 'reasoning') : undefined);
+  if (effort === undefined) return undefined;
+  return effort === 'none' ? { disabled: true } : { effort };
 }
 
 function textOf(value: ChatContent): string {
@@ -134,12 +196,8 @@ export function parseOpenAIRequest(body: unknown): ParsedChatRequest {
   const messages = rawMessages.map((entry, index) => message(entry, index));
   const n = optionalNumber(body, 'n', 'body', { integer: true, min: 1 });
   if (n !== undefined && n > 1) throw invalidRequest('n: only one choice per request is supported (n = 1)');
-  const maxTokens =
-    optionalNumber(body, 'max_completion_tokens', 'body', { integer: true, min: 1 }) ??
-    optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 });
-  const temperature = optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 });
-  const topP = optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 });
-  const stop = optionalStringList(body, 'stop', 'body');
+  const maxCompletionTokens = optionalNumber(body, 'max_completion_tokens', 'body', { integer: true, min: 1 });
+  const maxTokens = maxCompletionTokens ?? optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 });
   const streamOptions = body['stream_options'];
   const last = messages[messages.length - 1];
   return parsedChatRequest(body, {
@@ -147,11 +205,23 @@ export function parseOpenAIRequest(body: unknown): ParsedChatRequest {
     stream: optionalBoolean(body, 'stream', 'body') ?? false,
     streamUsage: isRecord(streamOptions) && streamOptions['include_usage'] === true,
     lastUserText: last?.role === 'user' ? textOf(last.content) : undefined,
-    tools: tools(body),
-    toolChoice: toolChoice(body),
-    temperature,
-    topP,
-    maxTokens,
-    stop,
+    options: {
+      tools: tools(body),
+      toolChoice: toolChoice(body),
+      temperature: optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 }),
+      topP: optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 }),
+      maxTokens,
+      ...(maxTokens === undefined ? {} : { maxTokensField: maxCompletionTokens === undefined ? 'max_tokens' : 'max_completion_tokens' }),
+      stop: optionalStringList(body, 'stop', 'body'),
+      responseFormat: responseFormat(body),
+      reasoning: reasoning(body),
+      parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', 'body'),
+      seed: optionalNumber(body, 'seed', 'body', { integer: true }),
+      user: optionalString(body, 'user', 'body') ?? optionalString(body, 'safety_identifier', 'body'),
+      frequencyPenalty: optionalNumber(body, 'frequency_penalty', 'body', { min: -2, max: 2 }),
+      presencePenalty: optionalNumber(body, 'presence_penalty', 'body', { min: -2, max: 2 }),
+      logprobs: optionalBoolean(body, 'logprobs', 'body'),
+      topLogprobs: optionalNumber(body, 'top_logprobs', 'body', { integer: true, min: 0, max: 20 }),
+    },
   });
 }

@@ -124,6 +124,8 @@ export class OpenAIStreamEncoder implements StreamEncoder {
       case 'usage':
         this.#usage = delta.usage;
         return '';
+      case 'native':
+        return '';
     }
   }
 

@@ -54,7 +54,7 @@ describe('parseOpenAIRequest', () => {
     { body: {}, message: 'messages: required' },
     { body: { messages: [] }, message: 'messages: required' },
     { body: { messages: [{ role: 'robot', content: 'x' }] }, message: 'messages[0].role' },
-    { body: { messages: [{ role: 'user', content: [{ type: 'input_audio' }] }] }, message: 'messages[0].content[0].type' },
+    { body: { messages: [{ role: 'user', content: [{ type: null }] }] }, message: 'messages[0].content[0].type' },
     { body: { messages: [{ role: 'user', content: 'x' }], temperature: 'hot' }, message: 'body.temperature' },
     { body: { messages: [{ role: 'user', content: 'x' }], n: 2 }, message: 'n: only one choice' },
     { body: { messages: [{ role: 'user', content: 'x' }], understudy: { fallbacks: 'x' } }, message: 'understudy.fallbacks' },

@@ -85,6 +85,7 @@ function encodeMessage(message: Exclude<ChatMessage, { role: 'system' }>): { rol
             type: 'tool_result',
             tool_use_id: message.toolCallId,
             content: blocks.every((block) => block['type'] === 'text') ? contentText(message.content) : blocks,
+            ...(message.isError === true ? { is_error: true } : {}),
           },
         ],
       };
@@ -276,6 +277,14 @@ export const anthropicMessages: WireFormat = {
       ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop_sequences: request.stop }),
       ...(stream ? { stream: true } : {}),
     };
+  },
+
+  nativeBody(body, model, stream) {
+    const out: Record<string, unknown> = { ...body, model };
+    delete out['understudy'];
+    if (stream) out['stream'] = true;
+    else delete out['stream'];
+    return out;
   },
 
   decodeResponse(json, requestedModel) {

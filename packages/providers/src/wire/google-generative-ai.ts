@@ -124,7 +124,14 @@ function encodeContents(messages: readonly ChatMessage[]): { role: string; parts
           throw new WireError('invalid_request', `tool result ${message.toolCallId}: no tool name and no earlier call with that id`);
         }
         role = 'user';
-        parts = [{ functionResponse: { name, response: functionResponseBody(message.content) } }];
+        parts = [
+          {
+            functionResponse: {
+              name,
+              response: message.isError === true ? { error: contentText(message.content) } : functionResponseBody(message.content),
+            },
+          },
+        ];
         break;
       }
     }
@@ -265,6 +272,15 @@ export const googleGenerativeAi: WireFormat = {
       ...(request.toolChoice === undefined || tools.length === 0 ? {} : { toolConfig: encodeToolConfig(request.toolChoice) }),
       ...(Object.keys(generationConfig).length === 0 ? {} : { generationConfig }),
     };
+  },
+
+  nativeBody(body) {
+    // The model and the stream mode are in the URL; the body names neither.
+    const out: Record<string, unknown> = { ...body };
+    delete out['understudy'];
+    delete out['model'];
+    delete out['stream'];
+    return out;
   },
 
   decodeResponse(json, requestedModel) {

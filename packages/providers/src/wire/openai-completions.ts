@@ -70,7 +70,7 @@ function encodeMessage(message: ChatMessage): Record<string, unknown> {
       };
     }
     case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: contentText(message.content) };
+      return { role: 'tool', tool_call_id: message.toolCallId, content: `${message.isError === true ? 'Error: ' : ''}${contentText(message.content)}` };
   }
 }
 
@@ -196,6 +196,19 @@ export const openAiCompletions: WireFormat = {
       ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop: request.stop }),
       ...(stream ? { stream: true, ...(options.includeStreamUsage ? { stream_options: { include_usage: true } } : {}) } : {}),
     };
+  },
+
+  nativeBody(body, model, stream, options) {
+    const out: Record<string, unknown> = { ...body, model };
+    delete out['understudy'];
+    if (stream) {
+      out['stream'] = true;
+      if (options.includeStreamUsage) out['stream_options'] = { ...asRecord(body['stream_options']), include_usage: true };
+    } else {
+      delete out['stream'];
+      delete out['stream_options'];
+    }
+    return out;
   },
 
   decodeResponse(json, requestedModel) {

@@ -54,6 +54,13 @@ export interface WireFormat {
   /** The JSON body. @throws {WireError} `invalid_request` when the request cannot be expressed. */
   encodeRequest(request: ChatRequest, stream: boolean, options: EncodeOptions): unknown;
   /**
+   * The body of a same-format request: the client's `body` with the model id replaced, the `understudy`
+   * extension removed and the stream fields set for `stream` (OpenAI: the usage chunk asked for when
+   * `includeStreamUsage`). Nothing else changes (docs/wire-mapping.md#same-format). A shallow copy; `body` is not
+   * modified.
+   */
+  nativeBody(body: Readonly<Record<string, unknown>>, model: string, stream: boolean, options: EncodeOptions): Record<string, unknown>;
+  /**
    * A whole (non-streaming) response body, parsed from JSON.
    * @throws {WireError} `provider_error` for an error payload, `empty` for no answer, `malformed` otherwise.
    */

@@ -1,0 +1,73 @@
+/**
+ * The same-format answer (docs/wire-mapping.md#same-format): when the request went out in the client's own
+ * format, the upstream's body (whole) or its SSE events (streamed) are sent back as they came, with only the
+ * `model` naming the model that answered and the gateway's `understudy` fields added.
+ */
+import type { ChatResult, ChatStreamDelta, WireApi } from '@understudy/providers';
+import type { GatewayError } from '../gateway-error.js';
+import type { AnswerMeta, StreamEncoder } from './dialect.js';
+import { sseEvent } from './dialect.js';
+
+/** The upstream's whole body with the answering model and the `understudy` fields, or `undefined` when it is not in `api`. */
+export function nativeResult(result: ChatResult, meta: AnswerMeta, api: WireApi): Record<string, unknown> | undefined {
+  const native = result.native;
+  if (native?.api !== api) return undefined;
+  return { ...native.body, model: meta.model, ...(meta.understudy === undefined ? {} : { understudy: meta.understudy }) };
+}
+
+const MODEL_KEY = '"model":"';
+
+/**
+ * `data` with its first `"model":"…"` value replaced by `model` (the upstream's events are compact JSON; an event
+ * written otherwise keeps its own value). String work only: the event was already parsed once by the decoder.
+ */
+export function withModel(data: string, model: string): string {
+  const start = data.indexOf(MODEL_KEY);
+  if (start === -1) return data;
+  const valueStart = start + MODEL_KEY.length;
+  const valueEnd = data.indexOf('"', valueStart);
+  if (valueEnd === -1 || data.charCodeAt(valueEnd - 1) === 92) return data;
+  return `${data.slice(0, start)}"model":${JSON.stringify(model)}${data.slice(valueEnd + 1)}`;
+}
+
+/** What differs between the formats' same-format streams. */
+export interface NativeStreamRules {
+  /** True for the event that ends a complete stream (`[DONE]`, `message_stop`). */
+  isEnd(event: string | undefined, data: string): boolean;
+  /** What to send when the upstream's stream finished without its end event. */
+  readonly end: string;
+  /** True for an event the client did not ask for (OpenAI's usage-only chunk without `include_usage`). */
+  drop?(data: string): boolean;
+  /** True for the events that carry the model name (`message_start`; every OpenAI chunk). */
+  namesModel(event: string | undefined): boolean;
+  /** The error event that ends a stream failing after output. */
+  error(error: GatewayError): string;
+}
+
+/** Relays the upstream's own events (`native` deltas) and ignores the decoded ones. */
+export class NativeStreamEncoder implements StreamEncoder {
+  readonly #meta: AnswerMeta;
+  readonly #rules: NativeStreamRules;
+  #ended = false;
+
+  constructor(meta: AnswerMeta, rules: NativeStreamRules) {
+    this.#meta = meta;
+    this.#rules = rules;
+  }
+
+  delta(delta: ChatStreamDelta): string {
+    if (delta.kind !== 'native') return '';
+    const { event, data } = delta;
+    if (this.#rules.isEnd(event, data)) this.#ended = true;
+    if (this.#rules.drop?.(data) === true) return '';
+    return sseEvent(this.#rules.namesModel(event) ? withModel(data, this.#meta.model) : data, event);
+  }
+
+  end(): string {
+    return this.#ended ? '' : this.#rules.end;
+  }
+
+  error(error: GatewayError): string {
+    return this.#rules.error(error);
+  }
+}
