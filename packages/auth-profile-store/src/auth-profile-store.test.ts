@@ -45,7 +45,7 @@ describe('files (docs/configuration.md: one private SQLite file per agent, creat
     expect(modeOf(`${paths.databasePath}-wal`)).toBe(0o600);
     const raw = new Database(paths.databasePath, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect((raw.prepare('select name from kysely_migration').all() as { name: string }[]).map((row) => row.name)).toEqual(['0001_initial']);
+    expect((raw.prepare('select name from kysely_migration').all() as { name: string }[]).map((row) => row.name)).toEqual(['0001_initial', '0002_refresh_locks']);
     raw.close();
   });
 
@@ -203,6 +203,22 @@ describe('usage stats and probes (atomic read-modify-write)', () => {
     expect(await other.tryAcquireProbe('openai', 29_999, 30_000)).toBe(false);
     expect(await other.tryAcquireProbe('anthropic', 29_999, 30_000)).toBe(true);
     expect(await store.tryAcquireProbe('openai', 30_000, 30_000)).toBe(true);
+    await other.close();
+  });
+
+  it('gives the OAuth refresh lock of a profile to one holder at a time, across store handles, until released or the lease ends', async () => {
+    const other = await open();
+    expect(await store.tryAcquireRefreshLock('openai:sub', 'holder-a', 0, 35_000)).toBe(true);
+    expect(await other.tryAcquireRefreshLock('openai:sub', 'holder-b', 10_000, 35_000)).toBe(false);
+    expect(await other.tryAcquireRefreshLock('openai:other', 'holder-b', 10_000, 35_000)).toBe(true);
+    // The holder renews its own lease; a release by someone else does nothing.
+    expect(await store.tryAcquireRefreshLock('openai:sub', 'holder-a', 20_000, 35_000)).toBe(true);
+    await other.releaseRefreshLock('openai:sub', 'holder-b');
+    expect(await other.tryAcquireRefreshLock('openai:sub', 'holder-b', 54_999, 35_000)).toBe(false);
+    // A lease that ran out (a crashed holder) is free.
+    expect(await other.tryAcquireRefreshLock('openai:sub', 'holder-b', 55_000, 35_000)).toBe(true);
+    await other.releaseRefreshLock('openai:sub', 'holder-b');
+    expect(await store.tryAcquireRefreshLock('openai:sub', 'holder-a', 55_001, 35_000)).toBe(true);
     await other.close();
   });
 

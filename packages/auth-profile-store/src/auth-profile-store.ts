@@ -137,6 +137,24 @@ class SqliteAuthProfileStore implements AuthProfileStore {
     return this.#writableRequests().tryAcquireProbe(key, nowMs, throttleMs);
   }
 
+  async tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
+    const id = assertProfileId(profileId);
+    const { queries, kysely } = this.#writable();
+    return queries.immediate(() => {
+      const current = queries.first(kysely.selectFrom('refresh_locks').select(['holder', 'expires_at']).where('profile_id', '=', id));
+      if (current !== undefined && current.holder !== holder && current.expires_at > nowMs) return false;
+      const row = { profile_id: id, holder, expires_at: nowMs + leaseMs };
+      queries.run(kysely.insertInto('refresh_locks').values(row).onConflict((conflict) => conflict.column('profile_id').doUpdateSet(row)));
+      return true;
+    });
+  }
+
+  async releaseRefreshLock(profileId: ProfileId, holder: string): Promise<void> {
+    const id = assertProfileId(profileId);
+    const { queries, kysely } = this.#writable();
+    queries.immediate(() => queries.run(kysely.deleteFrom('refresh_locks').where('profile_id', '=', id).where('holder', '=', holder)));
+  }
+
   async getSession(key: string): Promise<SessionEntry | undefined> {
     return this.#requests().getSession(key);
   }

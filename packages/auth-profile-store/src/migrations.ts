@@ -75,9 +75,22 @@ const initial: Migration = {
   },
 };
 
+/** The OAuth refresh lock of each profile (one holder at a time, with a lease). */
+const refreshLocks: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('refresh_locks')
+      .addColumn('profile_id', 'text', (column) => column.primaryKey())
+      .addColumn('holder', 'text', (column) => column.notNull())
+      .addColumn('expires_at', 'integer', (column) => column.notNull())
+      .execute();
+  },
+};
+
 /** Every migration, by name. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': initial,
+  '0002_refresh_locks': refreshLocks,
 });
 
 /** Names of every migration, in the order they run. */

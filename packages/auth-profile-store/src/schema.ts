@@ -54,6 +54,13 @@ export interface ProbeThrottleTable {
   readonly last_probe_at: number;
 }
 
+/** Who holds the OAuth refresh lock of a profile, until when (epoch ms). */
+export interface RefreshLocksTable {
+  readonly profile_id: string;
+  readonly holder: string;
+  readonly expires_at: number;
+}
+
 /** One session entry; nested values (`fallback_notice`, `pending_live_switch`) are JSON. */
 export interface SessionsTable {
   readonly key: string;
@@ -81,5 +88,6 @@ export interface AgentDatabase {
   readonly usage_stats: UsageStatsTable;
   readonly order_overrides: OrderOverridesTable;
   readonly probe_throttle: ProbeThrottleTable;
+  readonly refresh_locks: RefreshLocksTable;
   readonly sessions: SessionsTable;
 }

@@ -16,7 +16,7 @@ afterEach(() => removeTempStateRoot(root));
 describe('diagnoseAuthStore (understudy doctor)', () => {
   it('reports a missing store with every migration pending, and writes nothing', () => {
     const diagnosis = diagnoseAuthStore({ stateDir: root, agentId: 'main' });
-    expect(diagnosis.database).toEqual({ exists: false, health: 'missing', pendingMigrations: ['0001_initial'] });
+    expect(diagnosis.database).toEqual({ exists: false, health: 'missing', pendingMigrations: ['0001_initial', '0002_refresh_locks'] });
     expect(diagnosis.permissionProblems).toEqual([]);
     expect(fs.readdirSync(root)).toEqual([]);
   });

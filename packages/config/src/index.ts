@@ -59,5 +59,7 @@ export {
   stateConfigSchema,
   timeoutsConfigSchema,
 } from './runtime-schema.js';
+export { providerOAuthConfigSchema, resolveProviderOAuth } from './oauth-schema.js';
+export type { ProviderOAuthConfig, ResolvedProviderOAuth } from './oauth-schema.js';
 export { cooldownPolicySchema, resolveCooldownPolicy } from '@understudy/cooldown-scheduler';
 export type { CooldownPolicy, CooldownPolicyInput } from '@understudy/cooldown-scheduler';

@@ -3,6 +3,7 @@
  */
 import * as z from 'zod';
 import { providerModelsSchema } from './model-metadata.js';
+import { providerOAuthConfigSchema } from './oauth-schema.js';
 import { msSchema, positiveMsSchema, providerRecord } from './schema-parts.js';
 
 /** `retry.provider`: same-profile transient retries (docs/policy.md#retries-probes-and-rotation). */
@@ -69,6 +70,7 @@ export const providerConfigSchema = z.strictObject({
       'Models this provider serves (listed by GET /v1/models): ids, or { id, contextWindow?, maxTokens?, reasoning?, input?, prefill?, maxTemperature? } objects that override the built-in metadata (docs/configuration.md#model-metadata).',
     ),
   timeouts: providerTimeoutsConfigSchema.optional().describe('Overrides of models.timeouts for this provider.'),
+  oauth: providerOAuthConfigSchema.optional(),
 });
 
 /** The `models` section. */

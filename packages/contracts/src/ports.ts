@@ -83,6 +83,17 @@ export interface AuthStorePort {
    * @returns `true` when the caller may probe now.
    */
   tryAcquireProbe(key: string, nowMs: number, throttleMs: number): Promise<boolean>;
+  /**
+   * Takes the OAuth refresh lock of a profile for `leaseMs` (from `nowMs`, epoch ms), atomically across
+   * processes and replicas, when no other holder has an unexpired lease on it. The holder then re-reads the
+   * credential, refreshes it only when it is still stale, writes it back and releases the lock, so each
+   * expiry costs one token request (docs/architecture.md). A lease that ran out (a crashed holder) is free.
+   * @param holder an id unique to the caller (process and refresher), e.g. `pid-uuid`.
+   * @returns `true` when the caller holds the lock now (also when it already held it: the lease is renewed).
+   */
+  tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean>;
+  /** Releases the refresh lock of a profile if `holder` holds it; does nothing otherwise. */
+  releaseRefreshLock(profileId: ProfileId, holder: string): Promise<void>;
   /** The session entry, or `undefined` when none is stored. */
   getSession(key: string): Promise<SessionEntry | undefined>;
   /**

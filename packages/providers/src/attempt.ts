@@ -7,6 +7,7 @@ import type { AttemptFunction, AttemptResult, Candidate, ResolvedProfile } from 
 import type { ChatRequest, ChatResult } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
 import type { ProviderCallOptions, ProviderClient } from './client-options.js';
+import type { OAuthCredentialSink } from './oauth-refresher.js';
 
 /** Finds the client of a candidate's provider; `undefined` when the provider is not configured. */
 export type ClientResolver = (candidate: Candidate) => ProviderClient | undefined;
@@ -18,8 +19,18 @@ function requestFor(request: CandidateRequest, candidate: Candidate): ChatReques
   return typeof request === 'function' ? request(candidate) : { ...request, model: candidate.model };
 }
 
-function callOptions(profile: ResolvedProfile | null, signal: ProviderCallOptions['signal']): ProviderCallOptions {
-  return { credential: profile?.credential ?? null, profileId: profile?.view.id, signal };
+/**
+ * What every call of an attempt function shares. `credentialStore`: the store the profiles come from, so an
+ * OAuth refresh is written back there under its refresh lock (see `ProviderCallOptions`).
+ */
+export interface AttemptOptions {
+  readonly credentialStore?: OAuthCredentialSink | undefined;
+}
+
+function callOptions(profile: ResolvedProfile | null, signal: ProviderCallOptions['signal'], options: AttemptOptions): ProviderCallOptions {
+  // An inline config key is not in the store: nothing to write back for it.
+  const credentialStore = profile?.view.source === 'store' ? options.credentialStore : undefined;
+  return { credential: profile?.credential ?? null, profileId: profile?.view.id, signal, ...(credentialStore === undefined ? {} : { credentialStore }) };
 }
 
 function noClient(candidate: Candidate): AttemptResult<never> {
@@ -40,11 +51,11 @@ function noClient(candidate: Candidate): AttemptResult<never> {
  *
  * @example const attempt = completeAttempt((c) => clients.get(c.provider), request);
  */
-export function completeAttempt(clients: ClientResolver, request: CandidateRequest): AttemptFunction<ChatResult> {
+export function completeAttempt(clients: ClientResolver, request: CandidateRequest, options: AttemptOptions = {}): AttemptFunction<ChatResult> {
   return async (candidate, profile, signal) => {
     const client = clients(candidate);
     if (client === undefined) return noClient(candidate);
-    return client.complete(requestFor(request, candidate), callOptions(profile, signal));
+    return client.complete(requestFor(request, candidate), callOptions(profile, signal, options));
   };
 }
 
@@ -55,10 +66,10 @@ export function completeAttempt(clients: ClientResolver, request: CandidateReque
  *
  * @example const attempt = streamAttempt((c) => clients.get(c.provider), request);
  */
-export function streamAttempt(clients: ClientResolver, request: CandidateRequest): AttemptFunction<ChatStream> {
+export function streamAttempt(clients: ClientResolver, request: CandidateRequest, options: AttemptOptions = {}): AttemptFunction<ChatStream> {
   return async (candidate, profile, signal) => {
     const client = clients(candidate);
     if (client === undefined) return noClient(candidate);
-    return client.stream(requestFor(request, candidate), callOptions(profile, signal));
+    return client.stream(requestFor(request, candidate), callOptions(profile, signal, options));
   };
 }

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { ChatStream } from './chat-stream.js';
 import type { ChatRequest, ChatResult, ProviderApi } from './chat-types.js';
 import type { ProviderPoolOptions } from './http.js';
-import type { OAuthRefreshOptions } from './oauth-refresher.js';
+import type { OAuthCredentialSink, OAuthRefreshOptions } from './oauth-refresher.js';
 import { ProviderOptionsError } from './provider-call-error.js';
 
 /**
@@ -93,11 +93,15 @@ export interface ProviderClientOptions {
  *   back, and to share one refresh between concurrent calls of the profile.
  * - `signal`: the caller's abort signal. An abort is `abortCause: 'user'`, unless its reason is a
  *   `TimeoutError` (the turn deadline): then `abortCause: 'timeout'`, `timeoutKind: 'turn'`.
+ * - `credentialStore`: the store the profile lives in (the agent's auth-profile store). A refreshed OAuth
+ *   credential is written back there, and when it is an `OAuthCredentialStore` the refresh runs under its
+ *   refresh lock, once per expiry across processes. @default `oauth.store` of the client options
  */
 export interface ProviderCallOptions {
   readonly credential: Credential | null;
   readonly profileId?: ProfileId | undefined;
   readonly signal?: AbortSignalLike | undefined;
+  readonly credentialStore?: OAuthCredentialSink | undefined;
 }
 
 /** A provider client. */

@@ -212,6 +212,7 @@ class UndiciProviderClient implements ProviderClient {
       dispatcher: this.#dispatcher,
       signal: options.signal,
       failureContext: this.#failureContext(request, credential),
+      store: options.credentialStore,
     };
   }
 

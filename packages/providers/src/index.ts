@@ -39,11 +39,11 @@ export type {
 export { collectChatStream } from './chat-stream.js';
 export type { ChatStream } from './chat-stream.js';
 export { completeAttempt, streamAttempt } from './attempt.js';
-export type { CandidateRequest, ClientResolver } from './attempt.js';
+export type { AttemptOptions, CandidateRequest, ClientResolver } from './attempt.js';
 export { ProviderCallError, ProviderOptionsError } from './provider-call-error.js';
 export { ANTHROPIC_OAUTH_BETA, ANTHROPIC_VERSION, authHeaders } from './auth-headers.js';
 export { OAuthRefresher } from './oauth-refresher.js';
-export type { OAuthCredentialSink, OAuthRefreshOptions, RefreshOutcome } from './oauth-refresher.js';
+export type { OAuthCredentialSink, OAuthCredentialStore, OAuthRefreshOptions, RefreshOutcome } from './oauth-refresher.js';
 export {
   DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS,
   SDK_RETRY_MAX_WAIT_ENV_NAMES,
@@ -55,3 +55,5 @@ export {
 export { MAX_FAILURE_BODY_BYTES } from './failure.js';
 export type { ProviderPoolOptions } from './http.js';
 export type { TimeoutKind } from './call-control.js';
+export { DeviceLoginError, emailFromIdToken, loginWithDeviceCode } from './oauth-device-login.js';
+export type { DeviceAuthorizationPrompt, DeviceLoginOptions } from './oauth-device-login.js';

@@ -3,10 +3,13 @@
  * the access token is missing or expired, and after a 401. The new credential is written back through the
  * {@link OAuthCredentialSink} port. Refreshes are single-flight per auth profile: concurrent calls share one
  * token request, and a call that still holds the credential a finished refresh replaced gets the new one
- * without another request — so each expiry costs exactly one refresh.
+ * without another request — so each expiry costs exactly one refresh. With an {@link OAuthCredentialStore}
+ * (the agent's auth-profile store) that holds across processes and replicas too: the refresh runs under the
+ * store's refresh lock, and whoever waits for the lock re-reads the credential the holder wrote instead of
+ * refreshing again (docs/architecture.md).
  */
-import { createHash } from 'node:crypto';
-import type { Logger, OAuthCredential, ProfileId, ProviderFailure } from '@understudy/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import type { AuthStorePort, Credential, Logger, OAuthCredential, ProfileId, ProviderFailure } from '@understudy/contracts';
 import { Secret, silentLogger } from '@understudy/contracts';
 import type { Dispatcher } from 'undici';
 import { CallControl } from './call-control.js';
@@ -19,7 +22,45 @@ import { postRequest, readBodyText } from './http.js';
 /** The port that persists a refreshed credential (implemented by the auth profile store). */
 export interface OAuthCredentialSink {
   /** Stores the new credential of `profileId` (new access token, possibly a rotated refresh token, new expiry). */
-  saveRefreshedCredential(profileId: ProfileId, credential: OAuthCredential): Promise<void>;
+  saveRefreshedCredential(profileId: ProfileId, credential: OAuthCredential): Promise<unknown>;
+}
+
+/**
+ * A sink that can also coordinate refreshes between processes: the agent's auth-profile store (its
+ * `AuthStorePort` refresh lock and credential read, plus the write-back).
+ */
+export interface OAuthCredentialStore
+  extends OAuthCredentialSink, Pick<AuthStorePort, 'resolveCredential' | 'tryAcquireRefreshLock' | 'releaseRefreshLock'> {}
+
+function isCoordinatingStore(sink: OAuthCredentialSink): sink is OAuthCredentialStore {
+  const candidate = sink as Partial<OAuthCredentialStore>;
+  return (
+    typeof candidate.resolveCredential === 'function' &&
+    typeof candidate.tryAcquireRefreshLock === 'function' &&
+    typeof candidate.releaseRefreshLock === 'function'
+  );
+}
+
+/** How often a process waiting for another one's refresh re-reads the stored credential, ms. */
+const LOCK_POLL_MS = 50;
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+function pause(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**
@@ -27,7 +68,8 @@ export interface OAuthCredentialSink {
  *
  * - `tokenUrl`: the token endpoint (`POST`, `application/x-www-form-urlencoded`).
  * - `clientId` / `clientSecret` / `scope`: sent when given.
- * - `store`: where refreshed credentials are written back.
+ * - `store`: where refreshed credentials are written back when a call names no `credentialStore` of its own
+ *   (see `ProviderCallOptions`); without either, a refresh is kept for this process only.
  * - `expirySkewMs`: refresh this long before the expiry. @default 60000
  * - `timeoutMs`: limit for the whole token request. @default 30000
  * - `defaultExpiresInSeconds`: lifetime assumed when the endpoint gives no `expires_in`. @default 3600
@@ -37,7 +79,7 @@ export interface OAuthRefreshOptions {
   readonly clientId?: string | undefined;
   readonly clientSecret?: Secret | undefined;
   readonly scope?: string | undefined;
-  readonly store: OAuthCredentialSink;
+  readonly store?: OAuthCredentialSink | undefined;
   readonly expirySkewMs?: number | undefined;
   readonly timeoutMs?: number | undefined;
   readonly defaultExpiresInSeconds?: number | undefined;
@@ -53,6 +95,8 @@ export interface RefreshContext {
   readonly dispatcher: Dispatcher;
   readonly signal?: AbortSignalLike | undefined;
   readonly failureContext: FailureContext;
+  /** The call's store (the agent's); it wins over `OAuthRefreshOptions.store`. */
+  readonly store?: OAuthCredentialSink | undefined;
 }
 
 function fingerprint(secret: Secret | undefined): string | undefined {
@@ -71,8 +115,11 @@ export class OAuthRefresher {
   readonly #options: OAuthRefreshOptions;
   readonly #nowMs: () => number;
   readonly #logger: Logger;
-  readonly #inFlight = new Map<string, Promise<RefreshOutcome>>();
-  readonly #latest = new Map<string, LatestRefresh>();
+  /** Refreshes in flight and the last ones done, per store (agents may reuse profile ids) and profile. */
+  readonly #byStore = new WeakMap<object, { readonly inFlight: Map<string, Promise<RefreshOutcome>>; readonly latest: Map<string, LatestRefresh> }>();
+  readonly #noStore = {};
+  /** This refresher's name as a refresh-lock holder. */
+  readonly #holder = `${process.pid}-${randomUUID()}`;
   #refreshCount = 0;
 
   constructor(options: OAuthRefreshOptions, dependencies?: { readonly nowMs?: () => number; readonly logger?: Logger }) {
@@ -101,12 +148,18 @@ export class OAuthRefresher {
 
   /**
    * A fresh credential to replace `stale`: from a refresh already done for it, from the one in flight for the
-   * auth profile, or from a new token request. Without a `profileId`, calls are grouped by refresh token and
-   * nothing is written back.
+   * auth profile, from another process's refresh (read back from a coordinating store), or from a new token
+   * request. Without a `profileId`, calls are grouped by refresh token and nothing is written back.
    */
   async refresh(profileId: ProfileId | undefined, stale: OAuthCredential, context: RefreshContext): Promise<RefreshOutcome> {
+    const sink = context.store ?? this.#options.store;
+    let memory = this.#byStore.get(sink ?? this.#noStore);
+    if (memory === undefined) {
+      memory = { inFlight: new Map(), latest: new Map() };
+      this.#byStore.set(sink ?? this.#noStore, memory);
+    }
     const profileKey = profileId ?? `refresh:${fingerprint(stale.refresh) ?? 'none'}`;
-    const latest = this.#latest.get(profileKey);
+    const latest = memory.latest.get(profileKey);
     const staleAccess = fingerprint(stale.access);
     const staleRefresh = fingerprint(stale.refresh);
     const superseded =
@@ -114,21 +167,86 @@ export class OAuthRefresher {
       ((staleAccess !== undefined && latest.replaced.has(staleAccess)) ||
         (staleAccess === undefined && staleRefresh !== undefined && latest.replaced.has(staleRefresh)));
     if (superseded && !this.needsRefresh(latest.credential)) return { ok: true, credential: latest.credential };
-    const running = this.#inFlight.get(profileKey);
+    const running = memory.inFlight.get(profileKey);
     if (running !== undefined) return running;
     // When the caller's credential was already replaced, refresh from its replacement: a rotated refresh
     // token makes the old one useless.
     const source = superseded ? latest.credential : stale;
-    const started = this.#requestToken(profileKey, profileId, source, context).finally(() => this.#inFlight.delete(profileKey));
-    this.#inFlight.set(profileKey, started);
+    const inFlight = memory.inFlight;
+    const started = this.#refreshOnce(memory.latest, profileKey, profileId, source, context, sink).finally(() => inFlight.delete(profileKey));
+    inFlight.set(profileKey, started);
     return started;
   }
 
-  async #requestToken(
+  /** The refresh of one profile in this process: under the store's lock when the store coordinates. */
+  async #refreshOnce(
+    latest: Map<string, LatestRefresh>,
     profileKey: string,
     profileId: ProfileId | undefined,
     stale: OAuthCredential,
     context: RefreshContext,
+    sink: OAuthCredentialSink | undefined,
+  ): Promise<RefreshOutcome> {
+    if (profileId === undefined || sink === undefined || !isCoordinatingStore(sink)) {
+      return this.#requestToken(latest, profileKey, profileId, stale, context, sink);
+    }
+    const leaseMs = (this.#options.timeoutMs ?? 30_000) + 5_000;
+    const giveUpAt = this.#nowMs() + 2 * leaseMs;
+    try {
+      for (;;) {
+        const fresh = this.#freshReplacement(await sink.resolveCredential(profileId), stale);
+        if (fresh !== undefined) return this.#adopt(latest, profileKey, stale, fresh);
+        if (await sink.tryAcquireRefreshLock(profileId, this.#holder, this.#nowMs(), leaseMs)) {
+          try {
+            // Another process may have finished between the read above and taking the lock.
+            const stored = await sink.resolveCredential(profileId);
+            const again = this.#freshReplacement(stored, stale);
+            if (again !== undefined) return this.#adopt(latest, profileKey, stale, again);
+            const source = stored?.type === 'oauth' && this.canRefresh(stored) ? stored : stale;
+            return await this.#requestToken(latest, profileKey, profileId, source, context, sink, stale);
+          } finally {
+            await sink.releaseRefreshLock(profileId, this.#holder).catch((error: unknown) => this.#warnStore(profileId, error, 'release'));
+          }
+        }
+        if (this.#nowMs() >= giveUpAt) break;
+        await pause(LOCK_POLL_MS, context.signal);
+      }
+    } catch (error) {
+      if (context.signal?.aborted !== true) this.#warnStore(profileId, error, 'lock');
+    }
+    // The store could not coordinate (an error, or a lock that never came free), or the caller gave up (the
+    // token request then fails at once as an abort): refresh in this process.
+    return this.#requestToken(latest, profileKey, profileId, stale, context, sink);
+  }
+
+  /** The stored credential when another process already replaced `stale` with one that needs no refresh. */
+  #freshReplacement(stored: Credential | undefined, stale: OAuthCredential): OAuthCredential | undefined {
+    if (stored?.type !== 'oauth' || this.needsRefresh(stored)) return undefined;
+    if (stored.access === undefined || stored.access.isBlank()) return undefined;
+    return fingerprint(stored.access) === fingerprint(stale.access) ? undefined : stored;
+  }
+
+  #adopt(latest: Map<string, LatestRefresh>, profileKey: string, stale: OAuthCredential, credential: OAuthCredential): RefreshOutcome {
+    const replaced = new Set([fingerprint(stale.access), fingerprint(stale.refresh)].filter((value) => value !== undefined));
+    latest.set(profileKey, { replaced, credential });
+    return { ok: true, credential };
+  }
+
+  #warnStore(profileId: ProfileId, error: unknown, step: 'lock' | 'release'): void {
+    this.#logger.warn(
+      { profileId, step, error: error instanceof Error ? error.message : String(error) },
+      'the store could not coordinate an OAuth refresh; refreshing in this process',
+    );
+  }
+
+  async #requestToken(
+    latest: Map<string, LatestRefresh>,
+    profileKey: string,
+    profileId: ProfileId | undefined,
+    stale: OAuthCredential,
+    context: RefreshContext,
+    sink: OAuthCredentialSink | undefined,
+    callerStale: OAuthCredential = stale,
   ): Promise<RefreshOutcome> {
     const refreshToken = stale.refresh?.reveal() ?? '';
     const failureContext: FailureContext = {
@@ -191,11 +309,15 @@ export class OAuthRefresher {
           }),
         };
       }
-      const replaced = new Set([fingerprint(stale.access), fingerprint(stale.refresh)].filter((value) => value !== undefined));
-      this.#latest.set(profileKey, { replaced, credential });
-      if (profileId !== undefined) {
+      const replaced = new Set(
+        [fingerprint(stale.access), fingerprint(stale.refresh), fingerprint(callerStale.access), fingerprint(callerStale.refresh)].filter(
+          (value) => value !== undefined,
+        ),
+      );
+      latest.set(profileKey, { replaced, credential });
+      if (profileId !== undefined && sink !== undefined) {
         try {
-          await this.#options.store.saveRefreshedCredential(profileId, credential);
+          await sink.saveRefreshedCredential(profileId, credential);
         } catch (error) {
           this.#logger.warn(
             { profileId, error: error instanceof Error ? error.message : String(error) },

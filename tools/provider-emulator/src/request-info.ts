@@ -17,6 +17,7 @@ export type RequestTarget =
   | ApiRequest
   | { readonly kind: 'models' }
   | { readonly kind: 'oauth' }
+  | { readonly kind: 'device' }
   | { readonly kind: 'control'; readonly action: string }
   | { readonly kind: 'unknown' };
 
@@ -28,6 +29,7 @@ export function requestTarget(method: string, pathname: string, query: URLSearch
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const model = typeof record['model'] === 'string' ? record['model'] : '';
   if (method === 'POST' && pathname.endsWith('/oauth/token')) return { kind: 'oauth' };
+  if (method === 'POST' && pathname.endsWith('/oauth/device/code')) return { kind: 'device' };
   if (method === 'POST' && pathname.endsWith('/chat/completions')) {
     return { kind: 'api', api: 'openai-completions', model, stream: record['stream'] === true, sse: true };
   }

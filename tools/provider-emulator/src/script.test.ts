@@ -19,7 +19,7 @@ describe('parseEmulatorScript', () => {
   it('reads the demo script (JSON5 with comments)', () => {
     const script = parseEmulatorScript(demo);
     expect(script.routes?.map((route) => route.name)).toHaveLength(6);
-    expect(script.oauth?.steps[0]).toMatchObject({ accessToken: 'fresh-access-token' });
+    expect(script.oauth?.steps?.[0]).toMatchObject({ accessToken: 'fresh-access-token' });
   });
 
   it('takes fixture rows from provider-errors.jsonl as steps, unchanged', () => {

@@ -105,6 +105,20 @@ const oauthStepSchema = z
   })
   .strict();
 
+/**
+ * The device-authorization grant (RFC 8628) the emulator plays: the user "approves" after `pendingPolls`
+ * token polls answered `authorization_pending` (or denies, with `deny`); `email` goes into the id token.
+ */
+const deviceLoginSchema = z
+  .object({
+    pendingPolls: z.number().int().min(0).max(100).optional(),
+    deny: z.boolean().optional(),
+    email: z.string().min(1).optional(),
+    intervalSeconds: z.number().int().min(0).max(60).optional(),
+    expiresInSeconds: z.number().int().positive().optional(),
+  })
+  .strict();
+
 const scriptSchema = z
   .object({
     defaults: z
@@ -116,7 +130,13 @@ const scriptSchema = z
       .optional(),
     models: z.array(z.string()).optional(),
     routes: z.array(routeSchema).optional(),
-    oauth: z.object({ steps: z.array(oauthStepSchema).min(1) }).strict().optional(),
+    oauth: z
+      .object({
+        steps: z.array(oauthStepSchema).min(1).optional(),
+        device: deviceLoginSchema.optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -128,6 +148,8 @@ export type EmulatorRoute = z.infer<typeof routeSchema>;
 export type EmulatorStep = z.infer<typeof stepSchema>;
 /** One step of the OAuth token endpoint. */
 export type OAuthStep = z.infer<typeof oauthStepSchema>;
+/** How the emulator plays a device login. */
+export type DeviceLogin = z.infer<typeof deviceLoginSchema>;
 
 /** The script used when none is given: every request gets an ok answer echoing the last user message. */
 export const EMPTY_SCRIPT: EmulatorScript = Object.freeze({ routes: [] });

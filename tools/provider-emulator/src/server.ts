@@ -1,5 +1,6 @@
 /**
- * The emulator's HTTP server: routes requests to scripted steps, serves the OAuth token endpoint, records
+ * The emulator's HTTP server: routes requests to scripted steps, serves the OAuth token endpoint (refresh-token
+ * and device-code grants) and the device-authorization endpoint (`…/oauth/device/code`), records
  * every request, and exposes a control API under `/__` (`GET|DELETE /__requests`, `POST /__script`,
  * `GET /__stats`).
  */
@@ -44,8 +45,10 @@ export interface RecordedRequest {
 /** Counters. */
 export interface EmulatorStats {
   readonly requests: number;
-  /** Requests to the OAuth token endpoint. */
+  /** Requests to the OAuth token endpoint, device-code polls excepted. */
   readonly oauthRefreshes: number;
+  /** Device logins started at the device-authorization endpoint. */
+  readonly deviceLogins: number;
   readonly routes: readonly { readonly name: string | null; readonly calls: number }[];
 }
 
@@ -87,6 +90,9 @@ class EmulatorState {
   routeCalls: number[] = [];
   oauthCalls = 0;
   oauthRefreshes = 0;
+  /** Device logins by device code: token polls so far. */
+  readonly devices = new Map<string, { polls: number; readonly expiresAt: number }>();
+  deviceLogins = 0;
   records: RecordedRequest[] = [];
   sequence = 0;
   readonly connections = new WeakMap<object, number>();
@@ -106,6 +112,7 @@ class EmulatorState {
     this.script = script;
     this.routeCalls = (script.routes ?? []).map(() => 0);
     this.oauthCalls = 0;
+    this.devices.clear();
   }
 
   /** The route and step for a request, consuming the step (the last one repeats). */
@@ -202,6 +209,7 @@ function statsOf(state: EmulatorState): EmulatorStats {
   return {
     requests: state.records.length,
     oauthRefreshes: state.oauthRefreshes,
+    deviceLogins: state.deviceLogins,
     routes: (state.script.routes ?? []).map((route, index) => ({ name: route.name ?? null, calls: state.routeCalls[index] ?? 0 })),
   };
 }
@@ -216,9 +224,69 @@ function modelList(state: EmulatorState): unknown {
   };
 }
 
-async function handleOAuth(state: EmulatorState, response: ServerResponse, form: unknown, gone: AbortSignal): Promise<string> {
-  state.oauthRefreshes += 1;
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** An unsigned JWT (`alg: none`) carrying the email claim, as an id token. */
+function idToken(email: string): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part({ email, sub: `emu-user-${email}` })}.`;
+}
+
+/** `POST …/oauth/device/code`: starts a device login (RFC 8628 §3.2). */
+function handleDeviceCode(state: EmulatorState, response: ServerResponse, form: unknown, origin: string): string {
   const fields = typeof form === 'object' && form !== null ? (form as Record<string, unknown>) : {};
+  if (typeof fields['client_id'] !== 'string' || fields['client_id'] === '') {
+    return sendStatus(response, { status: 400, body: { error: 'invalid_client', error_description: 'client_id is required' } });
+  }
+  state.deviceLogins += 1;
+  const device = state.script.oauth?.device;
+  const number = state.deviceLogins;
+  const deviceCode = `emu-device-${number}`;
+  const expiresIn = device?.expiresInSeconds ?? 600;
+  state.devices.set(deviceCode, { polls: 0, expiresAt: Date.now() + expiresIn * 1000 });
+  const userCode = `EMU-${String(1000 + number).slice(-4)}`;
+  sendJson(response, 200, {
+    device_code: deviceCode,
+    user_code: userCode,
+    verification_uri: `${origin}/device`,
+    verification_uri_complete: `${origin}/device?user_code=${userCode}`,
+    expires_in: expiresIn,
+    interval: device?.intervalSeconds ?? 0,
+  });
+  return 'device code issued';
+}
+
+/** The device-code grant at the token endpoint: pending, denied, expired or tokens (RFC 8628 §3.5). */
+function handleDevicePoll(state: EmulatorState, response: ServerResponse, fields: Record<string, unknown>): string {
+  const code = typeof fields['device_code'] === 'string' ? fields['device_code'] : '';
+  const login = state.devices.get(code);
+  if (login === undefined) return sendStatus(response, { status: 400, body: { error: 'invalid_grant', error_description: 'unknown device_code' } });
+  if (Date.now() >= login.expiresAt) return sendStatus(response, { status: 400, body: { error: 'expired_token', error_description: 'the device code expired' } });
+  const device = state.script.oauth?.device;
+  login.polls += 1;
+  if (login.polls <= (device?.pendingPolls ?? 1)) {
+    return sendStatus(response, { status: 400, body: { error: 'authorization_pending', error_description: 'the user has not approved yet' } });
+  }
+  if (device?.deny === true) {
+    state.devices.delete(code);
+    return sendStatus(response, { status: 400, body: { error: 'access_denied', error_description: 'the user denied the request' } });
+  }
+  state.devices.delete(code);
+  const email = device?.email;
+  sendJson(response, 200, {
+    access_token: `emu-device-access-${code.slice('emu-device-'.length)}`,
+    token_type: 'Bearer',
+    expires_in: 3600,
+    refresh_token: `emu-device-refresh-${code.slice('emu-device-'.length)}`,
+    ...(email === undefined ? {} : { id_token: idToken(email) }),
+  });
+  return 'device token issued';
+}
+
+async function handleOAuth(state: EmulatorState, response: ServerResponse, form: unknown, gone: AbortSignal): Promise<string> {
+  const fields = typeof form === 'object' && form !== null ? (form as Record<string, unknown>) : {};
+  if (fields['grant_type'] === DEVICE_CODE_GRANT) return handleDevicePoll(state, response, fields);
+  state.oauthRefreshes += 1;
   const step = state.nextOAuthStep();
   if (step?.delayMs !== undefined) {
     try {
@@ -228,7 +296,7 @@ async function handleOAuth(state: EmulatorState, response: ServerResponse, form:
     }
   }
   if (fields['grant_type'] !== 'refresh_token') {
-    return sendStatus(response, { status: 400, body: { error: 'unsupported_grant_type', error_description: 'only refresh_token is supported' } });
+    return sendStatus(response, { status: 400, body: { error: 'unsupported_grant_type', error_description: 'refresh_token and device_code grants only' } });
   }
   if (typeof fields['refresh_token'] !== 'string' || fields['refresh_token'] === '') {
     return sendStatus(response, { status: 400, body: { error: 'invalid_request', error_description: 'refresh_token is required' } });
@@ -245,9 +313,9 @@ async function handleOAuth(state: EmulatorState, response: ServerResponse, form:
 }
 
 function recordedBody(target: RequestTarget, body: unknown): unknown {
-  if (target.kind !== 'oauth' || typeof body !== 'object' || body === null) return body;
+  if ((target.kind !== 'oauth' && target.kind !== 'device') || typeof body !== 'object' || body === null) return body;
   const fields = { ...(body as Record<string, unknown>) };
-  for (const name of ['refresh_token', 'client_secret']) {
+  for (const name of ['refresh_token', 'client_secret', 'device_code']) {
     if (typeof fields[name] === 'string') fields[name] = keyFingerprint(fields[name]);
   }
   return fields;
@@ -312,6 +380,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         break;
       case 'oauth':
         record.outcome = await handleOAuth(state, response, body, gone);
+        break;
+      case 'device':
+        record.outcome = handleDeviceCode(state, response, body, `http://${request.headers.host ?? 'emulator.invalid'}`);
         break;
       case 'models':
         sendJson(response, 200, modelList(state));

@@ -1,7 +1,9 @@
 /**
- * `understudy models auth add | list | remove | clear-cooldown | order get|set|clear`: managing an agent's auth
- * profiles (the model-failover doc "Auth storage", "Rotation order"). A secret is read from stdin (`--key-stdin`) or from an
- * environment variable (`--key-env VAR`), never from the command line, and is never printed.
+ * `understudy models auth add | login | list | remove | clear-cooldown | order get|set|clear`: managing an agent's
+ * auth profiles (the model-failover doc "Auth storage", "Rotation order"). A secret is read from stdin
+ * (`--key-stdin`; for `--type oauth` that may be the token JSON an issuer returned) or from an environment
+ * variable (`--key-env VAR`), never from the command line, and is never printed. `login` runs the OAuth
+ * device-authorization grant against the issuer of `models.providers.<id>.oauth` (docs/configuration.md).
  */
 import type { Readable } from 'node:stream';
 import { Option } from 'commander';
@@ -11,6 +13,7 @@ import type { AuthProfileRecord, AuthProfileStore } from '@understudy/auth-profi
 import { Secret, normalizeProviderId, parseProfileId } from '@understudy/contracts';
 import type { Credential, CredentialType, ProfileId, UsageStatsMap } from '@understudy/contracts';
 import { clearCooldown, resolveProfileOrder } from '@understudy/cooldown-scheduler';
+import { oauthCredentialFromJson, registerLoginCommand } from './models-auth-oauth.js';
 import { CliError, ExitCode, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 import { isoTime, renderTable, writeJson } from '../output.js';
@@ -88,6 +91,17 @@ async function credentialFromOptions(options: AddOptions, io: CliIo): Promise<Cr
   if (options.keyStdin === true) {
     const text = (await readAll(io.stdin)).replace(/\r?\n$/, '');
     if (text.trim() === '') throw usage('--key-stdin: stdin was empty; pipe the secret in, e.g. `printenv OPENAI_API_KEY | understudy models auth add …`');
+    if (options.type === 'oauth' && text.trim().startsWith('{')) {
+      if (options.refreshEnv !== undefined) throw usage('the token JSON on stdin already holds the refresh token: drop --refresh-env');
+      return oauthCredentialFromJson(text, {
+        provider,
+        nowMs: Date.now(),
+        expires: options.expires === undefined ? undefined : parseExpires(options.expires),
+        email: options.email,
+        projectId: options.projectId,
+        enterpriseUrl: options.enterpriseUrl,
+      });
+    }
     secret = new Secret(text.trim());
   } else if (options.keyEnv !== undefined) {
     secret = secretFromEnv(io, options.keyEnv, '--key-env');
@@ -192,7 +206,7 @@ export function registerModelsAuthCommands(models: Command, io: CliIo): void {
       .requiredOption('--provider <id>', 'provider id, e.g. openai')
       .option('--id <name>', 'profile name or provider:name (default: default, or the email of an oauth profile)')
       .addOption(new Option('--type <type>', 'credential type').choices([...CREDENTIAL_TYPES]).makeOptionMandatory())
-      .option('--key-stdin', 'read the key / token / access token from stdin')
+      .option('--key-stdin', 'read the key / token / access token from stdin (oauth: or the token JSON, with refresh_token and expires_in)')
       .option('--key-env <var>', 'read the key / token / access token from this environment variable')
       .option('--refresh-env <var>', 'oauth: read the refresh token from this environment variable')
       .option('--expires <time>', 'oauth/token: expiry, epoch ms or ISO time')
@@ -203,12 +217,15 @@ export function registerModelsAuthCommands(models: Command, io: CliIo): void {
     cliAction(async (options: AddOptions) => {
       const context = commandContext(options, io);
       const credential = await credentialFromOptions(options, io);
-      const id = profileIdOption({ id: options.id, email: options.email, provider: credential.provider });
+      const email = credential.type === 'oauth' ? credential.email : undefined;
+      const id = profileIdOption({ id: options.id, email, provider: credential.provider });
       const { profile, created } = await withStore(context, (store) => store.upsertProfile({ id, credential }));
       if (context.json) writeJson(io.stdout, { id: profile.id, provider: profile.provider, type: profile.type, created });
       else writeLine(io.stdout, `${created ? 'Added' : 'Updated'} ${profile.type} profile ${context.colors.bold(profile.id)} for agent ${context.agentId}.`);
     }),
   );
+
+  registerLoginCommand(auth, io);
 
   addCommonOptions(auth.command('list').description('List auth profiles (never their secrets).').option('--provider <id>', 'only this provider')).action(
     cliAction(async (options: CommonOptions & { readonly provider?: string }) => {

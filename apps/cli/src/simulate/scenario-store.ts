@@ -99,6 +99,14 @@ class ScenarioStorePort implements AuthStorePort {
     return this.#store.tryAcquireProbe(key, nowMs, throttleMs);
   }
 
+  tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
+    return this.#store.tryAcquireRefreshLock(profileId, holder, nowMs, leaseMs);
+  }
+
+  releaseRefreshLock(profileId: ProfileId, holder: string): Promise<void> {
+    return this.#store.releaseRefreshLock(profileId, holder);
+  }
+
   getSession(key: string): Promise<SessionEntry | undefined> {
     return this.#store.getSession(key);
   }

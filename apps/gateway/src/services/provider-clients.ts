@@ -1,10 +1,15 @@
 /**
  * One provider client per configured provider (`models.providers.<id>`), with the config's timeouts:
- * `models.timeouts` overridden per provider by `models.providers.<id>.timeouts`.
+ * `models.timeouts` overridden per provider by `models.providers.<id>.timeouts`, and the provider's OAuth
+ * token endpoint (`models.providers.<id>.oauth` over the built-in defaults) so expiring OAuth profiles are
+ * refreshed before use; each call names the agent's store, where the refreshed credential is written back
+ * under the store's refresh lock (docs/configuration.md).
  */
 import type { ProviderConfig, UnderstudyConfig } from '@understudy/config';
+import { resolveProviderOAuth } from '@understudy/config';
 import type { Logger } from '@understudy/contracts';
-import type { ProviderClient, ProviderTimeouts } from '@understudy/providers';
+import { Secret } from '@understudy/contracts';
+import type { OAuthRefreshOptions, ProviderClient, ProviderTimeouts } from '@understudy/providers';
 import { createProviderClient } from '@understudy/providers';
 import { providerSettings } from '../config-lookup.js';
 
@@ -23,6 +28,19 @@ export function providerTimeouts(config: UnderstudyConfig, provider: ProviderCon
 /** The whole-request limit of a provider's non-streaming calls, ms (`models.timeouts.requestMs`). */
 export function providerRequestTimeoutMs(config: UnderstudyConfig, providerId: string): number {
   return providerSettings(config, providerId)?.timeouts?.requestMs ?? config.models.timeouts.requestMs;
+}
+
+/** The refresh settings of a provider's OAuth profiles, or `undefined` when no token endpoint is known. */
+export function providerOAuth(providerId: string, provider: ProviderConfig): OAuthRefreshOptions | undefined {
+  const oauth = resolveProviderOAuth(providerId, provider);
+  if (oauth === undefined) return undefined;
+  return {
+    tokenUrl: oauth.tokenUrl,
+    ...(oauth.clientId === undefined ? {} : { clientId: oauth.clientId }),
+    ...(oauth.clientSecret === undefined ? {} : { clientSecret: new Secret(oauth.clientSecret) }),
+    // The scope is asked for at login; a refresh keeps what was granted unless the config names one.
+    ...(provider.oauth?.scope === undefined ? {} : { scope: provider.oauth.scope }),
+  };
 }
 
 /** The provider clients of one gateway. */
@@ -44,6 +62,7 @@ export class ProviderClients {
           baseUrl: provider.baseUrl,
           ...(provider.headers === undefined ? {} : { headers: provider.headers }),
           timeouts: providerTimeouts(options.config, provider),
+          oauth: providerOAuth(providerId, provider),
           sdkRetryMaxWaitSeconds: options.sdkRetryMaxWaitSeconds,
           logger: options.logger,
           nowMs: options.nowMs,

@@ -158,7 +158,7 @@ async function run<T>(
  */
 export function runCompleteTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<FallbackRunResult<ChatResult>> {
   const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
-  return run(services, input, completeAttempt(clients, { ...input.chat, model: '', stream: false }), timer, true);
+  return run(services, input, completeAttempt(clients, { ...input.chat, model: '', stream: false }, { credentialStore: input.store }), timer, true);
 }
 
 /**
@@ -169,5 +169,5 @@ export function runCompleteTurn(services: TurnServices, input: TurnInput, timer:
  */
 export function runStreamTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<FallbackRunResult<ChatStream>> {
   const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
-  return run(services, input, streamAttempt(clients, { ...input.chat, model: '', stream: true }), timer, false);
+  return run(services, input, streamAttempt(clients, { ...input.chat, model: '', stream: true }, { credentialStore: input.store }), timer, false);
 }

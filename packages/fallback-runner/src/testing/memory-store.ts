@@ -24,6 +24,7 @@ export interface MemoryStoreCalls {
   resolveCredential: number;
   updateUsageStats: number;
   tryAcquireProbe: number;
+  tryAcquireRefreshLock: number;
   getSession: number;
   writeSession: number;
 }
@@ -36,12 +37,14 @@ export class MemoryAuthStore implements AuthStorePort {
   readonly #stats = new Map<ProfileId, ProfileUsageStats>();
   readonly #orders = new Map<string, readonly ProfileId[]>();
   readonly #probes = new Map<string, number>();
+  readonly #refreshLocks = new Map<ProfileId, { readonly holder: string; readonly expiresAt: number }>();
   readonly #sessions = new Map<string, SessionEntry>();
   readonly calls: MemoryStoreCalls = {
     loadProviderAuthState: 0,
     resolveCredential: 0,
     updateUsageStats: 0,
     tryAcquireProbe: 0,
+    tryAcquireRefreshLock: 0,
     getSession: 0,
     writeSession: 0,
   };
@@ -131,6 +134,22 @@ export class MemoryAuthStore implements AuthStorePort {
     if (last !== undefined && nowMs - last < throttleMs) return false;
     this.#probes.set(key, nowMs);
     return true;
+  }
+
+  async tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
+    await Promise.resolve();
+    this.calls.tryAcquireRefreshLock += 1;
+    const id = normalizeProfileId(profileId);
+    const current = this.#refreshLocks.get(id);
+    if (current !== undefined && current.holder !== holder && current.expiresAt > nowMs) return false;
+    this.#refreshLocks.set(id, { holder, expiresAt: nowMs + leaseMs });
+    return true;
+  }
+
+  async releaseRefreshLock(profileId: ProfileId, holder: string): Promise<void> {
+    await Promise.resolve();
+    const id = normalizeProfileId(profileId);
+    if (this.#refreshLocks.get(id)?.holder === holder) this.#refreshLocks.delete(id);
   }
 
   async getSession(key: string): Promise<SessionEntry | undefined> {
