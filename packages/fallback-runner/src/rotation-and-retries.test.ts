@@ -203,6 +203,7 @@ describe('fast request path: no needless store reads', () => {
       resolveCredential: 1,
       updateUsageStats: 1,
       tryAcquireProbe: 0,
+      tryAcquireRefreshLock: 0,
       getSession: 1,
       writeSession: 1,
     });
