@@ -54,7 +54,7 @@ interface BuiltInOAuth {
  * Published OAuth clients. OpenAI: the public Codex (ChatGPT subscription) client; Anthropic: the public
  * Claude subscription client; Google: the OAuth 2.0 endpoints (a Google client id must be configured).
  */
-const BUILT_IN_OAUTH: Readonly<Record<string, BuiltInOAuth>> = Object.freeze({
+const BUILT_IN_OAUTH: ReadonlyMap<string, BuiltInOAuth> = new Map(Object.entries({
   openai: {
     apiHosts: ['api.openai.com', 'chatgpt.com'],
     settings: {
@@ -78,7 +78,7 @@ const BUILT_IN_OAUTH: Readonly<Record<string, BuiltInOAuth>> = Object.freeze({
       scope: 'https://www.googleapis.com/auth/generative-language',
     },
   },
-});
+}));
 
 /** The host of an http(s) URL (the schema already checked its shape), lower-cased. */
 function hostOf(url: string): string | undefined {
@@ -98,7 +98,7 @@ export function resolveProviderOAuth(
   providerId: string,
   provider: { readonly baseUrl: string; readonly oauth?: ProviderOAuthConfig | undefined },
 ): ResolvedProviderOAuth | undefined {
-  const builtIn = BUILT_IN_OAUTH[providerId];
+  const builtIn = BUILT_IN_OAUTH.get(providerId);
   const host = hostOf(provider.baseUrl);
   const defaults = builtIn !== undefined && host !== undefined && builtIn.apiHosts.includes(host) ? builtIn.settings : undefined;
   const configured = Object.fromEntries(Object.entries(provider.oauth ?? {}).filter(([, value]) => value !== undefined));
