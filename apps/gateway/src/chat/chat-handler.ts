@@ -20,7 +20,7 @@ import { SseSink, sendJson } from '../http/respond.js';
 import type { AgentStores } from '../services/agent-stores.js';
 import { checkSessionKey } from '../sessions/session-key.js';
 import { failureAfterOutput } from '../turn/after-output.js';
-import type { TurnServices, UpstreamTimer } from '../turn/run-turn.js';
+import type { ScheduledSource, TurnServices, UpstreamTimer } from '../turn/run-turn.js';
 import { countFailedAttempts, runCompleteTurn, runStreamTurn } from '../turn/run-turn.js';
 import { turnError } from '../turn/turn-errors.js';
 import type { AnswerMeta, ParsedChatRequest, WireDialect } from '../wire/dialect.js';
@@ -54,6 +54,9 @@ export interface ChatOutcome {
 
 const CHAT_TYPES: readonly ChatType[] = ['direct', 'group', 'channel'];
 
+/** The selection sources a request may declare with `x-understudy-source` (docs/contracts.md#gateway). */
+const SCHEDULED_SOURCES: readonly ScheduledSource[] = ['cron', 'heartbeat'];
+
 function headerText(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
@@ -72,17 +75,30 @@ function forwardedHeaders(dialect: WireDialect, request: IncomingMessage): Recor
 }
 
 /** The `x-understudy-*` request headers, validated. */
-function requestHeaders(request: IncomingMessage): { readonly agentId: string; readonly sessionKey?: string; readonly chatType?: ChatType } {
+function requestHeaders(request: IncomingMessage): {
+  readonly agentId: string;
+  readonly sessionKey?: string;
+  readonly chatType?: ChatType;
+  readonly source?: ScheduledSource;
+} {
   const sessionKey = headerText(request, 'x-understudy-session');
   if (sessionKey !== undefined) checkSessionKey(sessionKey, 'x-understudy-session');
   const chatType = headerText(request, 'x-understudy-chat-type')?.toLowerCase();
   if (chatType !== undefined && !CHAT_TYPES.includes(chatType as ChatType)) {
     throw invalidRequest(`x-understudy-chat-type: expected one of ${CHAT_TYPES.join(', ')}`, 'invalid_chat_type');
   }
+  const source = headerText(request, 'x-understudy-source')?.toLowerCase();
+  if (source !== undefined && !SCHEDULED_SOURCES.includes(source as ScheduledSource)) {
+    throw invalidRequest(
+      `x-understudy-source: expected one of ${SCHEDULED_SOURCES.join(', ')} (a scheduled job's request); leave it out for a user's request`,
+      'invalid_selection_source',
+    );
+  }
   return {
     agentId: headerText(request, 'x-understudy-agent') ?? DEFAULT_AGENT,
     ...(sessionKey === undefined ? {} : { sessionKey }),
     ...(chatType === undefined ? {} : { chatType: chatType as ChatType }),
+    ...(source === undefined ? {} : { source: source as ScheduledSource }),
   };
 }
 
@@ -168,6 +184,7 @@ export async function handleChat(
     selection,
     sessionKey: headers.sessionKey,
     chatType: headers.chatType,
+    source: headers.source,
     fallbacksOverride: checkFallbacksOverride(parsed.fallbacksOverride, config),
     isImageRequest: parsed.hasImages,
     chat: { ...parsed.chat, native: nativeRequest(dialect, body, request) },

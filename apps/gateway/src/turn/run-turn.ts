@@ -31,12 +31,21 @@ export interface TurnServices {
   readonly maxRetryAfterMs: number | null;
 }
 
+/**
+ * A scheduled job's declared selection source (header `x-understudy-source`): its explicit model is the job
+ * primary, which walks the configured fallbacks (or the request's `understudy.fallbacks`, the job's
+ * `payload.fallbacks`; `[]` is strict) instead of being a strict user selection.
+ */
+export type ScheduledSource = 'cron' | 'heartbeat';
+
 /** One turn's request. */
 export interface TurnInput {
   readonly store: AuthProfileStore;
   readonly selection: RequestSelection;
   readonly sessionKey: string | undefined;
   readonly chatType: ChatType | undefined;
+  /** `cron` / `heartbeat` from `x-understudy-source`; absent: an explicit model is a strict user selection. */
+  readonly source?: ScheduledSource | undefined;
   readonly fallbacksOverride: readonly string[] | undefined;
   readonly isImageRequest: boolean;
   readonly chat: Omit<ChatRequest, 'model'>;
@@ -114,7 +123,11 @@ async function run<T>(
     agentId: input.selection.agentId,
     ...(input.sessionKey === undefined ? {} : { sessionKey: input.sessionKey }),
     ...(input.chatType === undefined ? {} : { chatType: input.chatType }),
-    ...(explicit === undefined ? {} : { model: formatModelRef(explicit), source: 'user' as const }),
+    ...(explicit === undefined
+      ? input.source === undefined
+        ? {}
+        : { source: input.source }
+      : { model: formatModelRef(explicit), source: input.source ?? ('user' as const) }),
     ...(input.fallbacksOverride === undefined ? {} : { fallbacksOverride: input.fallbacksOverride }),
     isImageRequest: input.isImageRequest,
   };
