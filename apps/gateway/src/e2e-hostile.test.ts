@@ -11,7 +11,8 @@ import { rawClient } from './test-support/in-process-gateway.js';
 let fixture: Fixture;
 
 beforeAll(async () => {
-  fixture = await startFixture();
+  // Room for the ~360 KB bodies of the deep-nesting cases.
+  fixture = await startFixture({ gateway: { maxRequestBytes: 1_048_576 } });
 });
 
 afterAll(async () => {
@@ -80,6 +81,117 @@ describe('request targets that are not plain paths', () => {
     await Promise.all(['//', '///', '//[', '//a:99999/', '//%'].map((target) => raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)));
     const answer = await ordinary;
     expect(answer.status).toBe(200);
+    await stillServing();
+  });
+});
+
+/** Where a test body takes {@link deepJson}: `JSON.stringify` itself cannot write the deep value. */
+const DEEP = '__deep__';
+
+/** JSON text nested `depth` levels deep (`{"a":{"a":…1…}}`, 6 bytes a level), written as text. */
+function deepJson(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+/** A schema nested `depth` levels deep, as a value (for depths `JSON.stringify` handles). */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { type: 'string' };
+  for (let level = 0; level < depth; level += 1) value = { type: 'object', properties: { a: value } };
+  return value;
+}
+
+async function post(path: string, body: unknown): Promise<{ readonly status: number; readonly json: Record<string, unknown> }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (path === '/v1/messages') headers['anthropic-version'] = '2023-06-01';
+  // A DEEP placeholder is replaced by 60,000 levels of JSON text.
+  const text = JSON.stringify(body).replace(`"${DEEP}"`, () => deepJson(60_000));
+  const response = await fetch(`${fixture.gateway.url}${path}`, { method: 'POST', headers, body: text });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+/** Every stored profile of agent main, with its usage stats. */
+async function profiles(): Promise<{ id: string; available: boolean; usageStats: Record<string, unknown> }[]> {
+  return ((await fixture.admin('GET', '/admin/profiles')).json as { profiles: { id: string; available: boolean; usageStats: Record<string, unknown> }[] }).profiles;
+}
+
+describe('a request nested too deeply (defects 2 and 3)', () => {
+  const user = { role: 'user', content: 'hi' };
+  // Each was ~360 KB and made JSON.stringify throw further down: a 500, or a profile cooled with no upstream call.
+  const deepCases: readonly { readonly name: string; readonly path: string; readonly body: unknown; readonly field: string }[] = [
+    {
+      name: 'an OpenAI tool schema',
+      path: '/v1/chat/completions',
+      body: { model: 'default', messages: [user], tools: [{ type: 'function', function: { name: 'deep', parameters: DEEP } }] },
+      field: 'tools[0].function.parameters',
+    },
+    {
+      name: 'an Anthropic input_schema',
+      path: '/v1/messages',
+      body: { model: 'default', max_tokens: 10, messages: [user], tools: [{ name: 'deep', input_schema: DEEP }] },
+      field: 'tools[0].input_schema',
+    },
+    {
+      name: 'OpenAI tool_calls arguments given as an object',
+      path: '/v1/chat/completions',
+      body: {
+        model: 'default',
+        messages: [user, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: DEEP } }] }],
+      },
+      field: 'messages[1].tool_calls[0].function.arguments',
+    },
+    {
+      name: 'an Anthropic tool_use input',
+      path: '/v1/messages',
+      body: { model: 'default', max_tokens: 10, messages: [user, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: DEEP }] }] },
+      field: 'messages[1].content[0].input',
+    },
+  ];
+
+  it.each(deepCases)('$name: 400 naming the field, no upstream call, no profile marked', async ({ path, body, field }) => {
+    await fixture.clearCooldowns();
+    await fixture.emulator.clearRequests();
+    for (let round = 0; round < 3; round += 1) {
+      const { status, json } = await post(path, body);
+      expect(status).toBe(400);
+      expect(JSON.stringify(json)).toContain('nested deeper than 100 levels');
+      expect(JSON.stringify(json)).toContain(field);
+    }
+    expect(await fixture.emulator.requests()).toEqual([]);
+    for (const profile of await profiles()) {
+      expect(profile.available, profile.id).toBe(true);
+      expect(profile.usageStats['errorCount'], profile.id).toBeUndefined();
+    }
+    // The primary still answers: nothing was cooled.
+    const answer = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'default', messages: [user] }),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-understudy-profile')).toBe('openai:a');
+  });
+
+  it('accepts a schema within the limit', async () => {
+    const { status } = await post('/v1/chat/completions', {
+      model: 'default',
+      messages: [user],
+      tools: [{ type: 'function', function: { name: 'ok', parameters: nested(40) } }],
+    });
+    expect(status).toBe(200);
+  });
+});
+
+describe('attacker-shaped values where a string is expected (defect 3)', () => {
+  it.each([
+    { path: '/v1/chat/completions', body: { model: 'default', messages: [{ role: { toString: null }, content: 'x' }] }, field: 'messages[0].role' },
+    { path: '/v1/chat/completions', body: { model: 'default', messages: [{ role: 'user', content: [{ type: { toString: 1 } }] }] }, field: 'messages[0].content[0].type' },
+    { path: '/v1/messages', body: { model: 'default', max_tokens: 5, messages: [{ role: { toString: null }, content: 'x' }] }, field: 'messages[0].role' },
+    { path: '/v1/messages', body: { model: 'default', max_tokens: 5, messages: [{ role: 'user', content: [{ type: { valueOf: 1, toString: 1 } }] }] }, field: 'messages[0].content[0].type' },
+    { path: '/v1/messages', body: { model: 'default', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ name: { toString: null } }] }, field: 'tools[0].name' },
+  ])('$path $field: 400 naming the field, never a 500', async ({ path, body, field }) => {
+    const { status, json } = await post(path, body);
+    expect(status).toBe(400);
+    expect(JSON.stringify(json)).toContain(field);
     await stillServing();
   });
 });

@@ -4,8 +4,11 @@
  * - `headers`: connected, but the response headers did not arrive (reset, headers timeout).
  * - `body`: headers arrived; the non-streaming body was an error or could not be read.
  * - `stream`: a streaming response failed after it started (time-to-first-token, stall, cut, error event).
+ * - `request`: nothing was sent: the request could not be built or serialised for this provider (a request its
+ *   format cannot carry, one too deeply nested to serialise). No provider answered, so such a failure never
+ *   marks an auth profile (docs/policy.md#what-each-reason-does).
  */
-export type FailurePhase = 'connect' | 'headers' | 'body' | 'stream';
+export type FailurePhase = 'request' | 'connect' | 'headers' | 'body' | 'stream';
 
 /** Why a request was aborted: the caller gave up (`user`) or one of our own timeouts fired (`timeout`). */
 export type AbortCause = 'user' | 'timeout';

@@ -22,3 +22,4 @@ export {
 export type { SkipCacheKey } from './skip-cache.js';
 export { fallbackClearedNoticeText, fallbackNoticeText } from './notice.js';
 export { REASON_TEXT, failureSummary } from './failure-text.js';
+export { isOwnException } from './own-exception.js';

@@ -62,7 +62,12 @@ export interface RunWithModelFallbackOptions<T> {
   readonly config: FallbackConfig;
   /** The agent's store: profiles, usage stats, probe throttle, sessions. */
   readonly store: AuthStorePort;
-  /** Sends one request to one candidate with one auth profile (`null` for keyless providers). */
+  /**
+   * Sends one request to one candidate with one auth profile (`null` for keyless providers). A returned
+   * failure with `phase: 'request'` (nothing was sent) advances like its reason but marks no profile; a thrown
+   * engine error with no status, code or cause (an exception of ours, see `isOwnException`) ends the turn
+   * unchanged and marks nothing.
+   */
   readonly attempt: AttemptFunction<T>;
   /** Time: `nowMs()` and `sleep(ms, signal)` (retry backoff). */
   readonly clock: Clock;

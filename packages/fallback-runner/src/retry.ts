@@ -19,6 +19,7 @@ import { REASON_POLICY, classifyFailure } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
 import { FailoverError } from './errors.js';
 import { failureSummary } from './failure-text.js';
+import { isOwnException } from './own-exception.js';
 import type { RunContext } from './run-context.js';
 
 /** One profile's try of a candidate. */
@@ -47,6 +48,8 @@ export type ProfileAttemptOutcome<T> =
  *
  * @throws {FailoverError} kind `terminal` for a failure that ends the turn (context overflow, refusal, user
  *   abort, output already started); kind `deadline` when the turn deadline passed.
+ * @throws what the attempt threw, unchanged, when it is an exception of ours ({@link isOwnException}); the
+ *   profile is not marked.
  */
 export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemptInput): Promise<ProfileAttemptOutcome<T>> {
   const { candidate, kind } = input;
@@ -83,12 +86,14 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
       atMs: nowMs,
     });
     const policy = REASON_POLICY[classification.reason];
+    // Only what a provider answered (or the wire failing) marks a profile: a request that never left does not.
+    const sent = failure.phase !== 'request';
     if (ctx.signal.aborted) throw ctx.abortError(candidate, profileId, thrown);
     if (failure.outputStarted === true || !policy.advancesFallback) {
-      await markFailure(ctx, input, classification);
+      if (sent) await markFailure(ctx, input, classification);
       throw terminalError(ctx, input, classification, failure.outputStarted === true, thrown);
     }
-    if (kind === 'call' && policy.sameProfileRetry && retries < ctx.retry.maxRetries && failure.retryAfterBeyondCap !== true) {
+    if (sent && kind === 'call' && policy.sameProfileRetry && retries < ctx.retry.maxRetries && failure.retryAfterBeyondCap !== true) {
       const delayMs = retryDelayMs({
         attempt: retries + 1,
         baseMs: classification.reason === 'overloaded' ? ctx.policy.overloadedBackoffMs : ctx.retry.baseDelayMs,
@@ -104,7 +109,7 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
         continue;
       }
     }
-    await markFailure(ctx, input, classification);
+    if (sent) await markFailure(ctx, input, classification);
     return { ok: false, classification, record, ...(thrown === undefined ? {} : { thrown }) };
   }
 }
@@ -116,6 +121,8 @@ async function callOnce<T>(
   try {
     return { result: await ctx.attempt(input.candidate, input.profile, ctx.signal) };
   } catch (error) {
+    // An exception of ours is no provider failure: it ends the turn as it is and marks nothing.
+    if (isOwnException(error)) throw error;
     return { result: { ok: false, failure: failureOfThrown(error) }, thrown: error };
   }
 }

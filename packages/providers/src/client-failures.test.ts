@@ -279,3 +279,31 @@ describe('secrets', () => {
     expect(failure).toMatchObject({ status: 401, code: 'invalid_api_key', errorType: 'invalid_request_error' });
   });
 });
+
+describe('a request that cannot be serialised (issue 20, defect 2)', () => {
+  /** A JSON Schema nested `depth` levels deep: too deep for `JSON.stringify`. */
+  function deepSchema(depth: number): Record<string, unknown> {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < depth; level += 1) schema = { type: 'object', properties: { a: schema } };
+    return schema;
+  }
+  const deep: ChatRequest = { ...request, tools: [{ name: 'deep', parameters: deepSchema(60_000) }] };
+
+  it.each(PROVIDER_APIS)('%s: returns a phase "request" failure (nothing sent) instead of throwing', async (api) => {
+    await emulator.setScript({ routes: [{ steps: [{ chunks: ['x'] }] }] });
+    await emulator.clearRequests();
+    const client = emulatorClient(api, emulator.url);
+    try {
+      for (const call of [() => client.complete(deep, { credential: apiKey('sk-failures-key-9876') }), () => client.stream(deep, { credential: apiKey('sk-failures-key-9876') })]) {
+        const result = await call();
+        expect(result.ok).toBe(false);
+        if (result.ok) return;
+        expect(result.failure).toMatchObject({ phase: 'request', code: 'REQUEST_NOT_SERIALISABLE', errorType: 'invalid_request_error', outputStarted: false });
+        expect(result.failure.message).toContain('could not be serialised');
+      }
+      expect(await emulator.requests()).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});

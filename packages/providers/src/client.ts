@@ -13,7 +13,7 @@ import { PROVIDER_APIS, isContentDelta } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
 import { PumpedChatStream, finishErrorFailure, resultToDeltas } from './chat-stream.js';
 import type { FailureContext } from './failure.js';
-import { MAX_FAILURE_BODY_BYTES, httpFailure, isConnectError, streamFailure, transportFailure } from './failure.js';
+import { MAX_FAILURE_BODY_BYTES, httpFailure, isConnectError, notSentFailure, streamFailure, transportFailure } from './failure.js';
 import type { OpenResponse, RequestTarget } from './http.js';
 import { createProviderAgent, discardBody, postRequest, readBodyText, requestTarget } from './http.js';
 import { OAuthRefresher } from './oauth-refresher.js';
@@ -240,18 +240,7 @@ class UndiciProviderClient implements ProviderClient {
           : this.#wire.nativeBody(native.body, request.model, stream, encodeOptions),
       );
     } catch (error) {
-      if (!WireError.isInstance(error)) throw error;
-      return {
-        ok: false,
-        failure: {
-          provider: context.provider,
-          model: context.model,
-          message: `invalid request for ${this.api}: ${error.message}`,
-          code: 'INVALID_REQUEST',
-          errorType: 'invalid_request_error',
-          outputStarted: false,
-        },
-      };
+      return { ok: false, failure: notSentFailure(context, this.api, error) };
     }
     const headers = this.#headers(credential, stream, this.#native(request)?.headers);
     const control = new CallControl(signal);

@@ -6,6 +6,7 @@ import type { FailurePhase, ProviderFailure } from '@understudy/contracts';
 import type { AbortInfo } from './call-control.js';
 import { parseRetryAfter } from '@understudy/error-classifier';
 import { shouldSurfaceImmediately } from './sdk-retry-cap.js';
+import { WireError } from './wire/wire-format.js';
 
 /** At most this many bytes of a response body are kept in a failure. */
 export const MAX_FAILURE_BODY_BYTES = 64 * 1024;
@@ -85,6 +86,32 @@ export function httpFailure(context: FailureContext, input: HttpFailureInput): P
     phase: input.phase,
     outputStarted: input.outputStarted,
     ...(shouldSurfaceImmediately(retryAfterMs, input.capSeconds) ? { retryAfterBeyondCap: true } : {}),
+  };
+}
+
+/** `code` of a request this provider's wire format cannot carry (a {@link WireError} `invalid_request`). */
+export const INVALID_REQUEST_CODE = 'INVALID_REQUEST';
+/** `code` of a request that could not be serialised at all (e.g. nested too deeply for `JSON.stringify`). */
+export const NOT_SERIALISABLE_CODE = 'REQUEST_NOT_SERIALISABLE';
+
+/**
+ * The failure of a request that was never sent because it could not be built or serialised for `api`: phase
+ * `request`, so the runner marks no auth profile for it (no provider answered). A {@link WireError} keeps its
+ * message as `INVALID_REQUEST`; anything else thrown while building the body (a `RangeError` from a request
+ * nested too deeply to serialise) is `REQUEST_NOT_SERIALISABLE`. Both carry `invalid_request_error`: the
+ * request's fault, answered 400 when no other candidate can carry it.
+ */
+export function notSentFailure(context: FailureContext, api: string, error: unknown): ProviderFailure {
+  const wire = WireError.isInstance(error);
+  const cause = error instanceof Error ? error.message : 'the request body could not be built';
+  return {
+    provider: context.provider,
+    model: context.model,
+    message: redactSecrets(wire ? `invalid request for ${api}: ${cause}` : `the request could not be serialised for ${api}: ${cause}`, context.secrets),
+    code: wire ? INVALID_REQUEST_CODE : NOT_SERIALISABLE_CODE,
+    errorType: 'invalid_request_error',
+    phase: 'request',
+    outputStarted: false,
   };
 }
 
@@ -174,6 +201,7 @@ export function transportFailure(context: FailureContext, error: unknown, input:
   }
   const raw = error instanceof Error ? error.message : String(error);
   const where = {
+    request: 'before the request was sent',
     connect: 'while connecting',
     headers: 'before the response headers arrived',
     body: 'while reading the response body',

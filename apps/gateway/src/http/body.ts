@@ -2,10 +2,12 @@
  * Reading a request body with limits: a size limit (`gateway.maxRequestBytes` → 413), an idle limit (a body
  * that stops arriving → 408, so a slow or stalled client cannot hold a connection and an in-flight slot
  * forever), and the gateway's shutdown (a body still arriving when shutdown starts → 503 at once, instead of
- * holding the drain for the whole grace period). Then parsing it as JSON (→ 400).
+ * holding the drain for the whole grace period). Then parsing it as JSON (→ 400), nested at most
+ * `MAX_JSON_DEPTH` levels (→ 400).
  */
 import type { IncomingMessage } from 'node:http';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
+import { checkJsonDepth } from '../wire/untrusted.js';
 
 /** The limits of one body read. */
 export interface BodyLimits {
@@ -91,14 +93,18 @@ export function readBodyText(request: IncomingMessage, limits: BodyLimits): Prom
 /**
  * The request body parsed as JSON.
  *
- * @throws {GatewayError} those of {@link readBodyText}, and 400 `invalid_json` for text that is not JSON.
+ * @throws {GatewayError} those of {@link readBodyText}, 400 `invalid_json` for text that is not JSON, and 400
+ *   `nesting_too_deep` for JSON nested deeper than `MAX_JSON_DEPTH` levels (naming the field).
  */
 export async function readJsonBody(request: IncomingMessage, limits: BodyLimits): Promise<unknown> {
   const text = await readBodyText(request, limits);
   if (text.trim() === '') throw invalidRequest('the request body is empty: send a JSON object', 'invalid_json');
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch (error) {
     throw invalidRequest(`the request body is not valid JSON (${(error as Error).message})`, 'invalid_json');
   }
+  checkJsonDepth(body);
+  return body;
 }

@@ -27,6 +27,7 @@ import {
   requireRecord,
   requireString,
 } from './read-fields.js';
+import { describeValue } from './untrusted.js';
 
 function imageSource(block: JsonRecord, path: string): ChatImageSource {
   const source = requireRecord(block['source'], `${path}.source`);
@@ -210,7 +211,7 @@ export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
       messages.push(assistantMessage(record['content'], `${path}.content`));
       lastUserText = undefined;
     } else {
-      throw invalidRequest(`${path}.role: "${String(role)}" is not supported; use "user" or "assistant" (system goes in "system")`);
+      throw invalidRequest(`${path}.role: ${describeValue(role)} is not supported; use "user" or "assistant" (system goes in "system")`);
     }
   });
   const metadata = body['metadata'];

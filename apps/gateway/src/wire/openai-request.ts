@@ -26,6 +26,7 @@ import {
   requireRecord,
   requireString,
 } from './read-fields.js';
+import { describeValue } from './untrusted.js';
 
 /** One content part; `undefined` for a part type without a counterpart (audio, files: dropped, see the table). */
 function contentPart(value: unknown, path: string): ChatContentPart | undefined {
@@ -100,7 +101,7 @@ function message(value: unknown, index: number): ChatMessage {
         content: content(record['content'] ?? '', `${path}.content`),
       };
     default:
-      throw invalidRequest(`${path}.role: "${String(role)}" is not supported; use system, developer, user, assistant or tool`);
+      throw invalidRequest(`${path}.role: ${describeValue(role)} is not supported; use system, developer, user, assistant or tool`);
   }
 }
 

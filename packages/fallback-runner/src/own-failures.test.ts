@@ -1,0 +1,64 @@
+/**
+ * Only what a provider answered (or the wire failing) marks an auth profile (issue 20, defect 2): a request
+ * that was never sent (`phase: 'request'`) and an exception of ours (a bare engine error) leave every profile
+ * healthy, however often they happen (docs/policy.md#what-each-reason-does).
+ */
+import { describe, expect, it } from 'vitest';
+import { FallbackSummaryError, isOwnException, runWithModelFallback } from './index.js';
+import { brief, world } from './test-support/harness.js';
+
+const notSent = {
+  phase: 'request' as const,
+  code: 'REQUEST_NOT_SERIALISABLE',
+  errorType: 'invalid_request_error',
+  message: 'the request could not be serialised for openai-completions: Maximum call stack size exceeded',
+};
+
+describe('a request that was never sent', () => {
+  it('marks no profile, is not retried on the same profile, and advances to the next candidate', async () => {
+    const w = world();
+    const result = await w.run({ openai: [notSent, notSent] });
+    expect(result.value).toBe('anthropic/claude-x');
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a format', 'call anthropic/claude-x@anthropic:a']);
+    expect(w.store.usageStats('openai:a')).toEqual({});
+    expect(w.store.usageStats('openai:b')).toEqual({});
+  });
+
+  it('three in a row on every candidate leave every profile healthy', async () => {
+    const w = world();
+    for (let round = 0; round < 3; round += 1) {
+      const error = await w.fail({ openai: [notSent, notSent], anthropic: [notSent] });
+      expect(FallbackSummaryError.isInstance(error)).toBe(true);
+    }
+    for (const id of ['openai:a', 'openai:b', 'anthropic:a']) expect(w.store.usageStats(id)).toEqual({});
+  });
+});
+
+describe('an exception of ours thrown by the attempt', () => {
+  it('ends the turn unchanged and marks nothing', async () => {
+    const w = world();
+    const thrown = new RangeError('Maximum call stack size exceeded');
+    for (let round = 0; round < 3; round += 1) {
+      await expect(
+        runWithModelFallback({
+          request: { agentId: 'main' },
+          config: w.config,
+          store: w.store,
+          clock: w.clock,
+          attempt: () => Promise.reject(thrown),
+        }),
+      ).rejects.toBe(thrown);
+    }
+    for (const id of ['openai:a', 'openai:b', 'anthropic:a']) expect(w.store.usageStats(id)).toEqual({});
+  });
+
+  it('is told from what an SDK throws for a provider answer or a broken connection', () => {
+    expect(isOwnException(new RangeError('Maximum call stack size exceeded'))).toBe(true);
+    expect(isOwnException(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(true);
+    expect(isOwnException(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))).toBe(false);
+    expect(isOwnException(Object.assign(new TypeError('invalid header'), { code: 'UND_ERR_INVALID_ARG' }))).toBe(false);
+    expect(isOwnException(Object.assign(new Error('429 Too Many Requests'), { status: 429 }))).toBe(false);
+    expect(isOwnException(new Error('socket hang up'))).toBe(false);
+    expect(isOwnException('a string')).toBe(false);
+  });
+});
