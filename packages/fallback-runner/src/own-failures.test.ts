@@ -4,7 +4,7 @@
  * healthy, however often they happen (docs/policy.md#what-each-reason-does).
  */
 import { describe, expect, it } from 'vitest';
-import { FallbackSummaryError, isOwnException, runWithModelFallback } from './index.js';
+import { FallbackSummaryError, isOwnException } from './index.js';
 import { brief, world } from './test-support/harness.js';
 
 const notSent = {
@@ -39,15 +39,7 @@ describe('an exception of ours thrown by the attempt', () => {
     const w = world();
     const thrown = new RangeError('Maximum call stack size exceeded');
     for (let round = 0; round < 3; round += 1) {
-      await expect(
-        runWithModelFallback({
-          request: { agentId: 'main' },
-          config: w.config,
-          store: w.store,
-          clock: w.clock,
-          attempt: () => Promise.reject(thrown),
-        }),
-      ).rejects.toBe(thrown);
+      expect(await w.fail({}, {}, { attempt: () => Promise.reject(thrown) })).toBe(thrown);
     }
     for (const id of ['openai:a', 'openai:b', 'anthropic:a']) expect(w.store.usageStats(id)).toEqual({});
   });
