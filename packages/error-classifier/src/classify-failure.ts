@@ -27,7 +27,15 @@ import type { Evidence } from './evidence.js';
 import { REASON_POLICY } from './policy.js';
 import { parseRetryAfter } from './retry-after.js';
 import { broadCode, decisiveCode, finishReasonCode } from './rules/code-rules.js';
-import { abortOrTimeoutFact, bodilessFailure, genericUnknownLiteral, noErrorDetailsLiteral } from './rules/context-rules.js';
+import {
+  abortOrTimeoutFact,
+  bareProviderCode,
+  bodilessFailure,
+  completionVerdict,
+  genericUnknownLiteral,
+  isBodiless,
+  noErrorDetailsLiteral,
+} from './rules/context-rules.js';
 import { leadingProviderRule, trailingProviderRule } from './rules/provider-rules.js';
 import { firstTextMatch } from './rules/rule.js';
 import type { Verdict } from './rules/rule.js';
@@ -43,29 +51,74 @@ export interface ClassifyOptions {
   readonly nowMs?: number | undefined;
 }
 
+/** Which layer of the failure decided, for `understudy classify --explain`. */
+export interface DecisionTrace {
+  /**
+   * The wrapper layers peeled to reach the innermost provider error, outermost first (`prefix`, `sse`, `json`,
+   * `error`, `metadata.raw`, `json-string`, `message` …); empty when the failure was plain text.
+   */
+  readonly unwrapped: readonly string[];
+  /** The innermost error's own status, when a wrapper carried one. */
+  readonly innerStatus: number | null;
+  /** The status the rules decided on and where it came from (a wrapper's 500 yields to the inner 429). */
+  readonly decidingStatus: number | null;
+  readonly decidingStatusSource: 'input' | 'inner' | 'text' | null;
+  /** The phrase family of a deciding text rule (`text.rate_limit`) and the language it matched in (`en`, `zh`, `ja`). */
+  readonly phraseFamily: string | null;
+  readonly language: string | null;
+  /** The step that decided: `fact`, `code`, `finish_reason`, `completion`, `phrase`, `provider`, `status`, `fallback`. */
+  readonly layer: string;
+}
+
 /** A classification plus what a human needs to check it (`understudy classify --explain`). */
 export interface FailureExplanation extends FailureClassification {
   /** Where `status` came from: the failure itself, its text, or nowhere. */
   readonly statusSource: 'input' | 'text' | null;
   /** The text or code that matched the deciding rule, shortened; `null` for rules that read no text. */
   readonly matched: string | null;
+  /** Which layer decided: unwrapped wrappers, the inner status, the phrase family. */
+  readonly trace: DecisionTrace;
 }
 
 const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   abortOrTimeoutFact,
+  bareProviderCode,
   noErrorDetailsLiteral,
   bodilessFailure,
   leadingProviderRule,
   decisiveCode,
   finishReasonCode,
+  completionVerdict,
   (evidence) => firstTextMatch(SPECIFIC_TEXT_RULES, evidence),
   trailingProviderRule,
   (evidence) => firstTextMatch(GENERIC_TEXT_RULES, evidence),
-  (evidence) => statusVerdict(evidence.inputStatus, 'input'),
+  givenOrInnerStatus,
   broadCode,
-  (evidence) => (evidence.inputStatus === null ? statusVerdict(evidence.statedStatus, 'text') : null),
+  statedOnlyStatus,
   genericUnknownLiteral,
 ];
+
+/** A 400 or 422 only the text states, with nothing else said: no cause named. */
+function bareBadRequest(evidence: Evidence): boolean {
+  return (evidence.status === 400 || evidence.status === 422) && isBodiless(evidence);
+}
+
+/** The failure's own status, or the innermost error's status when the failure's is a wrapper's (a 500 around a 429). */
+function givenOrInnerStatus(evidence: Evidence): Verdict | null {
+  if (evidence.statusOrigin === null) return null;
+  // Without a given status, an explicitly worded one ("HTTP 401: {…}") decides here, before generic wrapper codes.
+  if (evidence.inputStatus === null && evidence.statusOrigin === 'text' && (!evidence.statedExplicit || bareBadRequest(evidence))) return null;
+  return statusVerdict(evidence.status, evidence.statusOrigin);
+}
+
+/**
+ * Weakest: a status only the text states. A bare stated 400 or 422 ("400 status code (no body)") names no cause
+ * and is left unclassified; other stated statuses (a 404, a 429, a 503 …) decide.
+ */
+function statedOnlyStatus(evidence: Evidence): Verdict | null {
+  if (evidence.inputStatus !== null || evidence.statusOrigin !== 'text' || bareBadRequest(evidence)) return null;
+  return statusVerdict(evidence.status, 'text');
+}
 
 const UNCLASSIFIED: Verdict = { reason: 'unclassified', rule: 'unclassified', matched: null };
 
@@ -75,6 +128,19 @@ function decide(evidence: Evidence): Verdict {
     if (verdict !== null) return verdict;
   }
   return UNCLASSIFIED;
+}
+
+/** The layer a rule id belongs to (rule ids are `family.detail`). */
+function layerOf(verdict: Verdict): string {
+  if (verdict.language !== undefined) return 'phrase';
+  const head = verdict.rule.slice(0, verdict.rule.indexOf('.') === -1 ? undefined : verdict.rule.indexOf('.'));
+  if (head === 'status' || head === 'inner_status' || head === 'text_status') return 'status';
+  if (head === 'finish_reason') return 'finish_reason';
+  if (head === 'completion' || head === 'empty') return 'completion';
+  if (head === 'abort' || head === 'timeout' || head === 'transport' || head === 'stream' || head === 'literal') return 'fact';
+  if (head === 'unclassified') return 'fallback';
+  if (verdict.rule.startsWith('zhipu.') || verdict.rule.startsWith('dashscope.') || verdict.rule.startsWith('openrouter.') || verdict.rule.startsWith('google.quota')) return 'provider';
+  return 'code';
 }
 
 /**
@@ -101,6 +167,15 @@ export function explainFailure(failure: ProviderFailure, options: ClassifyOption
     detail: verdict.rule,
     statusSource: evidence.inputStatus !== null ? 'input' : evidence.statedStatus !== null ? 'text' : null,
     matched: verdict.matched,
+    trace: {
+      unwrapped: evidence.layers,
+      innerStatus: evidence.innerStatus,
+      decidingStatus: evidence.status,
+      decidingStatusSource: evidence.statusOrigin,
+      phraseFamily: verdict.language === undefined ? null : verdict.rule,
+      language: verdict.language ?? null,
+      layer: layerOf(verdict),
+    },
   };
 }
 

@@ -5,15 +5,18 @@
  */
 import { normalizeProviderId } from '@understudy/contracts';
 import type { AbortCause, FailurePhase, ProviderFailure } from '@understudy/contracts';
-import { statedStatus } from './stated-status.js';
-import { withoutGeneratedText } from './text/completion-body.js';
+import { statedStatusDetail } from './stated-status.js';
+import { completionOf } from './text/completion-body.js';
+import type { CompletionShape } from './text/completion-body.js';
 import { prepareText } from './text/normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './text/tokens.js';
+import { unwrap } from './text/unwrap.js';
+import type { InnerError } from './text/unwrap.js';
 
 /** At most this many `details` strings are read. @default 32 */
 export const MAX_DETAILS = 32;
-/** Flattened text kept over all sources of one failure, in characters. @default 139264 (136 Ki) */
-export const MAX_EVIDENCE_CHARS = 2 * (64 + 4) * 1024;
+/** Flattened text kept over all sources of one failure, in characters. @default 12288 (12 Ki) */
+export const MAX_EVIDENCE_CHARS = 12 * 1024;
 
 /** What the rules see of one failure. */
 export interface Evidence {
@@ -23,8 +26,23 @@ export interface Evidence {
   readonly inputStatus: number | null;
   /** The status the texts state, else `null`. */
   readonly statedStatus: number | null;
-  /** `inputStatus`, else `statedStatus`: the status the status rules use. */
+  /** The status of the innermost provider error found inside a wrapper (`unwrap`), else `null`. */
+  readonly innerStatus: number | null;
+  /**
+   * The status the rules decide on. The input status, unless it is a wrapper's status (none, a 2xx, or a generic
+   * 500/502 a proxy put around the real failure): then the inner error's status, else a different status the text
+   * states (`{"error":{"message":"Request failed with status code 429","code":500}}` is a 429).
+   */
   readonly status: number | null;
+  /** Where {@link status} came from. */
+  readonly statusOrigin: 'input' | 'inner' | 'text' | null;
+  /** True when the stated status is worded explicitly (`HTTP 402`, `status code 503`, `Error code: 404`). */
+  readonly statedExplicit: boolean;
+  /** The innermost provider error found inside a wrapper, with the layers peeled to reach it. */
+  readonly inner: InnerError | null;
+  readonly layers: readonly string[];
+  /** For a completion body (no error object): whether it carried usable output; `null` for other bodies. */
+  readonly completion: CompletionShape | null;
   /** Body, message and details, flattened, joined by ` | ` and lower-cased. */
   readonly text: string;
   /** The same texts before lower-casing (retry-after dates are read from these). */
@@ -38,6 +56,8 @@ export interface Evidence {
   readonly errorType: string;
   /** True when some text was an HTML page. */
   readonly html: boolean;
+  /** True when the text holds CJK characters (the Chinese and Japanese phrase tables are read only then). */
+  readonly cjk: boolean;
   readonly phase: FailurePhase | null;
   readonly abortCause: AbortCause | null;
   readonly timeoutKind: string | null;
@@ -60,6 +80,26 @@ function headersField(value: unknown): Readonly<Record<string, string>> | undefi
   return headers;
 }
 
+/** Han, kana and CJK punctuation/fullwidth forms. */
+const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+
+/** Statuses a wrapper puts around another failure: none, a success, or a generic gateway/server failure. */
+function isWrapperStatus(status: number): boolean {
+  return status < 400 || status === 500 || status === 502;
+}
+
+function decisionStatus(
+  input: number | null,
+  inner: number | null,
+  stated: number | null,
+): { readonly status: number | null; readonly origin: Evidence['statusOrigin'] } {
+  if (input !== null && !isWrapperStatus(input)) return { status: input, origin: 'input' };
+  if (inner !== null && inner !== input && inner >= 400) return { status: inner, origin: 'inner' };
+  if (stated !== null && stated !== input && stated >= 400) return { status: stated, origin: 'text' };
+  if (input !== null) return { status: input, origin: 'input' };
+  return { status: inner ?? stated, origin: inner !== null ? 'inner' : stated !== null ? 'text' : null };
+}
+
 /**
  * Reads a failure into {@link Evidence}. Never throws: fields of the wrong type are ignored.
  *
@@ -70,8 +110,13 @@ export function buildEvidence(input: ProviderFailure): Evidence {
     input !== null && typeof input === 'object' ? (input as Partial<Record<keyof ProviderFailure, unknown>>) : {};
   const inputStatus = typeof failure.status === 'number' ? failure.status : null;
   const body = stringField(failure.body);
+  const message = stringField(failure.message);
+  const bodyLayers = unwrap(body);
+  const messageLayers = bodyLayers.inner === null ? unwrap(message) : bodyLayers;
+  const unwrapped = bodyLayers.inner !== null ? bodyLayers : messageLayers.inner !== null ? messageLayers : bodyLayers;
   // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
-  const rawTexts: string[] = [inputStatus === null || inputStatus < 400 ? withoutGeneratedText(body) : body, stringField(failure.message)];
+  const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document) : null;
+  const rawTexts: string[] = [completion === null ? body : completion.text, message];
   if (Array.isArray(failure.details)) {
     for (const detail of failure.details.slice(0, MAX_DETAILS)) if (typeof detail === 'string') rawTexts.push(detail);
   }
@@ -93,11 +138,17 @@ export function buildEvidence(input: ProviderFailure): Evidence {
   const tokens = extractCodeTokens(text);
   if (code !== '') tokens.add(code);
   if (errorType !== '') tokens.add(errorType);
-  let stated = statedStatus(text);
+  const statedDetail = statedStatusDetail(text);
+  let stated = statedDetail?.status ?? null;
   if (stated === null && /^\d{3}$/.test(code)) {
     const fromCode = Number(code);
     if (fromCode >= 100 && fromCode <= 599) stated = fromCode;
   }
+  const inner = unwrapped.inner;
+  for (const innerCode of inner?.codes ?? []) tokens.add(innerCode);
+  const innerStatus = inner?.status ?? null;
+  const decided = decisionStatus(inputStatus, innerStatus, stated);
+  const statedExplicit = statedDetail?.explicit === true && statedDetail.status === stated;
   const phase = typeof failure.phase === 'string' && PHASES.has(failure.phase) ? (failure.phase as FailurePhase) : null;
   const abortCause = failure.abortCause === 'user' || failure.abortCause === 'timeout' ? failure.abortCause : null;
   const provider = typeof failure.provider === 'string' ? normalizeProviderId(failure.provider) : '';
@@ -105,7 +156,13 @@ export function buildEvidence(input: ProviderFailure): Evidence {
     provider,
     inputStatus,
     statedStatus: stated,
-    status: inputStatus ?? stated,
+    innerStatus,
+    status: decided.status,
+    statusOrigin: decided.origin,
+    statedExplicit,
+    inner,
+    layers: unwrapped.layers,
+    completion: completion?.shape ?? null,
     text,
     texts,
     tokens,
@@ -113,6 +170,7 @@ export function buildEvidence(input: ProviderFailure): Evidence {
     code,
     errorType,
     html,
+    cjk: CJK.test(text),
     phase,
     abortCause,
     timeoutKind: typeof failure.timeoutKind === 'string' && failure.timeoutKind !== '' ? failure.timeoutKind : null,

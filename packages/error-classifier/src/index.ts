@@ -3,7 +3,7 @@
  * does (docs/policy.md#failover-reasons, docs/policy.md#what-each-reason-does).
  */
 export { classifyFailure, explainFailure } from './classify-failure.js';
-export type { ClassifyOptions, FailureExplanation } from './classify-failure.js';
+export type { ClassifyOptions, DecisionTrace, FailureExplanation } from './classify-failure.js';
 export { parseDurationMs, parseRetryAfter, parseRetryAfterHeader, retryAfterFromText } from './retry-after.js';
 export type { RetryAfterSources } from './retry-after.js';
 export { reasonOfStatus } from './rules/status-rules.js';

@@ -11,6 +11,8 @@
 interface StatusPattern {
   readonly pattern: RegExp;
   readonly min: number;
+  /** Explicit wordings (`HTTP 402`, `status code 503`, `Error code: 404`, `503 Service Unavailable`) name a status outright. */
+  readonly explicit?: boolean;
 }
 
 const REASON_PHRASES =
@@ -18,21 +20,24 @@ const REASON_PHRASES =
   'payload too large|request entity too large|unprocessable entity|too many requests|internal server error|' +
   'bad gateway|service (?:temporarily )?unavailable|gateway time-?out|web server is (?:down|returning an unknown error)|' +
   'connection timed out|origin is unreachable|a timeout occurred|ssl handshake failed|invalid ssl certificate|' +
-  'site is overloaded|overloaded';
+  'site is overloaded|overloaded|client closed request|status code';
+
+const THREE_DIGITS = /\d{3}/;
 
 /** Strongest first. Every quantifier is bounded (linear scan). Exported for the pattern audit test. */
 export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:"
-  { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?\s?(\d{3})(?!\d)/, min: 100 },
+  { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
   // "status code 503", "status code: 429", "status 400", "'status_code': 400", "http_status": 403
   {
     pattern: /(?<![a-z])(?:http[ _])?status(?:[ _]?code)?["']?\s?[:=]?\s?["']?(\d{3})(?![\d.])/,
     min: 100,
+    explicit: true,
   },
   // "Error code: 404", "error code 524"
-  { pattern: /(?<![a-z])error[ _]code["']?\s?[:=]?\s?(\d{3})(?!\d)/, min: 100 },
+  { pattern: /(?<![a-z])error[ _]code["']?\s?[:=]?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
-  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(?:${REASON_PHRASES})`), min: 100 },
+  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(?:${REASON_PHRASES})`), min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
   { pattern: /(?<![a-z])error(?: response)?\W{1,3}(\d{3})(?![\d.])/, min: 100 },
   // Gemini / OpenRouter JSON: "code": 429
@@ -40,9 +45,11 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "[400] Bad Request", "<400>"
   { pattern: /[[<](\d{3})[\]>]/, min: 400 },
   // "429 Rate limit reached …", "529 {…}", "401 status code (no body)"
-  { pattern: /^[^a-z0-9]{0,8}(\d{3})(?=[\s:{(["]|$)/, min: 400 },
+  { pattern: /^[^a-z0-9]{0,8}(\d{3})(?=[\s:{(["]|$)(?!\s(?:items?|records?|rooms?|rows?|files?|results?|users?|tokens?|bytes?|entries|messages?|lines?|days?|hours?|minutes?|seconds?)(?![a-z]))/, min: 400 },
   // "(Attempt 1/3): 400 Provider returned error"
   { pattern: /:\s(\d{3})\s(?=[a-z{(["])/, min: 400 },
+  // "returned 402", "received a 402 response", "got a 402 from the API"
+  { pattern: /(?<![a-z])(?:returned|received|got)(?: an?)? (\d{3})(?![\d.])(?= from| response|\s?$|[.,;])/, min: 400 },
 ];
 
 /**
@@ -53,12 +60,23 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
  * @example statedStatus('limit: 100 requests') // null
  */
 export function statedStatus(lowerText: string): number | null {
-  for (const { pattern, min } of STATUS_PATTERNS) {
+  return statedStatusDetail(lowerText)?.status ?? null;
+}
+
+/**
+ * The stated status and whether its wording is explicit (`HTTP 402`, `status code 503`, `Error code: 404`,
+ * `503 Service Unavailable`), or `null`. An explicit status decides like a given one; a positional one is weakest.
+ *
+ * @example statedStatusDetail('http 401: {…}') // { status: 401, explicit: true }
+ */
+export function statedStatusDetail(lowerText: string): { readonly status: number; readonly explicit: boolean } | null {
+  if (!THREE_DIGITS.test(lowerText)) return null;
+  for (const { pattern, min, explicit } of STATUS_PATTERNS) {
     const match = pattern.exec(lowerText);
     const digits = match?.[1];
     if (digits === undefined) continue;
     const status = Number(digits);
-    if (status >= min && status <= 599) return status;
+    if (status >= min && status <= 599) return { status, explicit: explicit === true };
   }
   return null;
 }

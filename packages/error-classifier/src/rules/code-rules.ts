@@ -9,7 +9,9 @@
  * - **broad** codes only name a family (`authentication_error`, `invalid_request_error`, SDK classes such as
  *   `APIConnectionError`). They are read after the text families and after the input status, because providers
  *   put more specific causes under them (billing text under `permission_error`, an overload under
- *   `invalid_request_error`, an IAM denial wrapped as `APIConnectionError`).
+ *   `invalid_request_error`, an IAM denial wrapped as `APIConnectionError`). Wrapper codes — the ones a proxy
+ *   or SDK puts on its own envelope (`upstream_error`, `bad_gateway`, `api_error`, a stream-error exception) —
+ *   are broad too: the wrapped provider error names the cause.
  */
 import type { FailoverReason } from '@understudy/contracts';
 import type { Evidence } from '../evidence.js';
@@ -33,6 +35,10 @@ const DECISIVE: CodeTable = {
   usage_limit_reached: ['codex.usage_limit_reached', 'rate_limit'],
   usage_limit_exceeded: ['code.usage_limit_exceeded', 'rate_limit'],
   concurrency_limit_exceeded: ['code.concurrency_limit', 'rate_limit'],
+  quota_exceeded: ['code.quota_exceeded', 'rate_limit'],
+  request_quota_exceeded: ['cerebras.request_quota_exceeded', 'rate_limit'],
+  too_many_requests_error: ['cerebras.too_many_requests', 'rate_limit'],
+  rate_limited: ['mistral.rate_limited', 'rate_limit'],
   // capacity (docs/policy.md#failover-reasons: overloaded_error, at capacity, ModelNotReadyException)
   overloaded_error: ['anthropic.overloaded_error', 'overloaded'],
   engine_overloaded_error: ['moonshot.engine_overloaded_error', 'overloaded'],
@@ -46,10 +52,6 @@ const DECISIVE: CodeTable = {
   internalserverexception: ['bedrock.internal_server_exception', 'server_error'],
   serviceunavailableexception: ['bedrock.service_unavailable_exception', 'server_error'],
   modelerrorexception: ['bedrock.model_error_exception', 'server_error'],
-  modelstreamerrorexception: ['bedrock.model_stream_error', 'server_error'],
-  cf_bad_gateway: ['openai.cf_bad_gateway', 'server_error'],
-  bad_gateway: ['code.bad_gateway', 'server_error'],
-  upstream_error: ['code.upstream_error', 'server_error'],
   // time and transport
   deadline_exceeded: ['grpc.deadline_exceeded', 'timeout'],
   request_timeout: ['code.request_timeout', 'timeout'],
@@ -59,6 +61,9 @@ const DECISIVE: CodeTable = {
   econnrefused: ['transport.econnrefused', 'timeout'],
   econnaborted: ['transport.econnaborted', 'timeout'],
   etimedout: ['transport.etimedout', 'timeout'],
+  enetreset: ['transport.enetreset', 'timeout'],
+  ehostdown: ['transport.ehostdown', 'timeout'],
+  stream_read_error: ['transport.stream_read_error', 'timeout'],
   esockettimedout: ['transport.esockettimedout', 'timeout'],
   epipe: ['transport.epipe', 'timeout'],
   enotfound: ['transport.enotfound', 'timeout'],
@@ -89,6 +94,10 @@ const DECISIVE: CodeTable = {
   billing_hard_limit_reached: ['openai.billing_hard_limit', 'billing'],
   billing_not_active: ['openai.billing_not_active', 'billing'],
   insufficient_balance: ['code.insufficient_balance', 'billing'],
+  insufficient_balance_error: ['code.insufficient_balance', 'billing'],
+  // OpenCode Zen / Go plan error classes: the free or subscription allowance is used up.
+  freeusagelimiterror: ['opencode.usage_limit', 'billing'],
+  gousagelimiterror: ['opencode.usage_limit', 'billing'],
   insufficient_credits: ['code.insufficient_credits', 'billing'],
   insufficient_funds: ['code.insufficient_funds', 'billing'],
   payment_required: ['code.payment_required', 'billing'],
@@ -96,6 +105,7 @@ const DECISIVE: CodeTable = {
   arrearage: ['dashscope.arrearage', 'billing'],
   // permanent auth
   account_deactivated: ['openai.account_deactivated', 'auth_permanent'],
+  invalid_api_key: ['openai.invalid_api_key', 'auth'],
   organization_deactivated: ['code.organization_deactivated', 'auth_permanent'],
   account_disabled: ['code.account_disabled', 'auth_permanent'],
   account_suspended: ['code.account_suspended', 'auth_permanent'],
@@ -110,17 +120,23 @@ const DECISIVE: CodeTable = {
   deployment_not_found: ['azure.deployment_not_found', 'model_not_found'],
   unknown_model: ['code.unknown_model', 'model_not_found'],
   model_not_available: ['code.model_not_available', 'model_not_found'],
+  model_decommissioned: ['groq.model_decommissioned', 'model_not_found'],
+  model_is_deactivated: ['groq.model_is_deactivated', 'model_not_found'],
+  invalid_model: ['perplexity.invalid_model', 'model_not_found'],
   // context window
   context_length_exceeded: ['openai.context_length_exceeded', 'context_overflow'],
   model_context_window_exceeded: ['code.context_window_exceeded', 'context_overflow'],
   contextwindowexceedederror: ['litellm.context_window_exceeded', 'context_overflow'],
   prompt_too_long: ['code.prompt_too_long', 'context_overflow'],
+  context_window_exceeded: ['code.context_window_exceeded', 'context_overflow'],
+  exceed_context_size_error: ['llamacpp.exceed_context_size', 'context_overflow'],
   // refusals and content policy
   content_filter: ['code.content_filter', 'refusal'],
   content_policy_violation: ['code.content_policy_violation', 'refusal'],
   contentpolicyviolationerror: ['litellm.content_policy_violation', 'refusal'],
   data_inspection_failed: ['dashscope.data_inspection_failed', 'refusal'],
   responsible_ai_policy_violation: ['azure.responsible_ai_policy', 'refusal'],
+  responsibleaipolicyviolation: ['azure.responsible_ai_policy', 'refusal'],
   // sessions
   previous_response_not_found: ['openai.previous_response_not_found', 'session_expired'],
   session_expired: ['code.session_expired', 'session_expired'],
@@ -136,8 +152,11 @@ const DECISIVE: CodeTable = {
 const BROAD: CodeTable = {
   authentication_error: ['anthropic.authentication_error', 'auth'],
   permission_error: ['anthropic.permission_error', 'auth'],
-  invalid_api_key: ['openai.invalid_api_key', 'auth'],
   api_key_invalid: ['google.api_key_invalid', 'auth'],
+  api_key_invalid_error: ['google.api_key_invalid', 'auth'],
+  invalid_api_key_error: ['code.invalid_api_key', 'auth'],
+  incorrect_api_key_error: ['moonshot.incorrect_api_key', 'auth'],
+  invalid_authentication_error: ['moonshot.invalid_authentication', 'auth'],
   unauthenticated: ['grpc.unauthenticated', 'auth'],
   permission_denied: ['grpc.permission_denied', 'auth'],
   unauthorized: ['code.unauthorized', 'auth'],
@@ -160,6 +179,12 @@ const BROAD: CodeTable = {
   request_too_large: ['anthropic.request_too_large', 'context_overflow'],
   string_above_max_length: ['openai.string_above_max_length', 'context_overflow'],
   api_error: ['anthropic.api_error', 'server_error'],
+  upstream_error: ['code.upstream_error', 'server_error'],
+  bad_gateway: ['code.bad_gateway', 'server_error'],
+  cf_bad_gateway: ['openai.cf_bad_gateway', 'server_error'],
+  modelstreamerrorexception: ['bedrock.model_stream_error', 'server_error'],
+  unsupported_parameter: ['openai.unsupported_parameter', 'format'],
+  unsupported_value: ['openai.unsupported_value', 'format'],
   server_error: ['openai.server_error', 'server_error'],
   internal_server_error: ['code.internal_server_error', 'server_error'],
   internalservererror: ['sdk.internal_server_error', 'server_error'],
@@ -191,6 +216,8 @@ const FINISH: CodeTable = {
   spii: ['finish_reason.spii', 'refusal'],
   image_safety: ['finish_reason.image_safety', 'refusal'],
   malformed_function_call: ['finish_reason.malformed_function_call', 'format'],
+  model_context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
+  context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
 };
 
 /** When several decisive codes appear, the reason earliest here wins (the most specific cause first). */

@@ -34,10 +34,11 @@ export function noErrorDetailsLiteral(evidence: Evidence): Verdict | null {
  * once they are removed is nothing.
  */
 const BOILERPLATE =
-  /(?<![a-z0-9])(?:\d{3}|https?|status|code|error|errors|api|request|failed|response|no body|body|not found|bad request|null|undefined|none|nil)(?![a-z0-9])|[^a-z\u00c0-\uffff]/g;
+  /(?<![a-z0-9])(?:\d{3}|https?|status|code|error|errors|api|llm|request|failed|response|no body|body|no|not found|bad request|null|undefined|none|nil)(?![a-z0-9])|[^a-z\u00c0-\uffff]/g;
 
 /** Every pattern of this module, for the pattern audit test. */
 export const CONTEXT_PATTERNS: readonly RegExp[] = [NO_ERROR_DETAILS, BOILERPLATE, GENERIC_UNKNOWN];
+
 
 /** Only texts this short can be bodiless. */
 const BODILESS_MAX_CHARS = 160;
@@ -51,19 +52,24 @@ export function isBodiless(evidence: Evidence): boolean {
 }
 
 /**
- * The verdict for a failure without any text: a 404 names no cause (`no_error_details`); without a status (or
+ * The verdict for a failure without any text: a bare 404 names no cause (`no_error_details`); without a status (or
  * with a 2xx) an early-ended stream or a broken connection is a timeout and anything else an
  * `empty_response`. Other statuses are left to the status rules.
  */
 export function bodilessFailure(evidence: Evidence): Verdict | null {
   if (!isBodiless(evidence)) return null;
   const { status } = evidence;
-  if (status === 404) return { reason: 'no_error_details', rule: 'status.404.no_body', matched: null };
+  // Nothing at all beside a 404 names no cause; "404 status code (no body)" is the status speaking (a missing model).
+  if (status === 404) return evidence.text === '' ? { reason: 'no_error_details', rule: 'status.404.no_body', matched: null } : null;
   if (status !== null && (status < 200 || status >= 300)) return null;
   if (evidence.phase === 'stream') return { reason: 'timeout', rule: 'stream.ended_early', matched: null };
   if (evidence.phase === 'connect' || evidence.phase === 'headers') {
     return { reason: 'timeout', rule: `transport.${evidence.phase}_failed`, matched: null };
   }
+  // "Request failed" and nothing else: the request did not complete, a transient failure without details.
+  if (/(?<![a-z])failed(?![a-z])/.test(evidence.text)) return { reason: 'timeout', rule: 'transport.failed_without_details', matched: 'failed' };
+  // "Bad request" and nothing else names no cause: left to the rules after (unclassified).
+  if (/bad request/.test(evidence.text)) return null;
   return { reason: 'empty_response', rule: 'empty.no_body', matched: null };
 }
 
@@ -75,4 +81,34 @@ export function bodilessFailure(evidence: Evidence): Verdict | null {
 export function genericUnknownLiteral(evidence: Evidence): Verdict | null {
   const match = GENERIC_UNKNOWN.exec(evidence.text);
   return match === null ? null : { reason: 'unclassified', rule: 'text.generic_unknown', matched: match[0] };
+}
+
+/** Codes the runtime itself observed (transport, TLS, aborts): they stand on their own without a message. */
+const RUNTIME_CODE = /^(?:e[a-z]{3,20}|und_err_[a-z_]{1,40}|err_[a-z_]{1,60}|[a-z_]{0,40}cert[a-z_]{0,40}|abort_err|aborterror|apiuseraborterror|\d{4})$/;
+
+/**
+ * A provider's structured type or code with nothing around it — no status, no message, no details — is a
+ * fragment of an error whose response was lost; it is left `unclassified` (the reference system's vectors do the
+ * same: its core defers such fragments to the provider's own adapter). Codes the runtime observed itself
+ * (`ECONNRESET`, `UND_ERR_*`, TLS codes, aborts, provider business codes such as Zhipu's `1113`) still decide.
+ */
+export function bareProviderCode(evidence: Evidence): Verdict | null {
+  if (evidence.inputStatus !== null || evidence.text !== '') return null;
+  const codes = [evidence.code, evidence.errorType].filter((value) => value !== '');
+  if (codes.length === 0 || codes.some((value) => RUNTIME_CODE.test(value))) return null;
+  return { reason: 'unclassified', rule: 'code.without_context', matched: codes.join(' ') };
+}
+
+/** The bare-code pattern, for the pattern audit test. */
+export const BARE_CODE_PATTERNS: readonly RegExp[] = [RUNTIME_CODE];
+
+/**
+ * A completion body (no error object) read from its parsed shape: blocked before any output (Gemini
+ * `promptFeedback.blockReason`) is a `refusal`; no usable output at all is an `empty_response`. Finish reasons
+ * (`content_filter`, `SAFETY`, `error` …) are read before this step.
+ */
+export function completionVerdict(evidence: Evidence): Verdict | null {
+  if (evidence.completion === 'blocked') return { reason: 'refusal', rule: 'completion.blocked', matched: null };
+  if (evidence.completion === 'empty') return { reason: 'empty_response', rule: 'completion.empty', matched: null };
+  return null;
 }

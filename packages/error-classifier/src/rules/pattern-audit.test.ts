@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { RETRY_AFTER_PATTERNS } from '../retry-after.js';
 import { STATUS_PATTERNS } from '../stated-status.js';
 import { TOKEN_PATTERNS } from '../text/tokens.js';
-import { CONTEXT_PATTERNS } from './context-rules.js';
+import { BARE_CODE_PATTERNS, CONTEXT_PATTERNS } from './context-rules.js';
 import { LEADING_PROVIDER_RULES, TRAILING_PROVIDER_RULES } from './provider-rules.js';
 import { TEXT_RULES } from './text/index.js';
 
@@ -40,6 +40,7 @@ const audited: readonly (readonly [string, RegExp])[] = [
   ...TOKEN_PATTERNS.map((pattern) => ['tokens', pattern] as const),
   ...RETRY_AFTER_PATTERNS.map((pattern) => ['retry-after', pattern] as const),
   ...CONTEXT_PATTERNS.map((pattern) => ['context', pattern] as const),
+  ...BARE_CODE_PATTERNS.map((pattern) => ['bare-code', pattern] as const),
 ];
 
 describe('pattern audit', () => {

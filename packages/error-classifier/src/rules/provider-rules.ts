@@ -19,6 +19,9 @@ const isOpenRouter = (evidence: Evidence): boolean => evidence.provider === 'ope
 const isGoogle = (evidence: Evidence): boolean =>
   evidence.provider.startsWith('google') || evidence.provider.includes('vertex') || evidence.provider.includes('gemini');
 
+const isAlibaba = (evidence: Evidence): boolean =>
+  evidence.provider.includes('qwen') || evidence.provider.includes('dashscope') || evidence.provider.includes('bailian') || evidence.provider.includes('alibaba');
+
 const isZhipu = (evidence: Evidence): boolean =>
   evidence.provider === 'zai' ||
   evidence.provider.startsWith('zai-') ||
@@ -31,20 +34,25 @@ export const LEADING_PROVIDER_RULES: readonly TextRule[] = [
   ...family('dashscope.token_limit', 'rate_limit', [/error-code#token-limit|#token-limit(?![a-z-])/]),
   ...family('dashscope.overdue_payment', 'billing', [/#overdue-payment(?![a-z-])/]),
   ...family('dashscope.inappropriate_content', 'refusal', [/#inappropriate-content(?![a-z-])/]),
-  ...family('openrouter.key_limit_exceeded', 'billing', [/key limit exceeded/], (evidence) => isOpenRouter(evidence) && evidence.status === 403),
+  ...family('openrouter.key_limit_exceeded', 'billing', [/key limit exceeded/], (evidence) => isOpenRouter(evidence) && (evidence.status === 403 || evidence.status === null)),
   ...family('text.key_spend_limit', 'rate_limit', [
     /(?:create|use) a (?:new )?key with a higher (?:[a-z]{1,10} ){0,2}limit/,
   ]),
   ...family('google.quota_window', 'rate_limit', [/exceeded your current quota|gemini-api\/docs\/rate-limits/], isGoogle),
+  ...family('dashscope.allocated_quota', 'rate_limit', [/allocated quota exceeded|increase your quota limit/], isAlibaba),
   ...family('google.quota_window', 'rate_limit', [/ai\.google\.dev\/gemini-api\/docs\/rate-limits/]),
 ];
+
+/** Statuses that name a cause of their own: a bare OpenRouter wrapper under them is that cause, not a timeout. */
+const STATUS_CAUSES: ReadonlySet<number> = new Set([401, 402, 403, 429]);
 
 /** Read after every text family, before the status rules. */
 export const TRAILING_PROVIDER_RULES: readonly TextRule[] = family(
   'openrouter.provider_returned_error',
   'timeout',
   [/provider returned error/],
-  isOpenRouter,
+  // A status the wrapper or the inner error states (a 429) decides instead: only a bare wrapper is timeout-shaped.
+  (evidence) => isOpenRouter(evidence) && !STATUS_CAUSES.has(evidence.status ?? 0),
 );
 
 /** Zhipu / Z.AI business codes (documented numeric `code` values). */
@@ -67,6 +75,7 @@ const ZHIPU_CODES: Readonly<Record<string, FailoverReason>> = {
   '1308': 'rate_limit',
   '1309': 'billing',
   '1310': 'rate_limit',
+  '1311': 'billing',
 };
 
 const ZHIPU_CODE = /["']?code["']?\s?[:=]\s?["']?(1\d{3})(?!\d)/;
@@ -76,7 +85,10 @@ function zhipuCode(evidence: Evidence): Verdict | null {
   const code = ZHIPU_CODE.exec(evidence.text)?.[1] ?? (/^1\d{3}$/.test(evidence.code) ? evidence.code : undefined);
   if (code === undefined) return null;
   const reason = ZHIPU_CODES[code];
-  return reason === undefined ? null : { reason, rule: `zhipu.${code}`, matched: code };
+  if (reason === undefined) return null;
+  // 1113 is documented with two messages: the balance one (billing) and "invalid api endpoint or credentials".
+  if (code === '1113' && /credentials/.test(evidence.text)) return { reason: 'auth', rule: 'zhipu.1113.credentials', matched: code };
+  return { reason, rule: `zhipu.${code}`, matched: code };
 }
 
 /**

@@ -12,7 +12,15 @@ export interface Verdict {
   readonly rule: string;
   /** The text or token that matched, for `classify --explain`; `null` for rules that read no text. */
   readonly matched: string | null;
+  /** For a phrase-family verdict, the language of the phrase that matched (`en`, `zh`, `ja`). */
+  readonly language?: PhraseLanguage;
 }
+
+/** Languages of the phrase tables. */
+export type PhraseLanguage = 'en' | 'zh' | 'ja';
+
+/** The phrases of one family, by language. Patterns are lower case with bounded quantifiers only. */
+export type PhraseSet = Readonly<Partial<Record<PhraseLanguage, readonly RegExp[]>>>;
 
 /**
  * One pattern of a text family. Patterns are written in lower case (the evidence text is lower-cased) with
@@ -22,6 +30,8 @@ export interface TextRule {
   readonly id: string;
   readonly reason: FailoverReason;
   readonly pattern: RegExp;
+  /** The language of the phrase. */
+  readonly language: PhraseLanguage;
   /** Extra condition on the evidence (status range, provider); the rule is skipped when it returns false. */
   readonly applies?: (evidence: Evidence) => boolean;
 }
@@ -36,16 +46,40 @@ const MATCH_PREVIEW_CHARS = 120;
  */
 export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence): Verdict | null {
   for (const rule of rules) {
+    // Chinese and Japanese phrases cannot match a text without CJK characters: skip the scan.
+    if (rule.language !== 'en' && !evidence.cjk) continue;
     if (rule.applies !== undefined && !rule.applies(evidence)) continue;
     const match = rule.pattern.exec(evidence.text);
     if (match !== null) {
-      return { reason: rule.reason, rule: rule.id, matched: match[0].slice(0, MATCH_PREVIEW_CHARS) };
+      return { reason: rule.reason, rule: rule.id, matched: match[0].slice(0, MATCH_PREVIEW_CHARS), language: rule.language };
     }
   }
   return null;
 }
 
-/** Builds the text rules of one family from a list of patterns sharing an id and a reason. */
-export function family(id: string, reason: FailoverReason, patterns: readonly RegExp[], applies?: (evidence: Evidence) => boolean): TextRule[] {
-  return patterns.map((pattern) => (applies === undefined ? { id, reason, pattern } : { id, reason, pattern, applies }));
+const LANGUAGES: readonly PhraseLanguage[] = ['en', 'zh', 'ja'];
+
+/**
+ * Builds the text rules of one phrase family: patterns sharing an id and a reason, given as a list (English) or
+ * by language (`{ en: […], zh: […], ja: […] }`). Within a family the order is the list order, languages in the
+ * order `en`, `zh`, `ja`.
+ *
+ * @example family('text.rate_limit', 'rate_limit', { en: [/rate[ _-]?limit/], zh: [/限流/] })
+ */
+export function family(
+  id: string,
+  reason: FailoverReason,
+  phrases: readonly RegExp[] | PhraseSet,
+  applies?: (evidence: Evidence) => boolean,
+): TextRule[] {
+  const byLanguage: PhraseSet = Array.isArray(phrases) ? { en: phrases as readonly RegExp[] } : (phrases as PhraseSet);
+  const rules: TextRule[] = [];
+  for (const language of LANGUAGES) {
+    const patterns = byLanguage[language] ?? [];
+    if (patterns.length === 0) continue;
+    // One scan per family and language: the phrases compile into one alternation (same reason, same condition).
+    const pattern = patterns.length === 1 ? (patterns[0] as RegExp) : new RegExp(patterns.map((each) => `(?:${each.source})`).join('|'));
+    rules.push(applies === undefined ? { id, reason, pattern, language } : { id, reason, pattern, language, applies });
+  }
+  return rules;
 }

@@ -3,7 +3,8 @@
  *
  * docs/policy.md#failover-reasons: 500, 502 and 520 are the provider's own failure (`server_error`); 408, 504 and 524 (and the other
  * Cloudflare connection failures 521–523) are time or transport (`timeout`); 503 and 529 are capacity
- * (`overloaded`). Seed 002: a 402 is billing unless its text names a periodic window (read earlier by the
+ * (`overloaded`); a 410 from a gateway says the stream or resource went away, a transient loss (a retired model
+ * says so in its body, which the text families read first). Seed 002: a 402 is billing unless its text names a periodic window (read earlier by the
  * text families); a 404 is `model_not_found` unless its body names another cause (also read earlier); a 404
  * with no body at all carries no details (`no_error_details`).
  */
@@ -17,7 +18,7 @@ const EXACT: Readonly<Record<number, FailoverReason>> = {
   403: 'auth',
   404: 'model_not_found',
   408: 'timeout',
-  410: 'model_not_found',
+  410: 'timeout',
   413: 'context_overflow',
   414: 'context_overflow',
   429: 'rate_limit',
@@ -57,12 +58,14 @@ export function reasonOfStatus(status: number): FailoverReason | null {
 }
 
 /**
- * The status verdict for `status`, or `null`. `source` tells whether the status came with the failure or was
- * read from its text (the rule id says which: `status.429` vs `text_status.429`).
+ * The status verdict for `status`, or `null`. `source` tells where the status came from, and the rule id says
+ * so: `status.429` (the failure's own), `inner_status.429` (the innermost error inside a wrapper),
+ * `text_status.429` (stated in the text).
  */
-export function statusVerdict(status: number | null, source: 'input' | 'text'): Verdict | null {
+export function statusVerdict(status: number | null, source: 'input' | 'inner' | 'text'): Verdict | null {
   if (status === null) return null;
   const reason = reasonOfStatus(status);
   if (reason === null) return null;
-  return { reason, rule: `${source === 'input' ? 'status' : 'text_status'}.${status}`, matched: String(status) };
+  const prefix = source === 'input' ? 'status' : source === 'inner' ? 'inner_status' : 'text_status';
+  return { reason, rule: `${prefix}.${status}`, matched: String(status) };
 }

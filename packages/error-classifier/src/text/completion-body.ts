@@ -1,14 +1,16 @@
 /**
- * A successful-looking completion body (HTTP 200 with `choices`, `candidates`, `content` or `output` and no
- * `error`) can still reach the classifier: empty, cut short, or blocked. Its generated text is the model's
- * words, not the provider's, so an answer that talks about "rate limits" must not read as a rate limit. This
- * blanks the generated text and keeps the structure (finish reasons, empty lists, block reasons, usage).
+ * A successful-looking completion body (HTTP 200, or no status, with `choices`, `candidates`, `content`,
+ * `output`, `text` … and no error object) can still reach the classifier: empty, cut short, or blocked. Two facts
+ * are read from its parsed shape, never from its words:
+ *
+ * - its generated text is the model's, not the provider's, so it is blanked before the rules read the body (an
+ *   answer that talks about "rate limits" is not a rate limit);
+ * - whether it carries any usable output at all (the model-failover doc: `empty_response`): no choices, a choice
+ *   whose message has neither text nor tool calls, Gemini candidates without parts or a response with neither
+ *   candidates nor prompt feedback, a Responses API `output: []`, an Anthropic `content: []`, `{"text": ""}`.
  */
 
-/** Bodies longer than this are not parsed (they are windowed as text instead). @default 65536 */
-const MAX_PARSED_CHARS = 64 * 1024;
-
-const COMPLETION_KEYS = ['choices', 'candidates', 'content', 'output', 'delta'];
+const COMPLETION_KEYS = ['choices', 'candidates', 'content', 'output', 'delta', 'text', 'usageMetadata', 'promptFeedback'];
 const ERROR_KEYS = ['error', 'errors', 'err', 'error_msg', 'errorMessage'];
 const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'content',
@@ -21,8 +23,23 @@ const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'output_text',
 ]);
 
-/** Depth limit of the walk (JSON.parse output is a tree, but keep the walk bounded anyway). */
+/** Depth limit of the walks (JSON.parse output is a tree, but keep the walks bounded anyway). */
 const MAX_DEPTH = 32;
+
+/** What a parsed completion carries. */
+export type CompletionShape = 'empty' | 'blocked' | 'content';
+
+/** A completion body read from its parsed JSON. */
+export interface Completion {
+  /** The body with the model's generated text blanked (JSON). */
+  readonly text: string;
+  /** Whether it carries usable output, was blocked before any, or carries none. */
+  readonly shape: CompletionShape;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
 
 function blankGeneratedText(value: unknown, depth: number): unknown {
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
@@ -34,6 +51,42 @@ function blankGeneratedText(value: unknown, depth: number): unknown {
   return result;
 }
 
+/** True when `value` holds some generated output: non-blank text, a tool or function call, an image, audio. */
+function hasOutput(value: unknown, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => hasOutput(item, depth + 1));
+  if (!isRecord(value)) return false;
+  for (const [key, entry] of Object.entries(value)) {
+    if (GENERATED_TEXT_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
+    if ((key === 'tool_calls' || key === 'function_call' || key === 'functionCall' || key === 'tool_use') && entry !== null && entry !== undefined) {
+      if (!Array.isArray(entry) || entry.length > 0) return true;
+    }
+    if ((key === 'type' && (entry === 'tool_use' || entry === 'function_call' || entry === 'image')) || key === 'inlineData' || key === 'audio') return true;
+    if (typeof entry === 'object' && hasOutput(entry, depth + 1)) return true;
+  }
+  return false;
+}
+
+function shapeOf(record: Record<string, unknown>): CompletionShape {
+  const feedback = record.promptFeedback;
+  if (isRecord(feedback) && typeof feedback.blockReason === 'string') return 'blocked';
+  if (hasOutput(record, 0)) return 'content';
+  return 'empty';
+}
+
+/**
+ * The completion read from a parsed body (the `document` that {@link unwrap} returns for JSON without an error
+ * object), or `null` when the value is not a completion.
+ *
+ * @example completionOf({ choices: [{ message: { content: '' }, finish_reason: 'stop' }] })?.shape // 'empty'
+ */
+export function completionOf(document: unknown): Completion | null {
+  if (!isRecord(document)) return null;
+  if (ERROR_KEYS.some((key) => key in document)) return null;
+  if (!COMPLETION_KEYS.some((key) => key in document) && !(document.object === 'response' && 'status' in document)) return null;
+  return { text: JSON.stringify(blankGeneratedText(document, 0)), shape: shapeOf(document) };
+}
+
 /**
  * The body with the model's generated text blanked when it is a JSON completion without an error object;
  * otherwise the body unchanged.
@@ -42,18 +95,13 @@ function blankGeneratedText(value: unknown, depth: number): unknown {
  * // '{"choices":[{"message":{"content":""},"finish_reason":"stop"}]}'
  */
 export function withoutGeneratedText(body: string): string {
-  if (body.length > MAX_PARSED_CHARS) return body;
   const start = body.trimStart();
-  if (!start.startsWith('{')) return body;
+  if (!start.startsWith('{') || body.length > 64 * 1024) return body;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return body;
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return body;
-  const record = parsed as Record<string, unknown>;
-  if (ERROR_KEYS.some((key) => key in record)) return body;
-  if (!COMPLETION_KEYS.some((key) => key in record)) return body;
-  return JSON.stringify(blankGeneratedText(record, 0));
+  return completionOf(parsed)?.text ?? body;
 }

@@ -11,10 +11,10 @@
  * Lower-casing is left to the caller (retry-after dates are read from the original case).
  */
 
-/** Characters kept from the start of a long text. @default 65536 (64 Ki) */
-export const HEAD_WINDOW_CHARS = 64 * 1024;
-/** Characters kept from the end of a long text. @default 4096 (4 Ki) */
-export const TAIL_WINDOW_CHARS = 4 * 1024;
+/** Characters kept from the start of a long text. @default 6144 (6 Ki) */
+export const HEAD_WINDOW_CHARS = 6 * 1024;
+/** Characters kept from the end of a long text. @default 2048 (2 Ki) */
+export const TAIL_WINDOW_CHARS = 2 * 1024;
 
 /**
  * The bounded window of a text: the whole text when short, else its first {@link HEAD_WINDOW_CHARS} and last
@@ -56,6 +56,13 @@ function straightQuote(code: number): string | undefined {
 }
 
 /**
+ * Anything {@link unescapeAndCollapse} might change beyond trimming: a backslash, a run of two spaces, or any
+ * character outside printable ASCII (line breaks, tabs, control characters, odd spaces, curly quotes — and,
+ * conservatively, every other non-ASCII character, which then takes the exact path).
+ */
+const NEEDS_WORK = /[\\]| {2}|[^ -~]/;
+
+/**
  * One pass over `text`: decodes backslash escapes at any nesting depth (a run of backslashes before `"`, `'`,
  * `/`, `n`, `r`, `t` or `uXXXX`), straightens curly quotes, and collapses whitespace runs to one space.
  * The result is trimmed.
@@ -63,6 +70,8 @@ function straightQuote(code: number): string | undefined {
  * @example unescapeAndCollapse('{\\"error\\":\\n  \\"x\\"}') // '{"error": "x"}'
  */
 export function unescapeAndCollapse(text: string): string {
+  // Fast path: nothing to decode, no whitespace run, no curly quote — the text only needs trimming.
+  if (!NEEDS_WORK.test(text)) return text.trim();
   const parts: string[] = [];
   let runStart = 0;
   let pendingSpace = false;

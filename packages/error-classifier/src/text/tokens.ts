@@ -40,8 +40,9 @@ function collect(pattern: RegExp, text: string, group: number, into: Set<string>
 export function extractCodeTokens(lowerText: string): Set<string> {
   const tokens = new Set<string>();
   collect(KEY_VALUE, lowerText, 1, tokens);
-  collect(SNAKE_CASE, lowerText, 0, tokens);
-  collect(CLASS_NAME, lowerText, 0, tokens);
+  // Cheap gates: no underscore, no snake_case identifier; no "error"/"exception", no class name.
+  if (lowerText.includes('_')) collect(SNAKE_CASE, lowerText, 0, tokens);
+  if (lowerText.includes('error') || lowerText.includes('exception')) collect(CLASS_NAME, lowerText, 0, tokens);
   return tokens;
 }
 

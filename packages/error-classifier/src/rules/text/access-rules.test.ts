@@ -33,7 +33,8 @@ describe('auth (seed: auth failures rotate profiles and cool the profile down)',
     ['denied model access (IAM) wrapped as a connection error is auth, not a timeout', { body: 'litellm.APIConnectionError: Model access is denied due to IAM user or service role is not authorized to perform the required actions.' }, 'auth', 'text.auth'],
     ['a bare 401 is auth', { status: 401, body: '' }, 'auth', 'status.401'],
     ['a bare 403 is auth', { status: 403, body: '403 Forbidden' }, 'auth', 'text.auth'],
-    ['an auth-shaped error type without more text is auth', { errorType: 'authentication_error' }, 'auth', 'anthropic.authentication_error'],
+    ['an auth-shaped error type around a generic message is auth', { errorType: 'authentication_error', message: 'Request failed' }, 'auth', 'anthropic.authentication_error'],
+    ['a wrong key under a 400 is still a wrong key', { status: 400, body: '400 {"code":"Client specified an invalid argument","error":"Incorrect API key provided: xa***en."}' }, 'auth', 'text.auth'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });

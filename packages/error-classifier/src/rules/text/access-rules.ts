@@ -13,30 +13,44 @@ import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
 
 /** Bans, deactivations, revocations: the credential will not work again without a human. */
-export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', [
-  /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant) (?:has been |is |was |have been |got )?(?:permanently )?(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed|deleted)/,
-  /(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed) (?:account|organization|organisation|workspace|api key|key)/,
-  /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
-  /(?:invalid|expired|revoked|reused) refresh token/,
-  /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销)|已被封禁/,
-]);
+export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', {
+  en: [
+    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40})? (?:has been |is |was |have been |got )?(?:permanently )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
+    /(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
+    /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
+    /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
+    /access terminated|it has been deleted or deactivated/,
+  ],
+  zh: [/(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销)|已被封禁/],
+});
+
+/** Wrong or missing API keys: read before the format family, so "Incorrect API key" under a 400 stays auth. */
+export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
+  en: [
+    /invalid (?:x-)?api[ _-]?key(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
+    /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
+  ],
+  zh: [/api ?key(?:无效|错误|不存在)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌/],
+});
 
 /** Credentials missing, invalid, expired or lacking permission. */
-export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', [
-  /invalid (?:x-)?api[ _-]?key|incorrect api key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)/,
-  /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))/,
-  /unauthori[sz]ed|unauthenticated|not authenticated/,
-  /authentication (?:failed|error|required|is required|credentials)|auth(?:entication)? failure/,
-  /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth)|bad credentials/,
-  /(?:access |oauth |bearer |auth )?token (?:has |is )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token/,
-  /permission[ _]denied|permission[ _]error|insufficient permissions?|not authori[sz]ed to|lacks? (?:the )?(?:required )?permissions?/,
-  /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
-  /(?:don't|do not|does not|doesn't) have access to/,
-  /forbidden|not allowed for this (?:organization|account|key)|oauth authentication is currently not allowed/,
-  /scope requirement|insufficient scope|missing scope/,
-  /run \/login|please (?:log ?in|sign ?in|re-?authenticate)/,
-  /令牌(?:无效|已过期|错误|不存在)|无效的令牌|未授权|认证失败|鉴权失败|api ?key(?:无效|错误|不存在)|无权(?:限|访问)|身份验证失败/,
-]);
+export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
+  en: [
+    /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))/,
+    /unauthori[sz]ed|unauthenticated|not authenticated/,
+    /authentication (?:failed|error|required|is required|credentials)|auth(?:entication)? failure/,
+    /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials/,
+    /(?:extract|decode|parse) (?:the )?[a-z]{1,20} from (?:the )?(?:access |oauth |jwt |id )?token/,
+    /(?:access |oauth |bearer |auth )?token (?:has |is )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
+    /permission[ _]denied(?! for \/)|permission[ _]error|insufficient permissions?|not authori[sz]ed to|lacks? (?:the )?(?:required )?permissions?/,
+    /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
+    /(?:don't|do not|does not|doesn't) have access to/,
+    /forbidden|not allowed for this (?:organization|account|key)|oauth authentication is currently not allowed/,
+    /scope requirement|insufficient scope|missing scope/,
+    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate/,
+  ],
+  zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问/],
+});
 
 /** TLS certificate failures on our side of the connection. */
 export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tls_certificate', [

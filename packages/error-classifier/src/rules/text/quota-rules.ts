@@ -11,70 +11,134 @@
  *
  * Patterns are lower case with bounded quantifiers only.
  */
+import type { Evidence } from '../../evidence.js';
 import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
 
+/** A reset or retry hint: the limit clears by itself (the model-failover doc: a window, not a billing failure). */
+const RESET_HINT = /(?:resets?|renews?|regain access) (?:at|in|on|every|tomorrow)|try again (?:later|in|at|tomorrow)|allowance to renew|retry in \d/;
+
+/** True when the text says when the limit clears. */
+export function hasResetHint(evidence: Evidence): boolean {
+  return RESET_HINT.test(evidence.text);
+}
+
+/**
+ * Quota wording in Chinese (配额, a quota window that resets), unlike 余额 (the account balance), 欠费 (arrears)
+ * and 额度 (the prepaid allowance of a relay token, which never refills by itself), which are billing.
+ */
+export const QUOTA_WINDOW_RULES: readonly TextRule[] = family('text.quota_window', 'rate_limit', {
+  zh: [/配额(?:已)?(?:用尽|用完|耗尽|不足|超限|已满)/],
+});
+
+/** Usage windows that state when they clear: rate limits, even when the words mention credits or a plan. */
+export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
+  'text.usage_window',
+  'rate_limit',
+  [
+    /(?:usage|spend(?:ing)?) (?:limit|quota|cap)s? (?:has been |have been |was )?(?:reached|exceeded|exhausted|hit)/,
+    /(?:you've|you have) (?:hit|reached) your (?:[a-z]{1,12} ){0,3}(?:limit|quota)s?/,
+    /usage limit reached/,
+  ],
+  hasResetHint,
+);
+
 /** Explicit lack of money or credit. Precise on purpose: "add 10 credits to unlock" is a free-tier window. */
-export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', [
-  /insufficient (?:account )?(?:credits?|balance|funds)/,
-  /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)/,
-  /(?:out of|no remaining|run out of|ran out of) credits?/,
-  /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
-  /(?:purchase|buy) (?:more )?credits/,
-  /add more credits/,
-  /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits/,
-  /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
-  /requires more credits|can only afford/,
-  /exceeded your current quota/,
-  /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
-  /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
-  /payment (?:is )?required|payment method (?:failed|declined|required)|card (?:was )?declined/,
-  /(?:overdue|past[ -]due|unpaid) (?:account|payment|balance|invoice|bill)/,
-  /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears/,
-  /account is in good standing/,
-  /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)/,
-  /please recharge/,
-  /(?:free )?trial (?:has )?(?:ended|expired)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
-  /余额不足|额度不足|欠费|余额已用|请充值|账户余额|资源包|余额为|账户已欠|额度已用尽|额度用尽/,
-]);
+export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', {
+  en: [
+    /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
+    /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)/,
+    /(?:out of|no remaining|run out of|ran out of) (?:extra usage|credits?|budget)/,
+    /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
+    /(?:purchase|buy) (?:more )?credits|add more credits|requires? more credits|can only afford/,
+    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits/,
+    /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
+    /no (?:available |remaining )?(?:account )?balance/,
+    /extra usage is required|draw from your extra usage/,
+    /exceeded your current quota/,
+    /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
+    /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
+    /payment method (?:failed|declined|required)|card (?:was )?declined|plans (?:&|and) billing/,
+    /(?:overdue|past[ -]due|unpaid) (?:account|payment|balance|invoice|bill)/,
+    /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears|suspended due to insufficient/,
+    /account is in good standing/,
+    /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)/,
+    /(?:free )?trial (?:has )?(?:ended|expired)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
+    /not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
+    /upgrade your plan(?! or)|model service has been paused|reached the set inference limit/,
+  ],
+  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)/],
+});
 
 /** Periodic usage windows and spend limits: rate limits that reset by themselves (seed: "402 … looks retryable"). */
-export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window', 'rate_limit', [
-  /(?:daily|weekly|monthly|hourly|5[- ]hour|five[- ]hour|5h) (?:usage |spend(?:ing)? |request |token |free )?(?:limit|quota|cap|allowance|allocation)/,
-  /usage (?:limit|quota|cap) (?:has been |was )?(?:reached|exceeded|exhausted|hit)/,
-  /(?:reached|exceeded|exhausted|hit) (?:your |the |its |their )?(?:usage|spend(?:ing)?) (?:limit|quota|cap)/,
-  /(?:organization|organisation|workspace|team|org|project|account) (?:monthly |daily |weekly )?(?:spend(?:ing)?|usage|budget) limit/,
-  /spend(?:ing)? limit (?:has been |was )?(?:reached|exceeded|exhausted|hit)/,
-  /(?:limit|quota|usage|allowance) (?:will )?resets? (?:at|in|on|tomorrow|every)/,
-  /resets? tomorrow|try again tomorrow/,
-  /(?:you've|you have) hit your (?:[a-z]{1,12} )?limit/,
-  /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
-  /(?:每日|每天|每周|每月|5小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限)/,
-]);
+export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window', 'rate_limit', {
+  en: [
+    /(?:daily|weekly|monthly|hourly|5[- ]hour|five[- ]hour|5h) (?:usage |spend(?:ing)? |request |token |free )?(?:limit|quota|cap|allowance|allocation)/,
+    /usage (?:limit|quota|cap)s? (?:has been |have been |was )?(?:reached|exceeded|exhausted|hit)/,
+    /(?:reached|exceeded|exhausted|hit) (?:your |the |its |their )?(?:specified )?(?:[a-z]{1,12} ){0,2}(?:usage|spend(?:ing)?) (?:limit|quota|cap)s?/,
+    /(?:organization|organisation|workspace|team|org|project|account) (?:monthly |daily |weekly )?(?:spend(?:ing)?|usage|budget) limit/,
+    /spend(?:ing)? limit (?:has been |was )?(?:reached|exceeded|exhausted|hit)/,
+    /(?:limit|quota|usage|allowance) (?:will )?resets? (?:at|in|on|tomorrow|every)|regain access on/,
+    /resets? tomorrow|try again tomorrow/,
+    /(?:you've|you have) (?:hit|reached) your (?:[a-z]{1,12} ){0,3}(?:limit|quota)/,
+    /exceeded your (?:[a-z]{1,12} ){0,2}(?:allowance|request quota)|exhausted your (?:[a-z]{1,12} ){0,2}quota|allowance to renew/,
+    /(?:limit|quota) exceeded for (?:this|the current) billing period/,
+    /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
+  ],
+  zh: [/(?:每日|每天|每周|每月|5小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限)/],
+});
 
 /** Rate limits: requests, tokens or concurrency over a short window. */
-export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', [
-  /rate[ _-]?limit/,
-  /too many (?:requests|tokens|concurrent|connections|calls)/,
-  /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
-  /\((?:tpm|rpm|tpd|rpd|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|itpm|otpm) (?:rate )?limit/,
-  /throttl/,
-  /resources? (?:has been |have been |is |are )?exhausted/,
-  /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?quota/,
-  /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
-  /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)/,
-  /slow down/,
-  /请求(?:过于|太)?频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/,
-  /レート制限|リクエストが多すぎ/,
-]);
+export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', {
+  en: [
+    /rate[ _-]?limit/,
+    /too many (?:requests|concurrent|connections|calls)/,
+    /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
+    /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
+    /throttl/,
+    /resources? (?:has been |have been |is |are )?exhausted/,
+    /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?quota|quota_exceeded/,
+    /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
+    /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)/,
+    /slow down|request rate increased too quickly|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
+  ],
+  zh: [/请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
+  ja: [/レート制限|リクエストが多すぎ/],
+});
 
-/** Capacity (docs/policy.md#failover-reasons: 503 "service unavailable", overloaded_error, "at capacity", high demand, not ready). */
-export const OVERLOADED_RULES: readonly TextRule[] = family('text.overloaded', 'overloaded', [
-  /overload/,
-  /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
-  /(?:high|heavy|unusually high|increased|elevated) (?:demand|load|traffic)/,
-  /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
-  /not ready for inference|model is not ready|model (?:is )?(?:loading|warming up|still loading)/,
-  /(?:model|engine|server|servers|service|system) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
-  /服务(?:器)?(?:繁忙|过载|不可用|暂不可用)|系统繁忙|负载(?:过高|较高|已满|已饱和)|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/,
-]);
+/**
+ * Capacity wording ("Server Unavailable Error", "service unavailable") inside a failure whose deciding status is
+ * a client error other than 408/409/429 is a wrapper's label, not the cause: a Dify "[models] Server Unavailable
+ * Error … status code: 400, message: … Range of input length" is the request, so the capacity family steps aside.
+ */
+function notUnderClientError(evidence: Evidence): boolean {
+  const status = evidence.status;
+  return status === null || status < 400 || status >= 500 || status === 408 || status === 409 || status === 429;
+}
+
+/**
+ * Capacity (docs/policy.md#failover-reasons: 503 "service unavailable", overloaded_error, "at capacity", high demand, not
+ * ready). The bare word "overloaded" under a 429 ("429 Too Many Requests: model overloaded") is the provider
+ * throttling this caller, a rate limit; concrete capacity facts (not ready, capacity exceeded) and provider types
+ * (`engine_overloaded_error`) still say capacity.
+ */
+export const OVERLOADED_RULES: readonly TextRule[] = [
+  ...family('text.overloaded', 'overloaded', [/overload/], (evidence) => evidence.status !== 429),
+  ...family('text.overloaded', 'overloaded', {
+  en: [
+    /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
+    /(?:high|heavy|unusually high|increased|elevated) (?:demand|load|traffic)/,
+    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
+    /not ready for inference|model is not ready|model (?:is )?(?:loading|warming up|still loading)/,
+    /(?:model|engine|server|servers|service|system) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
+  ],
+  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|负载(?:过高|较高|已满|已饱和)|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/],
+  }, notUnderClientError),
+];
+
+/**
+ * "Payment Required" (the 402 reason phrase) as the only cause named: billing. Read after the window and rate
+ * families, so "402 Payment Required: Monthly spend limit reached" stays a window and "… rate limit exceeded" a
+ * rate limit.
+ */
+export const PAYMENT_REQUIRED_RULES: readonly TextRule[] = family('text.billing', 'billing', [/payment (?:is )?required/]);

@@ -16,79 +16,92 @@ import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
 
 /** Content policy and safety blocks. */
-export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusal', [
-  /flagged as (?:potentially )?(?:violating|inappropriate|unsafe|harmful)/,
-  /violat[a-z]{0,6} .{0,40}?(?:usage|content|safety|acceptable use|use|moderation) polic/,
-  /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
-  /(?:response|prompt|output|content|request|input|completion) (?:was |has been )?(?:filtered|blocked) (?:due to|by|because)/,
-  /blocked (?:due to|because of|for) (?:safety|recitation|prohibited|content|policy|other)/,
-  /candidate was blocked|(?<![a-z])recitation(?![a-z])/,
-  /safety (?:filter|system|settings|classifier|reasons)/,
-  /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content/,
-  /content exists risk|data ?inspection ?failed|datainspectionfailed/,
-  /responsible ai (?:practices|policy|policies)/,
-  /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
-  /unable to (?:respond|comply|assist) (?:to |with )?this request/,
-  /内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/,
-]);
+export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusal', {
+  en: [
+    /flagged as (?:potentially )?(?:violating|inappropriate|unsafe|harmful)/,
+    /violat[a-z]{0,6} .{0,40}?(?:usage|content|safety|acceptable use|use|moderation) polic/,
+    /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
+    /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by|because|for reason)/,
+    /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
+    /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
+    /safety (?:filter|system|settings|classifier|reasons)/,
+    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content/,
+    /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
+    /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
+    /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
+    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk/,
+  ],
+  zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
+});
 
 /** The prompt does not fit the model's context window (or a provider's hard request-size cap). */
-export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_overflow', 'context_overflow', [
-  /context[ _-]?length[ _-]?exceeded|context length (?:of only|is only)/,
-  /maximum context (?:length|window|size)|max(?:imum)? context length/,
-  /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|too small|overflow)/,
-  /exceeds? (?:the )?(?:model'?s )?(?:maximum |max |available )?context/,
-  /context.{0,12}overflow|overflows? (?:the )?context/,
-  /prompt (?:is )?too long|input (?:is )?too long|message(?:s)? (?:is |are )?too long|request (?:is )?too long/,
-  /(?:input|prompt|request|message)s?(?: token count| tokens?)?(?: \(\d{1,12}\))? exceeds? (?:the )?(?:maximum|max|limit|allowed)/,
-  /exceeds? the maximum number of (?:input )?tokens/,
-  /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
-  /reduce the length of the (?:messages|prompt|input)/,
-  /(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large/,
-  /n_keep.{0,24}n_ctx|cannot truncate prompt/,
-  /expected maxlength: \d{1,12}, actual: \d{1,12}/,
-  /member must have length less than or equal to/,
-  /request (?:exceeds|is larger than|is bigger than) the maximum (?:allowed )?(?:size|length)/,
-  /too many (?:input )?tokens in (?:the )?(?:prompt|input|request)/,
-  /上下文(?:长度)?(?:超|过长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)/,
-]);
+export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_overflow', 'context_overflow', {
+  en: [
+    /context[ _-]?(?:length|window)[ _-]?exceeded|context length (?:of only|is only)/,
+    /maximum context (?:length|window|size)|max(?:imum)? context length|configured context size|available context size/,
+    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)/,
+    /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
+    /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
+    /(?:prompt|input|request|message)s?(?: token)?(?: length)? (?:is |are )?too long/,
+    /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: \(\d{1,12}\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
+    /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
+    /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
+    /reduce the length of the (?:messages|prompt|input)/,
+    /(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large|max_tokens must be at least 1, got -\d/,
+    /n_keep.{0,24}n_ctx|cannot truncate prompt|exceeds? (?:the )?n_ctx|max_seq_len/,
+    /tokens \+ .{0,3}max_new_tokens.{0,3} must be|inputs.{0,3} must have less than \d{1,9} tokens/,
+    /expected maxlength: \d{1,12}, actual: \d{1,12}/,
+    /member must have length less than or equal to/,
+    /request (?:size )?(?:exceeds|is larger than|is bigger than) (?:the )?(?:model(?:'s)? )?(?:maximum (?:allowed )?(?:size|length)|context)/,
+    /too many (?:input )?tokens in (?:the )?(?:prompt|input|request)|load the model with a larger context length/,
+  ],
+  zh: [/上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文/],
+});
 
 /** The provider no longer knows the conversation (session, thread or previous response). */
-export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_expired', 'session_expired', [
-  /session (?:has |is |was )?(?:expired|timed out|not found|does not exist|no longer (?:exists|valid)|invalid)/,
-  /(?:invalid|unknown|expired) session|no (?:such|active) session|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
-  /previous response.{0,120}?not found|previous_response_id/,
-  /conversation (?:has )?(?:expired|not found|does not exist)|thread (?:not found|does not exist)/,
-  /会话(?:已)?(?:过期|失效|不存在)/,
-]);
+export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_expired', 'session_expired', {
+  en: [
+    /session (?:has |is |was )?(?:expired|timed out|not found|does not exist|no longer (?:exists|valid)|invalid)/,
+    /(?:invalid|unknown|expired) session|no (?:such|active) session|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
+    /previous response.{0,120}?not found|previous_response_id/,
+    /(?:conversation|thread)s?(?: [a-z0-9_-]{6,64})? (?:has )?(?:expired|not found|does not exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+  ],
+  zh: [/会话(?:已)?(?:过期|失效|不存在)/],
+});
 
 /** The request shape is wrong, or the model/endpoint cannot take it (capabilities). Terminal for this payload. */
-export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format', [
-  /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking)/,
-  /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
-  /no endpoints found that support/,
-  /use (?:the )?\/?[a-z/._-]{1,40} (?:api|endpoint) instead|not a chat model|only supported (?:in|by|via|on) (?:the )?v1/,
-  /invalid url \((?:get|post|put|patch|delete) /,
-  /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
-  /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json|request body)/,
-  /must contain at least one|must not be empty|cannot be empty|must be non-empty/,
-  /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
-  /messages?\.\d{1,4}\.|messages?\[\d{1,4}\]/,
-  /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error/,
-  /roles must alternate|must alternate between|first message must|function response turn|function call turn/,
-  /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
-  /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for/,
-  /参数(?:错误|无效|不合法|不正确|格式)|请求格式(?:错误|不正确)/,
-]);
+export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format', {
+  en: [
+    /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
+    /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
+    /no endpoints found that support|requested agent harness .{1,80}? does not support/,
+    /use (?:the )?\/?[a-z/._-]{1,40} (?:api|endpoint) instead|not a chat model|only supported (?:in|by|via|on) (?:the )?v1/,
+    /invalid url \((?:get|post|put|patch|delete) /,
+    /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
+    /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
+    /must contain at least one|must not be empty|cannot be empty|must be non-empty|must end with a user message|should match pattern/,
+    /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
+    /messages?\.\d{1,4}\.|messages?\[\d{1,4}\]/,
+    /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error/,
+    /roles must alternate|must alternate between|should alternate with|first message must|function response turn|function call turn/,
+    /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
+    /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed/,
+    /user location is not supported|not available in your (?:country|region)/,
+  ],
+  zh: [/参数(?:错误|无效|不合法|不正确|格式|非法)|请求格式(?:错误|不正确)/],
+});
 
 /** The model (or deployment) does not exist or is not offered to this account. */
-export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', [
-  /model(?:[: ]{1,2}(?:[`'"][^`'"]{1,100}[`'"]|[a-z0-9._:/@-]{1,100}))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist)/,
-  /models\/[a-z0-9._-]{1,80} is not found/,
-  /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
-  /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)/,
-  /model (?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset)|model is no longer (?:available|supported)/,
-  /deployment (?:for this resource )?(?:does not exist|not found)|deploymentnotfound/,
-  /no endpoints (?:found|available)/,
-  /模型(?:不存在|未找到|已下线|已停用)|找不到模型|无可用渠道/,
-]);
+export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {
+  en: [
+    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist)/,
+    /models\/[a-z0-9._-]{1,80} is not found/,
+    /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
+    /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)/,
+    /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model is no longer (?:available|supported)/,
+    /deployment (?:for this resource )?(?:does not exist|not found)|deploymentnotfound/,
+    /no endpoints (?:found|available)|no accounts with a plan supporting model/,
+    /not allowed to use publisher model|try pulling it first/,
+  ],
+  zh: [/模型(?:不存在|未找到|已下线|已停用)|找不到模型|无可用渠道/],
+});

@@ -66,7 +66,11 @@ describe('aborts (seed: explicit aborts that are not timeout-shaped do not conti
 describe('empty answers, missing details, unclassified (seed: "Model fallback")', () => {
   const cases: RuleCase[] = [
     ['an empty body without status is empty_response', { body: '' }, 'empty_response', 'empty.no_body'],
-    ['a 200 completion with no choices is empty_response', { status: 200, body: '{"id":"x","choices":[],"usage":null}' }, 'empty_response', 'text.empty_response'],
+    ['a 200 completion with no choices is empty_response', { status: 200, body: '{"id":"x","choices":[],"usage":null}' }, 'empty_response', 'completion.empty'],
+    ['a 200 completion whose only choice has no text is empty_response', { status: 200, body: '{"choices":[{"message":{"role":"assistant","content":""},"finish_reason":"stop"}]}' }, 'empty_response', 'completion.empty'],
+    ['a Gemini response with neither candidates nor feedback is empty_response', { status: 200, body: '{"usageMetadata":{"promptTokenCount":9}}' }, 'empty_response', 'completion.empty'],
+    ['a completion with a tool call is not empty', { status: 200, body: '{"choices":[{"message":{"content":null,"tool_calls":[{"id":"t"}]},"finish_reason":"tool_calls"}]}' }, 'unclassified', 'unclassified'],
+    ['an SDK repr with empty text is empty_response', { status: 200, body: "CompletionOutput(index=0, text='', token_ids=[], finish_reason=length)" }, 'empty_response', 'text.empty_response'],
     ['zero generated text reported as a JSON parse failure is empty_response', { body: 'model=auto textLen=0 error=No JSON structure found in LLM response' }, 'empty_response', 'text.empty_response'],
     ['the literal "Unknown error (no error details in response)" is no_error_details', { message: 'Unknown error (no error details in response)' }, 'no_error_details', 'literal.no_error_details'],
     ['seed: "LLM request failed with an unknown error." stays conservative', { message: 'LLM request failed with an unknown error.' }, 'unclassified', 'text.generic_unknown'],

@@ -18,18 +18,20 @@ import { family } from '../rule.js';
  * timeout" is a timeout. */
 export const TIMEOUT_RULES: readonly TextRule[] = [
   ...family('text.finish_reason_transport', 'timeout', [
-    /finish_?reason:? ["']?(?:abort|aborted|network_error|malformed_response)(?![a-z_])/,
+    /finish_?reason:? ["']?(?:abort|aborted|network_error|malformed_response)(?![a-z_])|^reason: abort\.?$/,
   ]),
   ...family('text.unknown_error_occurred', 'timeout', [
     /^(?:error: )?an unknown error occurred\.?$/,
     /stop ?reason:? ["']?aborted(?![a-z_])/,
   ]),
-  ...family('text.timeout', 'timeout', [
-    /(?<![a-z])timed? ?out(?![a-z])|time-out|(?<![a-z])timeout(?![a-z])|timeouterror/,
-    /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
-    /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
-    /超时|請求逾時/,
-  ]),
+  ...family('text.timeout', 'timeout', {
+    en: [
+      /(?<![a-z])timed? ?out(?![a-z])|time-out|(?<![a-z])timeout(?![a-z])|timeouterror/,
+      /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
+      /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
+    ],
+    zh: [/超时|請求逾時/],
+  }),
 ];
 
 /**
@@ -37,16 +39,19 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
  * explicit abort reported through a "stream error" wrapper stays an abort.
  */
 export const TRANSPORT_RULES: readonly TextRule[] = [
-  ...family('text.transport', 'timeout', [
-    /econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|enetunreach|enotfound|eai_again|(?<![a-z])epipe(?![a-z])/,
-    /socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)/,
-    /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable/,
-    /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut)(?: before| unexpectedly| prematurely| early)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
-    /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
-    /unable to connect|failed to connect|could not connect|cannot connect|connection error|web server is down|origin is unreachable/,
-    /(?:typeerror: )?terminated$|(?<![a-z])terminated(?: by peer)?(?![a-z])/,
-    /网络(?:错误|异常)|连接(?:失败|超时|中断|被重置)/,
-  ]),
+  ...family('text.transport', 'timeout', {
+    en: [
+      /econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|ehostdown|enetunreach|enetreset|enetdown|enotfound|eai_again|(?<![a-z])epipe(?![a-z])/,
+      /socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)|socket connection was closed/,
+      /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable|stream_read_error/,
+      /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
+      /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
+      /unable to connect|failed to connect|could not connect|cannot connect|connection error|web server is down|origin is unreachable/,
+      /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
+      /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
+    ],
+    zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)/],
+  }),
 ];
 
 /** The provider's own failures. */
@@ -54,37 +59,58 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ...family('text.finish_reason_error', 'server_error', [
     /(?:unhandled )?stop ?reason:? ["']?error(?![a-z_:])|finish_?reason:? ["']?error(?![a-z_:])|^reason: error\.?$/,
   ]),
-  ...family('text.server_error', 'server_error', [
-    /internal (?:server )?error|an internal error has occurred|(?<![a-z])server[ _]error/,
-    /bad gateway|upstream (?:server )?(?:error|failure)|backend error|origin error/,
-    /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)/,
-    /web server is returning an unknown error|unknown error, 5\d\d/,
-    /服务器(?:内部)?错误|内部错误|系统错误|服务异常/,
-  ]),
+  ...family('text.server_error', 'server_error', {
+    en: [
+      /internal (?:server )?error|an internal error has occurred|(?<![a-z])server error/,
+      /bad gateway|upstream (?:server )?(?:error|failure)|backend error|origin error/,
+      /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
+      /web server is returning an unknown error|unknown error, 5\d\d/,
+      /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory/,
+    ],
+    zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
+  }),
 ];
 
 /** Explicit aborts by the caller (not caused by a timeout). */
-export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', [
-  /request (?:was )?aborted|operation was aborted|aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
-  /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:closed|disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
-  /用户(?:已)?(?:取消|中止)/,
-]);
+export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
+  en: [
+    /request (?:was )?aborted|operation (?:was )?aborted|aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
+    /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
+    /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope/,
+  ],
+  zh: [/用户(?:已)?(?:取消|中止)/],
+});
 
 /** Only for a failure with no status or a 2xx status: anything else has a usable status. */
 function noUsableStatus(evidence: Evidence): boolean {
   return evidence.status === null || (evidence.status >= 200 && evidence.status < 300);
 }
 
+/**
+ * A client saying outright that the answer held nothing: read with the specific families, before quota words a
+ * client may add as guesses ("may be caused by content filtering, rate limiting …").
+ */
+export const STATED_EMPTY_RULES: readonly TextRule[] = family(
+  'text.empty_response',
+  'empty_response',
+  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|candidates?, but none were returned/],
+  (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
+);
+
 /** The provider answered with nothing usable (the model-failover doc: `empty_response`). */
 export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [
-    /textlen=0(?!\d)|no json structure found in (?:the )?(?:llm )?response/,
-    /"(?:choices|candidates|content|output)": ?\[ ?\]/,
-    /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body) (?:was |is )?empty/,
-    /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
-    /响应为空|返回(?:为)?空/,
-  ],
+  {
+    en: [
+      /textlen=0(?!\d)|no json structure found in (?:the )?(?:llm )?response/,
+      /"(?:choices|candidates|content|output)": ?\[ ?\]/,
+      /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body) (?:was |is )?empty/,
+      /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
+      /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
+      /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|content=content\( ?role='model' ?\)/,
+    ],
+    zh: [/响应为空|返回(?:为)?空/],
+  },
   noUsableStatus,
 );

@@ -1,0 +1,60 @@
+/**
+ * Unwrapping of wrapped provider errors: the innermost error object, its status and codes, and the layers
+ * peeled. Payload shapes are taken from the fixture corpora (provider-errors-3.jsonl cites their sources).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_UNWRAP_CHARS, unwrap } from './unwrap.js';
+
+describe('unwrap', () => {
+  it('peels an SDK prefix and reads the inner status of the provider error', () => {
+    const result = unwrap('API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}');
+    expect(result.layers[0]).toBe('prefix');
+    expect(result.inner?.codes).toContain('rate_limit_error');
+    expect(result.inner?.message).toMatch(/per-minute rate limit/);
+  });
+
+  it('reads a JSON document held in a string (a relay quoting the upstream body)', () => {
+    const inner = JSON.stringify({ error: { code: 402, message: 'Insufficient credits', status: 'PAYMENT_REQUIRED' } });
+    const result = unwrap(JSON.stringify({ error: { code: 500, message: inner, type: 'upstream_error' } }));
+    expect(result.layers).toContain('json-string');
+    expect(result.inner?.status).toBe(402);
+    expect(result.inner?.message).toBe('Insufficient credits');
+  });
+
+  it('reads OpenRouter metadata.raw as the innermost error', () => {
+    const raw = JSON.stringify({ error: { message: 'This model is currently overloaded', type: 'overloaded_error' } });
+    const result = unwrap(JSON.stringify({ error: { message: 'Provider returned error', code: 502, metadata: { raw, provider_name: 'Anthropic' } } }));
+    expect(result.layers.join(' ')).toMatch(/metadata\.raw/);
+    expect(result.inner?.codes).toContain('overloaded_error');
+  });
+
+  it('reads an SSE error event inside a 200 stream', () => {
+    const stream = 'data: {"choices":[{"delta":{"content":"Hi"}}]}\n\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    const result = unwrap(stream);
+    expect(result.layers).toContain('sse');
+    expect(result.inner?.codes).toContain('overloaded_error');
+  });
+
+  it('returns no inner error for plain text and for HTML pages', () => {
+    expect(unwrap('connect ECONNREFUSED 127.0.0.1:11434').inner).toBeNull();
+    expect(unwrap('<html><head><title>502 Bad Gateway</title></head><body>cloudflare</body></html>').inner).toBeNull();
+  });
+
+  it('does not parse texts longer than its bound', () => {
+    const big = `{"error":{"message":"rate limit","filler":"${'x'.repeat(MAX_UNWRAP_CHARS)}"}}`;
+    expect(unwrap(big).inner).toBeNull();
+  });
+
+  it('never throws, and reports a status only in 100–599', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.json().map((json) => `Error: 400 ${json}`), fc.json().map((json) => `data: ${json}\n\n`)), (text) => {
+        const result = unwrap(text);
+        const status = result.inner?.status ?? null;
+        expect(status === null || (Number.isInteger(status) && status >= 100 && status <= 599)).toBe(true);
+        expect(Array.isArray(result.layers)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

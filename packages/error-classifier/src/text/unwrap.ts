@@ -1,0 +1,266 @@
+/**
+ * Wrapper unwrapping: proxies, SDKs and agent runtimes wrap the provider's own error in their own — a prefix
+ * (`API Error: 402 {…}`, `Error code: 429 - {…}`), a JSON envelope whose `message` is itself a JSON string, an
+ * OpenRouter `metadata.raw`, an SSE `data:` line inside an HTTP 200, a Vertex `error.message` holding Anthropic's
+ * error. The provider's innermost error names the cause; the wrapper mostly names itself (`api_error`,
+ * `upstream_error`, a generic 500). This module finds the innermost error object of one raw failure text and says
+ * which layers were peeled, so the rules can read the inner status and `classify --explain` can show the path
+ * (docs/architecture.md, error classifier).
+ *
+ * Cost: only texts up to {@link MAX_UNWRAP_CHARS} are parsed, at most {@link MAX_SSE_EVENTS} SSE events are read,
+ * and the walk is depth-bounded, so the work is linear in min(text size, bound).
+ */
+
+/** Texts longer than this are not parsed (they are read as windowed text only). @default 32768 (32 Ki) */
+export const MAX_UNWRAP_CHARS = 32 * 1024;
+/** At most this many SSE `data:` events are parsed per text. @default 16 */
+export const MAX_SSE_EVENTS = 16;
+/** The JSON document must start within this many characters of the text start (after a wrapper prefix). @default 512 */
+const MAX_PREFIX_CHARS = 512;
+/** Depth limit of the walk through nested error objects and JSON strings. @default 12 */
+const MAX_DEPTH = 12;
+
+/** The innermost provider error found in a wrapped failure text. */
+export interface InnerError {
+  /** Its message, when it has one. */
+  readonly message: string | null;
+  /** Its HTTP status (a numeric `code`/`status`/`statusCode`/`http_status` in 100–599), else `null`. */
+  readonly status: number | null;
+  /** Its type or code strings (`invalid_request_error`, `RESOURCE_EXHAUSTED`, `1113` …), lower-cased. */
+  readonly codes: readonly string[];
+}
+
+/** What unwrapping one raw text found. */
+export interface Unwrapped {
+  /**
+   * The layers peeled, outermost first: `prefix` (text before the JSON), `sse` (an SSE `data:` event), `json`,
+   * a key path such as `error`, `error.metadata.raw`, `json-string` (a JSON document inside a string).
+   */
+  readonly layers: readonly string[];
+  /** The innermost error object, or `null` when the text holds no parseable error object. */
+  readonly inner: InnerError | null;
+  /** The parsed top-level JSON value when the text was a JSON document without an error object (a completion). */
+  readonly document: unknown;
+}
+
+const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
+
+/**
+ * JSON.parse, or `undefined`. A cheap shape check first (an object or array that opens with a key, a value or its
+ * end, and closes with its bracket), so Python reprs, log lines and prose never pay for a thrown exception.
+ */
+function tryParse(text: string): unknown {
+  const first = firstNonSpace(text, 0);
+  const open = text.charCodeAt(first);
+  if (open !== 0x7b && open !== 0x5b) return undefined;
+  const second = text.charCodeAt(firstNonSpace(text, first + 1));
+  if (open === 0x7b ? second !== 0x22 && second !== 0x7d : second === 0x27) return undefined;
+  const last = lastNonSpace(text);
+  if (text.charCodeAt(last) !== (open === 0x7b ? 0x7d : 0x5d)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isSpaceCode(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+function firstNonSpace(text: string, from: number): number {
+  let index = from;
+  while (index < text.length && isSpaceCode(text.charCodeAt(index))) index += 1;
+  return index;
+}
+
+function lastNonSpace(text: string): number {
+  let index = text.length - 1;
+  while (index > 0 && isSpaceCode(text.charCodeAt(index))) index -= 1;
+  return index;
+}
+
+/** The JSON document that starts near the beginning of `text`, with the length of the prefix before it. */
+function leadingJson(text: string): { readonly value: unknown; readonly prefix: number } | null {
+  const limit = Math.min(text.length, MAX_PREFIX_CHARS);
+  let start = -1;
+  for (let index = 0; index < limit; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 0x7b || code === 0x5b) {
+      start = index;
+      break;
+    }
+  }
+  if (start === -1) return null;
+  const whole = tryParse(text.slice(start));
+  if (whole !== undefined) return { value: whole, prefix: start };
+  // A wrapper suffix (`) · Retrying in 5 seconds…`, a stack trace): cut at the last closing brace.
+  const closer = text.charCodeAt(start) === 0x7b ? '}' : ']';
+  const end = text.lastIndexOf(closer);
+  if (end <= start) return null;
+  const cut = tryParse(text.slice(start, end + 1));
+  return cut === undefined ? null : { value: cut, prefix: start };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function httpStatus(value: unknown): number | null {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(number) && number >= 100 && number <= 599 ? number : null;
+}
+
+const MESSAGE_KEYS = ['message', 'msg', 'error_msg', 'errorMessage', 'error_message', 'detail', 'title', 'text'];
+const CODE_KEYS = ['type', 'code', 'status', 'error_code', 'errorType', 'error_type', '__type', 'name', 'reason'];
+const STATUS_KEYS = ['status', 'statusCode', 'status_code', 'http_status', 'httpStatus', 'http_code', 'raw_status_code', 'code'];
+/** Where a wrapper keeps the wrapped error, in the order they are tried. */
+const NESTED_KEYS = ['error', 'errors', 'innererror', 'inner_error', 'cause', 'detail', 'details', 'data', 'body', 'responseBody', 'response', 'metadata'];
+
+interface Found {
+  readonly inner: InnerError;
+  readonly layers: string[];
+}
+
+function ownError(record: Record<string, unknown>): InnerError | null {
+  let message: string | null = null;
+  for (const key of MESSAGE_KEYS) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim() !== '') {
+      message = value;
+      break;
+    }
+  }
+  const errorValue = record.error;
+  if (message === null && typeof errorValue === 'string' && errorValue.trim() !== '') message = errorValue;
+  const codes: string[] = [];
+  for (const key of CODE_KEYS) {
+    const value = record[key];
+    if (typeof value === 'string' && value !== '' && value.length <= 80 && !/\s/.test(value)) codes.push(value.toLowerCase());
+    else if (typeof value === 'number' && Number.isInteger(value) && (value < 100 || value > 599)) codes.push(String(value));
+  }
+  let status: number | null = null;
+  for (const key of STATUS_KEYS) {
+    status = httpStatus(record[key]);
+    if (status !== null) break;
+  }
+  const meta = record.$metadata;
+  if (status === null && isRecord(meta)) status = httpStatus(meta.httpStatusCode);
+  if (message === null && codes.length === 0 && status === null) return null;
+  return { message, status, codes };
+}
+
+/** A deeper error replaces the wrapper's, but a status only the wrapper states is kept (Vertex's 400 around Anthropic's). */
+function under(found: Found, wrapper: InnerError | null): Found {
+  if (wrapper === null || found.inner.status !== null || wrapper.status === null) return found;
+  return { inner: { ...found.inner, status: wrapper.status }, layers: found.layers };
+}
+
+/** Google's `details` list adds reasons (`API_KEY_INVALID`, `RATE_LIMIT_EXCEEDED`) to the error that holds it. */
+function detailCodes(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const codes: string[] = [];
+  for (const item of value.slice(0, 8)) {
+    if (!isRecord(item)) continue;
+    for (const key of ['reason', 'code', 'type']) {
+      const code = item[key];
+      if (typeof code === 'string' && code !== '' && code.length <= 80 && !/\s/.test(code)) codes.push(code.toLowerCase());
+    }
+  }
+  return codes;
+}
+
+/** Depth-first: the deepest error object under `value`, with the key path to it. */
+function dig(value: unknown, depth: number, path: string[]): Found | null {
+  if (depth > MAX_DEPTH) return null;
+  if (typeof value === 'string') {
+    const trimmed = value.trimStart();
+    if (trimmed.length > MAX_UNWRAP_CHARS) return null;
+    if (trimmed[0] !== '{' && trimmed[0] !== '[') {
+      // A message such as "Error code: 429 - {…}" or "status 403 Forbidden: {…}" may hold JSON after a prefix.
+      const inner = leadingJson(trimmed);
+      if (inner === null || inner.prefix === 0) return null;
+      return dig(inner.value, depth + 1, [...path, 'json-string']);
+    }
+    const parsed = tryParse(trimmed);
+    return parsed === undefined ? null : dig(parsed, depth + 1, [...path, 'json-string']);
+  }
+  if (Array.isArray(value)) {
+    for (const item of value.slice(0, 4)) {
+      const found = dig(item, depth + 1, path);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  const own = ownError(value);
+  for (const key of NESTED_KEYS) {
+    if (!(key in value) || key === 'details') continue;
+    const nested = value[key];
+    if (key === 'metadata') {
+      const raw = isRecord(nested) ? nested.raw : undefined;
+      const found = typeof raw === 'string' ? dig(raw, depth + 1, [...path, 'metadata.raw']) : null;
+      if (found !== null) return under(found, own);
+      continue;
+    }
+    if (typeof nested === 'string' && key !== 'error' && key !== 'body' && key !== 'responseBody') continue;
+    const found = dig(nested, depth + 1, [...path, key]);
+    if (found !== null) return under(found, own);
+  }
+  if (own === null) return null;
+  if (own.message !== null) {
+    const inMessage = dig(own.message, depth + 1, [...path, 'message']);
+    if (inMessage !== null) return under(inMessage, own);
+  }
+  const extra = detailCodes(value.details);
+  return { inner: extra.length === 0 ? own : { ...own, codes: [...own.codes, ...extra] }, layers: path };
+}
+
+/** True when the parsed top-level value carries an error of its own (an error envelope, not a completion). */
+function looksLikeError(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && looksLikeError(value[0]);
+  if (!isRecord(value)) return false;
+  if ('error' in value || 'errors' in value || 'error_msg' in value || 'errorMessage' in value) return true;
+  if (value.type === 'error' || value.object === 'error') return true;
+  if (typeof value.message === 'string' || typeof value.detail === 'string' || typeof value.detail === 'object') return true;
+  return httpStatus(value.status) !== null && httpStatus(value.status) !== 200;
+}
+
+function unwrapSse(text: string): Unwrapped | null {
+  if (!/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(text.slice(0, MAX_PREFIX_CHARS))) return null;
+  let events = 0;
+  let from = 0;
+  while (events < MAX_SSE_EVENTS) {
+    const at = text.indexOf('data:', from);
+    if (at === -1) break;
+    const lineEnd = text.indexOf('\n', at);
+    const payload = text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd).trim();
+    from = lineEnd === -1 ? text.length : lineEnd + 1;
+    events += 1;
+    if (payload === '' || payload === '[DONE]') continue;
+    const parsed = tryParse(payload);
+    if (parsed === undefined || !looksLikeError(parsed)) continue;
+    const found = dig(parsed, 0, ['sse', 'json']);
+    if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined };
+  }
+  return null;
+}
+
+/**
+ * The innermost provider error of one raw failure text and the layers around it; {@link NOTHING} for texts that
+ * are not (prefixed) JSON, too long to parse, or hold no error object. Never throws.
+ *
+ * @example unwrap('API Error: 402 {"error":{"message":"Insufficient credits","code":402}}')
+ * // { layers: ['prefix', 'json', 'error'], inner: { message: 'Insufficient credits', status: 402, codes: [] }, … }
+ */
+export function unwrap(text: string): Unwrapped {
+  if (text.length === 0 || text.length > MAX_UNWRAP_CHARS) return NOTHING;
+  const sse = unwrapSse(text);
+  if (sse !== null) return sse;
+  const json = leadingJson(text);
+  if (json === null) return NOTHING;
+  const head = json.prefix > 0 ? ['prefix', 'json'] : ['json'];
+  if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value };
+  const found = dig(json.value, 0, head);
+  return found === null ? { layers: head, inner: null, document: undefined } : { layers: found.layers, inner: found.inner, document: undefined };
+}
