@@ -2,6 +2,8 @@
  * Every row of the captured provider-error corpus is a test: its `expect` is the truth, except for rows listed
  * in `fixtures/known-disagreements.json`, where the reviewed label is asserted instead. The held-out style set
  * `fixtures/extra-cases.jsonl` is checked the same way, plus `status` and `retryAfterMs` where a row states them.
+ * `fixtures/provider-errors-2.jsonl` (a second captured corpus) passes when the reason is its `expect` or one of
+ * the reasons its `accept` list allows.
  */
 import { FAILOVER_REASONS, isFailoverReason } from '@understudy/contracts';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import type { FixtureRow } from './test-support/fixtures.js';
 
 const corpus = loadFixtureRows('provider-errors.jsonl');
 const extra = loadFixtureRows('extra-cases.jsonl');
+const second = loadFixtureRows('provider-errors-2.jsonl');
 const disagreements = new Map(loadKnownDisagreements().map((row) => [row.id, row]));
 
 const caseName = (row: FixtureRow): string => `${row.id} (${row.provider ?? 'no provider'}) → ${row.expect}`;
@@ -55,5 +58,19 @@ describe('extra-cases.jsonl (held-out style set)', () => {
     if (typeof row.status === 'number') expect(result.status).toBe(row.status);
     if (row.expectStatus !== undefined) expect(result.status).toBe(row.expectStatus);
     if (row.expectRetryAfterMs !== undefined) expect(result.retryAfterMs).toBe(row.expectRetryAfterMs);
+  });
+});
+
+describe('provider-errors-2.jsonl (second captured corpus)', () => {
+  it('has the captured rows, each with a known expected reason', () => {
+    expect(second.length).toBe(126);
+    for (const row of second) expect(isFailoverReason(row.expect), row.id).toBe(true);
+  });
+
+  it.each(second.map((row) => [caseName(row), row] as const))('%s', (_name, row) => {
+    const result = classifyFailure(row, { nowMs: FIXTURE_NOW_MS });
+    const allowed = [row.expect, ...(row.accept ?? [])];
+    expect(allowed, `${row.why} (got ${result.reason})`).toContain(result.reason);
+    if (typeof row.status === 'number') expect(result.status).toBe(row.status);
   });
 });

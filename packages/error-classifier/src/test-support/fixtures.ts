@@ -14,6 +14,8 @@ export interface FixtureRow extends ProviderFailure {
   readonly expectStatus?: number | null;
   /** Expected `retryAfterMs` output (at {@link FIXTURE_NOW_MS}), when the row checks it. */
   readonly expectRetryAfterMs?: number | null;
+  /** Other reasons a reviewed row also accepts (an arguable label), when it states them. */
+  readonly accept?: readonly string[];
 }
 
 /** A reviewed disagreement with a fixture label. */
@@ -35,6 +37,38 @@ export function loadFixtureRows(name: string): FixtureRow[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as FixtureRow);
+}
+
+/** A reference vector understudy reads differently, with the argued reason. */
+export interface ReferenceDisagreement {
+  readonly id: string;
+  readonly expect: string | null;
+  readonly got: string;
+  readonly reason: string;
+}
+
+/** One row of `fixtures/provider-errors-3.jsonl`: a public payload with its source and split. */
+export interface CorpusRow extends FixtureRow {
+  readonly source: string;
+  readonly shape: string;
+  readonly split: 'dev' | 'heldout';
+}
+
+/** The reviewed reference-vector disagreements (`reference` in `known-disagreements.json`). */
+export function loadReferenceDisagreements(): ReferenceDisagreement[] {
+  const parsed = JSON.parse(fs.readFileSync(path.join(fixturesDir, 'known-disagreements.json'), 'utf8')) as {
+    reference: ReferenceDisagreement[];
+  };
+  return parsed.reference;
+}
+
+/** Rows of a JSON Lines fixture as plain records (reference vectors and the public corpus). */
+export function loadJsonLines<T>(name: string): T[] {
+  return fs
+    .readFileSync(path.join(fixturesDir, name), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
 }
 
 /** The reviewed known disagreements with `provider-errors.jsonl`. */
