@@ -46,7 +46,33 @@ export function humanDuration(ms: number): string {
   return parts.filter((part) => part !== '').join(' ');
 }
 
-/** The `--explain` text of one classification (two lines, no trailing newline). */
+/** Where the deciding status came from, in words. */
+const STATUS_SOURCE: Readonly<Record<string, string>> = {
+  input: 'given',
+  inner: 'the inner error\'s',
+  text: 'stated in the text',
+};
+
+/**
+ * The third `--explain` line: which layer decided (`fact`, `code`, `finish_reason`, `completion`, `phrase`,
+ * `provider`, `status`, `fallback`), the wrapper layers peeled to reach the provider's own error, the inner
+ * status, the status the rules decided on and where it came from, and the phrase family with its language.
+ *
+ * @example traceText(explanation) // 'decided by phrase · unwrapped prefix › json › error · inner status 429 · …'
+ */
+export function traceText(result: FailureExplanation): string {
+  const trace = result.trace;
+  const parts = [`decided by ${trace.layer}`];
+  parts.push(trace.unwrapped.length === 0 ? 'no wrapper' : `unwrapped ${trace.unwrapped.join(' › ')}`);
+  if (trace.innerStatus !== null) parts.push(`inner status ${trace.innerStatus}`);
+  if (trace.decidingStatus !== null && trace.decidingStatusSource !== null) {
+    parts.push(`deciding status ${trace.decidingStatus} (${STATUS_SOURCE[trace.decidingStatusSource] ?? trace.decidingStatusSource})`);
+  }
+  if (trace.phraseFamily !== null) parts.push(`phrase family ${trace.phraseFamily} (${trace.language ?? 'en'})`);
+  return parts.join(' · ');
+}
+
+/** The `--explain` text of one classification (three lines, no trailing newline). */
 export function explanationText(result: FailureExplanation, lineNumber: number, label: string | null, colors: Colors): string {
   const policy = REASON_POLICY[result.reason];
   const where = label === null ? `line ${lineNumber}` : `line ${lineNumber} (${label})`;
@@ -60,7 +86,7 @@ export function explanationText(result: FailureExplanation, lineNumber: number, 
     policy.advancesFallback ? 'advances fallback' : 'ends the turn',
     policy.rotation === 'none' ? 'no profile rotation' : 'rotates profile',
   ];
-  return `${where}: ${colors.bold(result.reason)}  (rule ${result.detail}${matched})\n  ${facts.join(' · ')}`;
+  return `${where}: ${colors.bold(result.reason)}  (rule ${result.detail}${matched})\n  ${facts.join(' · ')}\n  ${traceText(result)}`;
 }
 
 /** The `--explain` text of an input line that could not be read. */

@@ -198,6 +198,22 @@ describe('understudy classify: options', () => {
     expect(run.stdout).toContain('line 2: invalid input: invalid JSON');
     expect(run.stdout).toContain('line 3: overloaded  (rule text_status.503, matched "503")');
     expect(run.stdout).toContain('status 503 (stated in the text)');
+    expect(run.stdout).toContain('decided by phrase · no wrapper · deciding status 429 (given) · phrase family text.rate_limit (en)');
+    expect(run.stdout).toContain('decided by status · no wrapper · deciding status 503 (stated in the text)');
+  });
+
+  it('--explain shows the wrapper unwrapped, the inner status and the phrase family that decided', async () => {
+    const inner = JSON.stringify({ error: { code: 429, message: '当前分组上游负载已饱和，请稍后再试', status: 'RESOURCE_EXHAUSTED' } });
+    const run = await classify(['--explain', '--now', String(NOW)], jsonl({ status: 500, body: `Error: 500 ${JSON.stringify({ error: { message: inner } })}` }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/unwrapped prefix › [^\n]*json-string/);
+    expect(run.stdout).toContain('inner status 429');
+    expect(run.stdout).toContain('deciding status 429 (the inner error\'s)');
+  });
+
+  it('keeps the contract line free of the trace', async () => {
+    const run = await classify(['--now', String(NOW)], jsonl({ status: 500, body: 'Error: 500 {"error":{"message":"{\\"error\\":{\\"code\\":429}}"}}' }));
+    expect(Object.keys(JSON.parse(run.stdout) as object)).toEqual(['reason', 'status', 'advancesFallback', 'rotatesProfile', 'cooldownScope', 'retryAfterMs', 'detail']);
   });
 
   it('humanDuration reads like a person would say it', () => {
