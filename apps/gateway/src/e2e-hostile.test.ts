@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from './test-support/e2e-fixture.js';
-import { startFixture } from './test-support/e2e-fixture.js';
+import { ADMIN_TOKEN, KEYS, fixtureConfig, seedProfiles, startFixture } from './test-support/e2e-fixture.js';
 import { rawClient } from './test-support/in-process-gateway.js';
+import { startGateway } from './test-support/processes.js';
 
 let fixture: Fixture;
 
@@ -193,5 +194,90 @@ describe('attacker-shaped values where a string is expected (defect 3)', () => {
     expect(status).toBe(400);
     expect(JSON.stringify(json)).toContain(field);
     await stillServing();
+  });
+});
+
+describe('shutdown when the log destination is gone (defect 4)', () => {
+  async function gatewayWithDeadStderr(shutdownGraceMs: number) {
+    const gateway = await startGateway({
+      config: fixtureConfig(fixture.emulator.url, { shutdownGraceMs }),
+      env: { TEST_ANTHROPIC_KEY: KEYS.anthropic },
+      prepare: seedProfiles,
+    });
+    // The reader of the gateway's stderr goes away: every later log write fails with EPIPE.
+    gateway.child.stderr?.destroy();
+    for (let index = 0; index < 20; index += 1) await fetch(`${gateway.url}/v1/models`);
+    return gateway;
+  }
+
+  it('SIGTERM ends the process within the drain timeout', async () => {
+    const gateway = await gatewayWithDeadStderr(500);
+    const started = Date.now();
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(500 + 3000);
+    await gateway.stop();
+  });
+
+  it('a second signal exits at once while a request still drains', async () => {
+    await fixture.emulator.setScript({ routes: [{ steps: [{ delayMs: 20_000 }] }] });
+    const gateway = await gatewayWithDeadStderr(60_000);
+    try {
+      const hanging = fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'backup/model-c', messages: [{ role: 'user', content: 'hold' }] }),
+      }).catch(() => undefined);
+      await expect.poll(async () => (await fixture.emulator.requests()).length).toBeGreaterThan(0);
+      gateway.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const second = Date.now();
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(1);
+      expect(Date.now() - second).toBeLessThan(1500);
+      await hanging;
+    } finally {
+      await gateway.stop();
+      await fixture.emulator.setScript({ routes: [] });
+    }
+  });
+});
+
+describe('credentials inside provider URLs (defect 6)', () => {
+  it('/admin/status and the log show the URL without its userinfo or key-like query values', async () => {
+    const port = new URL(fixture.emulator.url).port;
+    const config = fixtureConfig(fixture.emulator.url) as { models: { providers: Record<string, { baseUrl: string }> } };
+    config.models.providers['backup'] = { ...config.models.providers['backup'], baseUrl: `http://user:URLPASS99@127.0.0.1:${port}/v1?key=QUERYKEY99&region=eu` };
+    const gateway = await startGateway({ config, env: { TEST_ANTHROPIC_KEY: KEYS.anthropic }, prepare: seedProfiles });
+    try {
+      const response = await fetch(`${gateway.url}/admin/status`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const text = await response.text();
+      expect(response.status).toBe(200);
+      expect(text).toContain('http://***@127.0.0.1');
+      expect(text).toContain('key=***&region=eu');
+      await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'backup/model-c', messages: [{ role: 'user', content: 'x' }] }),
+      });
+      for (const output of [text, gateway.stderr(), gateway.stdout()]) {
+        expect(output).not.toContain('URLPASS99');
+        expect(output).not.toContain('QUERYKEY99');
+      }
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('--host [::1] (defect 9)', () => {
+  it('listens on the IPv6 loopback given in brackets', async () => {
+    const gateway = await startGateway({ config: fixtureConfig(fixture.emulator.url), env: { TEST_ANTHROPIC_KEY: KEYS.anthropic }, args: ['--host', '[::1]', '--port', '0'] });
+    try {
+      expect(gateway.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
   });
 });

@@ -242,7 +242,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       created.on('clientError', answerClientError);
       await new Promise<void>((resolve, reject) => {
         created.once('error', reject);
-        created.listen(config.gateway.port, config.gateway.host, () => {
+        // `[::1]` is how a URL writes an IPv6 address; the socket wants it without the brackets.
+        created.listen(config.gateway.port, config.gateway.host.replace(/^\[(.*)\]$/, '$1'), () => {
           created.off('error', reject);
           resolve();
         });

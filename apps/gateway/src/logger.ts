@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import type { Logger as PinoLogger, LevelWithSilent } from 'pino';
 import pretty from 'pino-pretty';
 import type { Logger } from '@understudy/contracts';
+import { redactUrlsInText } from '@understudy/contracts';
 
 /** Field names a secret could sit under, redacted wherever they appear at the top level of a log line. */
 const SECRET_FIELDS = [
@@ -84,15 +85,19 @@ const SECRET_HINT = /sk-|sk_|gsk_|xai-|AIza|pk-|Bearer/;
 const MIN_SECRET_LENGTH = 9;
 
 /**
- * A string with every key- or token-shaped part replaced by `***` (the same string when it has none).
+ * A string with every key- or token-shaped part, and every URL's userinfo and key-like query value, replaced
+ * by `***` (the same string when it has none).
  *
  * @example scrubSecrets('Incorrect API key provided: sk-test-1234abcd') // 'Incorrect API key provided: ***'
  */
 export function scrubSecrets(text: string): string {
   // Most logged strings (methods, paths, model refs, ids) are short or carry none of the prefixes: a length
   // check and one literal-only test settle those without running the full pattern's replace.
-  if (text.length < MIN_SECRET_LENGTH || !SECRET_HINT.test(text)) return text;
-  return text.replace(SECRET_PATTERN, '***');
+  if (text.length < MIN_SECRET_LENGTH) return text;
+  // A URL's userinfo and key-like query values (`http://user:PASS@host/v1?key=…`) are masked too.
+  const urls = redactUrlsInText(text);
+  if (!SECRET_HINT.test(urls)) return urls;
+  return urls.replace(SECRET_PATTERN, '***');
 }
 
 /** The fields of an error copied into a log line: identifiers, never bodies, headers or requests. */
@@ -179,10 +184,25 @@ export function createLogger(options: LoggerOptions = {}): PinoLogger {
   return pino(settings, pino.destination({ dest: 2, sync: false }));
 }
 
-/** Writes out buffered log lines (call before `process.exit`). */
-export function flushLogger(logger: PinoLogger): Promise<void> {
+/**
+ * Writes out buffered log lines (call before `process.exit`), waiting at most `timeoutMs`. It never rejects
+ * and never waits longer: a log destination that stopped taking data (stderr a pipe whose reader is gone, where
+ * pino drops every write after EPIPE and the flush callback never comes) must not hold the process.
+ *
+ * @param timeoutMs - longest wait, ms. @default 1000
+ */
+export function flushLogger(logger: PinoLogger, timeoutMs = 1000): Promise<void> {
   return new Promise((resolve) => {
-    logger.flush(() => resolve());
+    const timer = setTimeout(resolve, timeoutMs);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      logger.flush(done);
+    } catch {
+      done();
+    }
   });
 }
 

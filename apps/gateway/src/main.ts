@@ -3,7 +3,9 @@
  * `understudy-gateway [--config F] [--host H] [--port N]` (also `pnpm start` and `understudy gateway`): loads the
  * config (or builds one from provider keys in the environment), starts the gateway, prints
  * `{"url":"http://127.0.0.1:4317"}` as one JSON line on stdout once it listens (logs go to stderr), and shuts
- * down gracefully on SIGINT / SIGTERM (a second signal, a second or more later, exits at once).
+ * down gracefully on SIGINT / SIGTERM (a second signal, a second or more later, exits at once). Shutdown ends
+ * within `gateway.shutdownGraceMs` plus a few seconds whatever the log destination does (a closed stderr pipe
+ * included): flushing the log waits at most a second.
  *
  * Exit codes: 0 after a clean shutdown, 1 when it cannot start (port taken, store unavailable), 2 for bad flags
  * or an invalid config.
@@ -101,21 +103,33 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ url: info.url })}\n`);
 
   let stoppingSinceMs: number | undefined;
+  // Whatever the log destination does, the process is gone by the end of the drain plus this margin.
+  const exitMarginMs = 3000;
+  const exit = (code: number, flushMs: number): void => {
+    void flushLogger(logger, flushMs).finally(() => process.exit(code));
+  };
   const stop = (signal: NodeJS.Signals): void => {
     if (stoppingSinceMs !== undefined) {
       // A wrapper (pnpm, `understudy gateway`) forwards the terminal's Ctrl-C that this process got too: one press.
       if (Date.now() - stoppingSinceMs < 1000) return;
       logger.warn({ signal }, 'second signal: exiting now');
-      void flushLogger(logger).finally(() => process.exit(1));
+      exit(1, 100);
       return;
     }
     stoppingSinceMs = Date.now();
     logger.info({ signal }, 'shutting down');
+    const graceMs = config.gateway.shutdownGraceMs;
+    // The drain aborts what is left after the grace period and closes the stores; should anything still hang
+    // (a database close, a destination that takes no more log lines), this timer ends the process anyway.
+    setTimeout(() => {
+      logger.error({ graceMs }, 'shutdown did not finish in time: exiting');
+      exit(1, 100);
+    }, graceMs + exitMarginMs);
     gateway.close().then(
-      () => flushLogger(logger).finally(() => process.exit(0)),
+      () => exit(0, 1000),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        void flushLogger(logger).finally(() => process.exit(1));
+        exit(1, 1000);
       },
     );
   };

@@ -15,6 +15,7 @@ export {
 } from './profile-id.js';
 export type { ProfileId } from './profile-id.js';
 export { Secret } from './secret.js';
+export { redactUrl, redactUrlsInText } from './redact-url.js';
 export { credentialFacts } from './credential.js';
 export type {
   ApiKeyCredential,

@@ -54,3 +54,35 @@ describe('an exception of ours thrown by the attempt', () => {
     expect(isOwnException('a string')).toBe(false);
   });
 });
+
+describe('a same-profile retry re-checks availability first (defect 5)', () => {
+  it('drops the retry when another request cooled the profile during the backoff', async () => {
+    const w = world();
+    const calls: string[] = [];
+    const result = await w.run(
+      {},
+      {},
+      {
+        attempt: async (candidate, profile) => {
+          const id = profile?.view.id ?? '-';
+          calls.push(id);
+          if (id === 'openai:a') {
+            // Another request cools openai:a while this one waits to retry it.
+            await w.store.updateUsageStats('openai:a', (stats) => ({ ...stats, cooldownUntil: w.clock.nowMs() + 60_000, cooldownReason: 'overloaded' }));
+            return { ok: false, failure: { status: 503, body: 'overloaded' } };
+          }
+          return { ok: true, value: `${candidate.provider}/${candidate.model}` };
+        },
+      },
+    );
+    expect(calls.filter((id) => id === 'openai:a')).toHaveLength(1);
+    expect(result.value).toBe('openai/gpt-x');
+    expect(calls).toEqual(['openai:a', 'openai:b']);
+  });
+
+  it('still retries a profile nobody cooled', async () => {
+    const w = world();
+    const result = await w.run({ 'openai/gpt-x@openai:a': [{ status: 503 }] });
+    expect(result.calls.map((call) => call.profile)).toEqual(['openai:a', 'openai:a']);
+  });
+});

@@ -18,6 +18,7 @@ import { recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@unders
 import { REASON_POLICY, classifyFailure } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
 import { FailoverError } from './errors.js';
+import { stillAvailable } from './availability-recheck.js';
 import { failureSummary } from './failure-text.js';
 import { isOwnException } from './own-exception.js';
 import type { RunContext } from './run-context.js';
@@ -105,8 +106,11 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
       });
       if (delayMs !== null && delayMs < ctx.remainingMs()) {
         await ctx.sleep(delayMs, candidate, profileId);
-        retries += 1;
-        continue;
+        // Another request may have cooled this profile during the backoff: then no retry into it.
+        if (await stillAvailable(ctx, candidate, input.profile)) {
+          retries += 1;
+          continue;
+        }
       }
     }
     if (sent) await markFailure(ctx, input, classification);

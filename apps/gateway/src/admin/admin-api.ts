@@ -16,7 +16,7 @@ import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { LegacyAuthFilesError } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { Clock, Logger } from '@understudy/contracts';
-import { normalizeProfileId, parseProfileId } from '@understudy/contracts';
+import { normalizeProfileId, parseProfileId, redactUrl } from '@understudy/contracts';
 import { clearCooldown, profileUnavailability } from '@understudy/cooldown-scheduler';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { bearerToken, tokenMatches } from '../http/access.js';
@@ -119,7 +119,8 @@ async function status(context: AdminContext): Promise<Record<string, unknown>> {
     providers: Object.entries(context.config.models.providers).map(([id, provider]) => ({
       id,
       api: provider.api,
-      baseUrl: provider.baseUrl,
+      // Shown, never its credentials: userinfo and key-like query values are masked.
+      baseUrl: redactUrl(provider.baseUrl),
       inlineKey: provider.apiKey !== undefined && provider.apiKey.trim() !== '',
       models: (provider.models ?? []).map((model) => model.id),
     })),
