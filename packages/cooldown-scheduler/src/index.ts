@@ -35,3 +35,4 @@ export { decideUnavailableCandidate } from './probe-decision.js';
 export type { SkipWhy, UnavailableCandidateDecision, UnavailableCandidateInput } from './probe-decision.js';
 export { maxProfileRotations, retryDelayMs } from './retry-delay.js';
 export type { RetryDelayInput } from './retry-delay.js';
+export { isInlineKeyDisabled } from './inline-keys.js';

@@ -9,6 +9,7 @@ import { formatModelRef } from '@understudy/contracts';
 import type { OrderedProfile, ProfileOrder } from '@understudy/cooldown-scheduler';
 import {
   decideUnavailableCandidate,
+  isInlineKeyDisabled,
   maxProfileRotations,
   providerUnavailableReason,
   resolveProfileOrder,
@@ -157,10 +158,13 @@ async function runUnavailable<T>(
     ctx.policy,
   );
   if (decision.kind === 'skip') return skip(ctx, candidate, index, { why: decision.why, reason: decision.reason, untilMs: soonestMs });
+  // An inline config key in its disable window is never probed (docs/policy.md#windows): only stored profiles are.
+  const targets = order.profiles.filter((entry) => !isInlineKeyDisabled(entry.profile, known?.get(entry.profileId), nowMs));
+  if (targets.length === 0) return skip(ctx, candidate, index, { why: 'inline_key_disabled', reason: decision.reason, untilMs: soonestMs });
   if (decision.kind === 'probe' && !(await ctx.store.tryAcquireProbe(decision.throttleKey, nowMs, decision.throttleMs))) {
     return skip(ctx, candidate, index, { why: 'probe_throttled', reason: decision.reason, untilMs: soonestMs });
   }
-  const target = order.profiles[0];
+  const target = targets[0];
   if (target === undefined) return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
   ctx.emit({
     event: 'model_fallback_decision',
