@@ -36,9 +36,10 @@ export async function consumeHonouredSwitch<T>(ctx: RunContext<T>, first: Candid
 
 /**
  * After candidate `index` did not answer: the index to continue with (`index + 1`, or the later candidate a
- * pending live switch names).
+ * pending live switch names). A switch to the current or an earlier candidate is stale (that model already
+ * failed in this run): it is consumed and the run goes on with the next candidate.
  *
- * @throws {LiveSessionModelSwitchError} when a pending switch names a model that is not a later candidate.
+ * @throws {LiveSessionModelSwitchError} when a pending switch names a model outside the chain.
  */
 export async function nextCandidateIndex<T>(ctx: RunContext<T>, index: number): Promise<number> {
   if (ctx.session.key === undefined) return index + 1;
@@ -47,6 +48,7 @@ export async function nextCandidateIndex<T>(ctx: RunContext<T>, index: number): 
   if (pending === undefined) return index + 1;
   await clearPending(ctx, pending);
   const target = ctx.chain.findIndex((candidate, at) => at > index && sameModel(candidate, pending));
+  if (target === -1 && ctx.chain.some((candidate, at) => at <= index && sameModel(candidate, pending))) return index + 1;
   if (target === -1) {
     throw new LiveSessionModelSwitchError(
       { provider: normalizeProviderId(pending.provider), model: pending.model.trim() },

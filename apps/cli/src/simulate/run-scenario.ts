@@ -4,7 +4,8 @@
  * drives the jitter). Turns run in order and share the store, the session, the probe throttle and the skip cache.
  */
 import { CandidateChainError } from '@understudy/candidate-chain';
-import type { ProfileId, ProfileUsageStats, SessionEntry } from '@understudy/contracts';
+import type { AuthStorePort, ProfileId, ProfileUsageStats, SessionEntry } from '@understudy/contracts';
+import { parseModelRef } from '@understudy/contracts';
 import type { AttemptRecord, FallbackDecisionEvent } from '@understudy/fallback-runner';
 import {
   AuthFailureSkipCache,
@@ -12,6 +13,7 @@ import {
   FallbackSummaryError,
   LiveSessionModelSwitchError,
   parseSkipTtlMs,
+  runFollowingLiveSwitches,
   runWithModelFallback,
 } from '@understudy/fallback-runner';
 import { FakeClock, seededRandom } from '@understudy/fallback-runner/testing';
@@ -155,6 +157,33 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
   }
 }
 
+/**
+ * A user's `/model provider/model[@profile]` arriving while a call is in flight (a result's `liveSwitch`): the
+ * session gets the user model override and a pending live switch, as the gateway's `/model` writes them.
+ */
+async function switchSessionModel(port: AuthStorePort, sessionKey: string, text: string, nowMs: number): Promise<void> {
+  const at = text.indexOf('@');
+  const ref = parseModelRef(at === -1 ? text : text.slice(0, at));
+  if (ref === undefined) return;
+  const authProfile = at === -1 ? undefined : text.slice(at + 1).trim();
+  for (let tries = 0; tries < 3; tries += 1) {
+    const current = await port.getSession(sessionKey);
+    const written = await port.writeSession(
+      sessionKey,
+      current?.revision ?? null,
+      {
+        providerOverride: ref.provider,
+        modelOverride: ref.model,
+        modelOverrideSource: 'user',
+        pendingLiveSwitch: { provider: ref.provider, model: ref.model, ...(authProfile === undefined ? {} : { authProfile }), requestedAt: nowMs },
+        ...(authProfile === undefined ? {} : { authProfileOverride: authProfile, authProfileOverrideSource: 'user' as const }),
+      },
+      nowMs,
+    );
+    if (written.ok) return;
+  }
+}
+
 async function runTurn(input: {
   readonly loaded: LoadedScenario;
   readonly turn: ScenarioTurn;
@@ -171,9 +200,12 @@ async function runTurn(input: {
   const { turn, turnIndex, clock, options } = input;
   const request = turn.request;
   const onDecision = options.onDecision;
+  // Attempts of runs a live switch handed back (the turn then ran again on the switched model, as the gateway does).
+  const earlier: AttemptRecord[] = [];
+  const attempts = (last: readonly AttemptRecord[]) => [...earlier, ...last].map(attemptOutput);
+  const liveSwitch = (ref: string) => switchSessionModel(input.seeded.port, input.sessionKey, ref, clock.nowMs());
   try {
-    const result = await runWithModelFallback({
-      request: {
+    const request0 = {
         agentId: input.agentId,
         sessionKey: input.sessionKey,
         ...(request.chatType === undefined ? {} : { chatType: request.chatType }),
@@ -182,22 +214,31 @@ async function runTurn(input: {
         ...(request.fallbacksOverride === undefined ? {} : { fallbacksOverride: request.fallbacksOverride }),
         ...(request.authProfile === undefined ? {} : { authProfile: request.authProfile }),
         isImageRequest: request.isImageRequest === true || request.image === true,
-      },
-      config: input.loaded.config,
-      store: input.seeded.port,
-      attempt: scriptedAttempt(turn.outcomes, clock),
-      clock,
-      random: input.random,
-      turnTimeoutMs: input.loaded.config.gateway.turnTimeoutMs,
-      maxRetryAfterMs: input.maxRetryAfterMs,
-      skipCache: input.skipCache,
-      ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
-    });
+    };
+    const attempt = scriptedAttempt(turn.outcomes, clock, liveSwitch);
+    const turnStartMs = clock.nowMs();
+    const result = await runFollowingLiveSwitches(
+      request0,
+      (next) =>
+        runWithModelFallback({
+          request: next,
+          config: input.loaded.config,
+          store: input.seeded.port,
+          attempt,
+          clock,
+          random: input.random,
+          turnTimeoutMs: Math.max(1, input.loaded.config.gateway.turnTimeoutMs - (clock.nowMs() - turnStartMs)),
+          maxRetryAfterMs: input.maxRetryAfterMs,
+          skipCache: input.skipCache,
+          ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
+        }),
+      { onSwitch: (error) => earlier.push(...error.attempts) },
+    );
     return {
       outcome: 'success',
       answeredBy: `${result.candidate.provider}/${result.candidate.model}`,
       profile: result.profile,
-      attempts: result.attempts.map(attemptOutput),
+      attempts: attempts(result.attempts),
       ...(result.notice === undefined ? {} : { notice: result.notice }),
     };
   } catch (error) {
@@ -207,15 +248,16 @@ async function runTurn(input: {
         outcome: error.kind === 'exhausted' ? 'exhausted' : 'failed',
         answeredBy: null,
         profile: null,
-        attempts: error.attempts.map(attemptOutput),
+        attempts: attempts(error.attempts),
         error: errorOutput(error),
       };
     }
     if (FallbackSummaryError.isInstance(error)) {
-      return { outcome: 'exhausted', answeredBy: null, profile: null, attempts: error.attempts.map(attemptOutput), error: errorOutput(error) };
+      return { outcome: 'exhausted', answeredBy: null, profile: null, attempts: attempts(error.attempts), error: errorOutput(error) };
     }
+    // Only a switch loop (more switches than the gateway follows) gets here.
     if (LiveSessionModelSwitchError.isInstance(error)) {
-      return { outcome: 'failed', answeredBy: null, profile: null, attempts: error.attempts.map(attemptOutput), error: errorOutput(error) };
+      return { outcome: 'failed', answeredBy: null, profile: null, attempts: attempts(error.attempts), error: errorOutput(error) };
     }
     throw error;
   }

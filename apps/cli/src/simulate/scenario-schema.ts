@@ -30,7 +30,10 @@ const agentId = nonBlank.refine(isAgentId, { message: 'an agent id is 1-64 lette
 /** `{ "ok": true, "latencyMs"? }` */
 const okResult = z.looseObject({ ok: z.literal(true, 'write "ok": true (a failure is { "status" } or { "error" })'), latencyMs: durationMs.optional() });
 
-/** `{ "status", "headers"?, "body"?, "afterOutput"?, "latencyMs"? }` */
+/** A user's `/model` during the call: `"provider/model"` or `"provider/model@provider:name"`. */
+const liveSwitchRef = nonBlank.refine((text) => parseModelRef(text.split('@')[0] ?? '') !== undefined, 'write "provider/model" or "provider/model@provider:name"');
+
+/** `{ "status", "headers"?, "body"?, "afterOutput"?, "latencyMs"?, "liveSwitch"? }` */
 const httpResult = z.looseObject({
   status: z.number().int().min(100).max(599),
   headers: z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).optional(),
@@ -40,6 +43,7 @@ const httpResult = z.looseObject({
     .optional(),
   afterOutput: z.boolean().optional(),
   latencyMs: durationMs.optional(),
+  liveSwitch: liveSwitchRef.optional(),
 });
 
 /** `{ "error": "ECONNRESET" | "ETIMEDOUT" | "abort" | message, "afterOutput"?, "latencyMs"? }` */
@@ -47,6 +51,7 @@ const transportResult = z.looseObject({
   error: nonBlank,
   afterOutput: z.boolean().optional(),
   latencyMs: durationMs.optional(),
+  liveSwitch: liveSwitchRef.optional(),
 });
 
 const RESULT_HINT = 'a result is { "ok": true }, an HTTP failure { "status", "headers"?, "body"? } or a transport failure { "error": "ECONNRESET" | "ETIMEDOUT" | "abort" | message }';
@@ -61,8 +66,15 @@ export type ScenarioResult =
       readonly body: string | undefined;
       readonly afterOutput: boolean;
       readonly latencyMs: number;
+      readonly liveSwitch?: string | undefined;
     }
-  | { readonly kind: 'transport'; readonly error: string; readonly afterOutput: boolean; readonly latencyMs: number };
+  | {
+      readonly kind: 'transport';
+      readonly error: string;
+      readonly afterOutput: boolean;
+      readonly latencyMs: number;
+      readonly liveSwitch?: string | undefined;
+    };
 
 type Normalised = { readonly data: ScenarioResult } | { readonly issues: readonly z.core.$ZodIssue[] };
 
@@ -84,6 +96,7 @@ function normaliseResult(key: 'ok' | 'status' | 'error', value: object): Normali
           body: data.body,
           afterOutput: data.afterOutput === true,
           latencyMs: data.latencyMs ?? 0,
+          ...(data.liveSwitch === undefined ? {} : { liveSwitch: data.liveSwitch }),
         },
       };
     }
@@ -91,7 +104,15 @@ function normaliseResult(key: 'ok' | 'status' | 'error', value: object): Normali
       const parsed = transportResult.safeParse(value, { reportInput: true });
       if (!parsed.success) return { issues: parsed.error.issues };
       const data = parsed.data;
-      return { data: { kind: 'transport', error: data.error, afterOutput: data.afterOutput === true, latencyMs: data.latencyMs ?? 0 } };
+      return {
+        data: {
+          kind: 'transport',
+          error: data.error,
+          afterOutput: data.afterOutput === true,
+          latencyMs: data.latencyMs ?? 0,
+          ...(data.liveSwitch === undefined ? {} : { liveSwitch: data.liveSwitch }),
+        },
+      };
     }
   }
 }

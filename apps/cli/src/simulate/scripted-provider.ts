@@ -2,7 +2,8 @@
  * The scripted provider of a simulated turn (docs/contracts.md#simulate): the attempt function answers from the turn's
  * `outcomes` — the first outcome whose `match` fits the call (provider, model, profile) gives its next result;
  * a call with no matching outcome or no result left answers `{ "ok": true }`. Each result's `latencyMs`
- * advances the simulated clock.
+ * advances the simulated clock; a failure's `liveSwitch` (`"provider/model[@profile]"`) is a user's `/model`
+ * that arrived while the call was in flight.
  */
 import type { AttemptFunction, Candidate, ProviderFailure, ResolvedProfile } from '@understudy/contracts';
 import { formatModelRef, normalizeProfileId, normalizeProviderId } from '@understudy/contracts';
@@ -51,7 +52,11 @@ export function failureOfResult(result: Exclude<ScenarioResult, { kind: 'ok' }>,
  * @param outcomes - the turn's outcomes; each keeps its own cursor for the duration of the turn.
  * @param clock - advanced by each result's `latencyMs`.
  */
-export function scriptedAttempt(outcomes: readonly ScenarioOutcome[], clock: FakeClock): AttemptFunction<SimulatedAnswer> {
+export function scriptedAttempt(
+  outcomes: readonly ScenarioOutcome[],
+  clock: FakeClock,
+  liveSwitch?: (ref: string) => Promise<void>,
+): AttemptFunction<SimulatedAnswer> {
   const cursors = outcomes.map(() => 0);
   return async (candidate: Candidate, profile: ResolvedProfile | null) => {
     const profileId = profile?.view.id ?? null;
@@ -64,6 +69,7 @@ export function scriptedAttempt(outcomes: readonly ScenarioOutcome[], clock: Fak
       result = outcome.results[cursor] ?? result;
     }
     clock.advance(result.latencyMs);
+    if (result.kind !== 'ok' && result.liveSwitch !== undefined) await liveSwitch?.(result.liveSwitch);
     if (result.kind === 'ok') return { ok: true, value: { answeredBy: formatModelRef(candidate) } };
     return { ok: false, failure: failureOfResult(result, candidate) };
   };

@@ -9,7 +9,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import type { AttemptFunction, ChatType, Clock, Logger, RandomSource } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import type { AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
-import { LiveSessionModelSwitchError, runWithModelFallback } from '@understudy/fallback-runner';
+import { runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
 import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
 import { completeAttempt, streamAttempt } from '@understudy/providers';
 import type { RequestSelection } from '../chat/model-selection.js';
@@ -66,9 +66,6 @@ export interface UpstreamTimer {
  */
 const LAST_USED_REFRESH_MS = 1_000;
 
-/** How many live switches one turn follows before giving up. */
-const MAX_LIVE_SWITCHES = 2;
-
 /**
  * Wraps an attempt: its own deadline (cleared when it resolves), and upstream time measurement. The deadline
  * is an {@link AttemptDeadline} over the runner's signal: one timer, no extra controller or `AbortSignal.any`.
@@ -119,7 +116,7 @@ async function run<T>(
   const turnDeadlineAtMs = services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
   const attempt = timedAttempt(inner, services, timer, { turnDeadlineAtMs, wholeAnswer });
   const explicit = input.selection.kind === 'explicit' ? input.selection.ref : undefined;
-  let request = {
+  const request = {
     agentId: input.selection.agentId,
     ...(input.sessionKey === undefined ? {} : { sessionKey: input.sessionKey }),
     ...(input.chatType === undefined ? {} : { chatType: input.chatType }),
@@ -131,10 +128,11 @@ async function run<T>(
     ...(input.fallbacksOverride === undefined ? {} : { fallbacksOverride: input.fallbacksOverride }),
     isImageRequest: input.isImageRequest,
   };
-  for (let switches = 0; ; switches += 1) {
-    try {
-      const result = await runWithModelFallback<T>({
-        request,
+  const result = await runFollowingLiveSwitches<T>(
+    request,
+    (next) =>
+      runWithModelFallback<T>({
+        request: next,
         config: services.config,
         store: input.store,
         attempt,
@@ -146,22 +144,13 @@ async function run<T>(
         maxRetryAfterMs: services.maxRetryAfterMs,
         lastUsedRefreshMs: LAST_USED_REFRESH_MS,
         ...(services.skipCache === undefined ? {} : { skipCache: services.skipCache }),
-      });
-      countAttempts(services, result);
-      if (result.fallbackReason !== undefined) services.metrics.fallbacks.inc({ reason: result.fallbackReason });
-      return result;
-    } catch (error) {
-      // The user switched the session's model mid-turn to one outside this chain: run the turn on it.
-      if (!LiveSessionModelSwitchError.isInstance(error) || switches >= MAX_LIVE_SWITCHES) throw error;
-      countAttempts(services, error);
-      request = {
-        ...request,
-        model: formatModelRef(error.target),
-        source: 'user',
-        ...(error.authProfile === undefined ? {} : { authProfile: error.authProfile }),
-      };
-    }
-  }
+      }),
+    // The user switched the session's model mid-turn to one outside this chain: the turn runs on it.
+    { onSwitch: (error) => countAttempts(services, error) },
+  );
+  countAttempts(services, result);
+  if (result.fallbackReason !== undefined) services.metrics.fallbacks.inc({ reason: result.fallbackReason });
+  return result;
 }
 
 /**

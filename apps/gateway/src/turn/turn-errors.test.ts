@@ -1,6 +1,6 @@
 import { AuthStoreError, LegacyAuthFilesError } from '@understudy/auth-profile-store';
 import { CandidateChainError } from '@understudy/candidate-chain';
-import { FailoverError, FallbackSummaryError } from '@understudy/fallback-runner';
+import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError } from '@understudy/fallback-runner';
 import type { AttemptRecord } from '@understudy/fallback-runner';
 import { describe, expect, it } from 'vitest';
 import { turnError } from './turn-errors.js';
@@ -134,5 +134,15 @@ describe('turnError', () => {
     const internal = turnError(new Error('secret sk-test-123 inside'), NOW);
     expect(internal.status).toBe(500);
     expect(internal.message).not.toContain('sk-test');
+  });
+});
+
+describe('a live switch loop (the model-failover doc "Session overrides and live model switching")', () => {
+  it('is a clear 409 live_switch_loop naming the last model, never a 500 internal_error', () => {
+    const error = turnError(new LiveSessionModelSwitchError({ provider: 'mistral', model: 'large-c' }, { attempts: [attempt({ reason: 'auth', status: 401 })] }), NOW);
+    expect(error.status).toBe(409);
+    expect(error.code).toBe('live_switch_loop');
+    expect(error.message).toContain('mistral/large-c');
+    expect(error.message).toContain('Send the request again');
   });
 });

@@ -9,8 +9,9 @@
 import { LegacyAuthFilesError } from '@understudy/auth-profile-store';
 import { CandidateChainError } from '@understudy/candidate-chain';
 import type { FailoverReason } from '@understudy/contracts';
+import { formatModelRef } from '@understudy/contracts';
 import type { AttemptRecord } from '@understudy/fallback-runner';
-import { FailoverError, FallbackSummaryError } from '@understudy/fallback-runner';
+import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError, MAX_LIVE_SWITCHES } from '@understudy/fallback-runner';
 import type { GatewayErrorKind } from '../gateway-error.js';
 import { GatewayError } from '../gateway-error.js';
 import { storeError } from '../services/store-errors.js';
@@ -177,6 +178,15 @@ export function turnError(error: unknown, nowMs: number, agentId?: string): Gate
     return error.code === 'missing_model'
       ? new GatewayError(503, 'misconfigured', error.message, { code: 'no_model_configured', cause: error })
       : new GatewayError(400, 'invalid_request', error.message, { code: 'invalid_model', cause: error });
+  }
+  if (LiveSessionModelSwitchError.isInstance(error)) {
+    // Only a switch loop escapes the turn's live-switch owner: the session kept changing during the turn.
+    return new GatewayError(
+      409,
+      'invalid_request',
+      `The session's model was switched again during this turn (last to ${formatModelRef(error.target)}), more than ${MAX_LIVE_SWITCHES} times; the turn stopped. Send the request again.`,
+      { code: 'live_switch_loop', details: { attempts: error.attempts.map(attemptDetail) }, cause: error },
+    );
   }
   if (LegacyAuthFilesError.isInstance(error)) {
     return new GatewayError(503, 'misconfigured', error.message, { code: 'legacy_auth_files', cause: error });
