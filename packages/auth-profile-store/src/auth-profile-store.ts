@@ -215,6 +215,20 @@ class SqliteAuthProfileStore implements AuthProfileStore {
       const removed = queries.run(kysely.deleteFrom('profiles').where('id', '=', id)) > 0;
       queries.run(kysely.deleteFrom('credentials').where('profile_id', '=', id));
       queries.run(kysely.deleteFrom('usage_stats').where('profile_id', '=', id));
+      // Every session pin naming it goes too, user and automatic (the model-failover doc "Session stickiness"); the
+      // revision moves so a turn that read the session before cannot write the pin back.
+      queries.run(
+        kysely
+          .updateTable('sessions')
+          .set((eb) => ({
+            auth_profile_override: null,
+            auth_profile_override_source: null,
+            auth_profile_override_compaction_count: null,
+            revision: eb('revision', '+', 1),
+            updated_at: this.#nowMs(),
+          }))
+          .where('auth_profile_override', '=', id),
+      );
       const provider = parseProfileId(id)?.provider ?? '';
       const order = queries.first(kysely.selectFrom('order_overrides').select('profile_ids').where('provider', '=', provider));
       if (order !== undefined) {

@@ -88,7 +88,8 @@ export interface AuthProfileStore extends AuthStorePort {
   /** Every profile (stored, then inline, by provider), optionally of one provider. */
   listProfiles(options?: { readonly provider?: string | undefined }): Promise<AuthProfileRecord[]>;
   /**
-   * Removes a stored profile, its credential and usage stats, and drops it from stored orders.
+   * Removes a stored profile, its credential and usage stats, drops it from stored orders and clears every
+   * session pin (user or automatic) that names it.
    * @returns `false` when there was no such profile.
    * @throws {AuthStoreError} `reserved_profile_id` for an inline profile (remove the key from the config instead).
    */

@@ -75,6 +75,15 @@ export class SessionState {
 }
 
 /**
+ * True when the session's auth pin is a user pin: `authProfileOverrideSource: 'user'`, or no source at all (an
+ * old explicit selection, treated as the user's so it is never silently dropped). The runner, `/reset` and
+ * `/status` all read pins through this (the model-failover doc "Session stickiness").
+ */
+export function isUserPin(entry: Pick<SessionEntry, 'authProfileOverride' | 'authProfileOverrideSource'> | undefined): boolean {
+  return entry?.authProfileOverride !== undefined && entry.authProfileOverrideSource !== 'auto';
+}
+
+/**
  * The auth pin that applies to a provider in this turn (the model-failover doc "Session stickiness"):
  * - an explicit profile of the request (turn only) acts as a user pin;
  * - a stored user pin (`authProfileOverrideSource: 'user'`, or no source: an old explicit selection) always
@@ -94,7 +103,7 @@ export function sessionPin(
   }
   const stored = entry?.authProfileOverride;
   if (entry === undefined || stored === undefined || providerOfProfileId(stored) !== provider) return undefined;
-  if (entry.authProfileOverrideSource !== 'auto') return { profileId: normalizeProfileId(stored), source: 'user' };
+  if (isUserPin(entry)) return { profileId: normalizeProfileId(stored), source: 'user' };
   if ((entry.compactionCount ?? 0) > (entry.authProfileOverrideCompactionCount ?? 0)) return undefined;
   return { profileId: normalizeProfileId(stored), source: 'auto' };
 }
@@ -104,7 +113,7 @@ export function sessionPin(
  * unless a user pin is stored (it survives temporary rotation) or the same automatic pin is already current.
  */
 export function autoPinPatch(entry: SessionEntry | undefined, profile: ProfileId): SessionPatch | undefined {
-  if (entry?.authProfileOverride !== undefined && entry.authProfileOverrideSource !== 'auto') return undefined;
+  if (isUserPin(entry)) return undefined;
   const compactionCount = entry?.compactionCount ?? 0;
   if (
     entry?.authProfileOverride === profile &&

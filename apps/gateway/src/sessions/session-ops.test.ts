@@ -5,11 +5,13 @@ import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { openAuthProfileStore } from '@understudy/auth-profile-store';
 import { parseConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
+import type { SessionEntry } from '@understudy/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../gateway-error.js';
 import { parseSessionPatchBody, patchSession } from './session-patch.js';
 import type { SessionContext } from './session-ops.js';
 import { clearUserModel, resetSessionState, selectUserModel, updateSession } from './session-ops.js';
+import { sessionStatus } from './status-report.js';
 
 const config = parseConfig({
   models: {
@@ -103,6 +105,46 @@ describe('/new, /reset, sessions.reset', () => {
     expect(kept).toMatchObject({ modelOverride: 'gpt-a', modelOverrideSource: 'user', authProfileOverride: 'openai:b', authProfileOverrideSource: 'user' });
     expect(kept?.pendingLiveSwitch).toBeUndefined();
     expect(await resetSessionState(context, 'missing')).toBeUndefined();
+  });
+});
+
+describe('pins (the model-failover doc "Session stickiness")', () => {
+  it('/reset keeps a pin stored without a source, as the runner reads it: a user pin', async () => {
+    await store.writeSession('old', null, { authProfileOverride: 'openai:b', compactionCount: 1 }, 1);
+    expect((await resetSessionState(context, 'old'))?.authProfileOverride).toBe('openai:b');
+  });
+
+  it('removing a profile clears every session pin naming it, user and automatic; /status never shows one', async () => {
+    await store.writeSession('user', null, { authProfileOverride: 'openai:b', authProfileOverrideSource: 'user' }, 1);
+    await store.writeSession('auto', null, { authProfileOverride: 'openai:b', authProfileOverrideSource: 'auto', authProfileOverrideCompactionCount: 0 }, 1);
+    await store.writeSession('other', null, { authProfileOverride: 'openai:a', authProfileOverrideSource: 'user' }, 1);
+    expect(await store.removeProfile('openai:b')).toBe(true);
+    const user = await store.getSession('user');
+    expect(user?.authProfileOverride).toBeUndefined();
+    expect(user?.authProfileOverrideSource).toBeUndefined();
+    expect(user?.revision).toBe(2);
+    expect((await store.getSession('auto'))?.authProfileOverride).toBeUndefined();
+    expect((await store.getSession('other'))?.authProfileOverride).toBe('openai:a');
+  });
+
+  it('/status shows a pin only while its profile exists', async () => {
+    const shown = await sessionStatus({ store, config, agentId: 'main', nowMs: 5_000 }, 's', {
+      key: 's',
+      revision: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      authProfileOverride: 'openai:a',
+    } as SessionEntry);
+    expect(shown.pinnedProfile).toEqual({ profileId: 'openai:a', source: 'user' });
+    const gone = await sessionStatus({ store, config, agentId: 'main', nowMs: 5_000 }, 's', {
+      key: 's',
+      revision: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      authProfileOverride: 'openai:gone',
+      authProfileOverrideSource: 'user',
+    } as SessionEntry);
+    expect(gone.pinnedProfile).toBeUndefined();
   });
 });
 

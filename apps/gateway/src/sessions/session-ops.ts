@@ -10,6 +10,7 @@ import { aliasIndex, configuredSelection } from '@understudy/candidate-chain';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { ModelRef, ProfileId, SessionEntry, SessionPatch } from '@understudy/contracts';
 import { formatModelRef, normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';
+import { isUserPin } from '@understudy/fallback-runner';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { isConfiguredProvider } from '../config-lookup.js';
 
@@ -164,7 +165,7 @@ export async function resetSessionState(context: SessionContext, key: string): P
     if (current === undefined) return undefined;
     return {
       ...(current.modelOverrideSource === 'auto' ? CLEAR_MODEL : { modelOverrideOrigin: null, lastOriginProbeAt: null }),
-      ...(current.authProfileOverrideSource === 'user' ? {} : CLEAR_PIN),
+      ...(isUserPin(current) ? {} : CLEAR_PIN),
       fallbackNotice: null,
       pendingLiveSwitch: null,
     };

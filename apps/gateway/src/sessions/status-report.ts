@@ -10,6 +10,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import type { FailoverReason, SessionEntry } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import { resolveProfileOrder } from '@understudy/cooldown-scheduler';
+import { isUserPin } from '@understudy/fallback-runner';
 import { configuredOrder } from '../config-lookup.js';
 
 /** A profile that cannot take the candidate's model right now. */
@@ -62,13 +63,15 @@ export async function sessionStatus(
   session: SessionEntry | undefined,
 ): Promise<SessionStatus> {
   const { store, config, agentId, nowMs } = context;
+  // A pin naming a profile that no longer exists (removed, or never stored nor configured) is not shown.
+  const stored = session?.authProfileOverride;
+  const pinned =
+    stored !== undefined && ((await store.getProfile(stored)) !== undefined || Object.hasOwn(config.auth.profiles, stored)) ? stored : undefined;
   const base = {
     agentId,
     ...(sessionKey === undefined ? {} : { sessionKey }),
     ...(session?.compactionCount === undefined ? {} : { compactionCount: session.compactionCount }),
-    ...(session?.authProfileOverride === undefined
-      ? {}
-      : { pinnedProfile: { profileId: session.authProfileOverride, source: session.authProfileOverrideSource ?? 'user' } }),
+    ...(pinned === undefined ? {} : { pinnedProfile: { profileId: pinned, source: isUserPin(session) ? 'user' : 'auto' } }),
     ...(session?.pendingLiveSwitch === undefined
       ? {}
       : { pendingSwitch: formatModelRef(session.pendingLiveSwitch) }),
