@@ -19,6 +19,7 @@ export {
   DEFAULT_AGENT_ID,
   STATE_DIR_ENV,
   assertAgentId,
+  listAgentIds,
   resolveStatePaths,
   resolveStateRoot,
   statePathsUnder,

@@ -3,6 +3,7 @@
  * the state root taken from `UNDERSTUDY_STATE_DIR`, else `~/.understudy`. Also the legacy files that
  * `understudy doctor --fix` imports.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { AuthStoreError } from './errors.js';
 
@@ -117,4 +118,24 @@ export function statePathsUnder(stateRoot: string, agentId: string): StatePaths 
 function nonBlank(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * The agents that have a state folder under a state root: the names of `<root>/agents/*` that are valid agent
+ * ids, sorted (the default agent first). The default agent is always listed: it owns the global legacy
+ * `credentials/oauth.json` even before its folder exists.
+ *
+ * @example listAgentIds('/home/ada/.understudy') // ['main', 'work']
+ */
+export function listAgentIds(stateRoot: string): string[] {
+  let names: string[] = [];
+  try {
+    names = fs
+      .readdirSync(path.join(path.resolve(stateRoot), 'agents'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && AGENT_ID.test(entry.name))
+      .map((entry) => entry.name);
+  } catch {
+    // No agents folder yet: only the default agent.
+  }
+  return [DEFAULT_AGENT_ID, ...names.filter((name) => name !== DEFAULT_AGENT_ID).sort()];
 }

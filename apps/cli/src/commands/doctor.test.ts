@@ -135,3 +135,43 @@ describe('understudy doctor checks', () => {
     expect(JSON.parse(result.stdout).checks[0].detail).toContain('auth.cooldowns.preset');
   });
 });
+
+describe('understudy doctor --fix without --agent (every agent under the state root)', () => {
+  function writeAgentAuthJson(agentId: string, key: string): string {
+    const dir = path.join(temp.stateRoot, 'agents', agentId, 'agent');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'auth.json'), JSON.stringify({ openai: key }));
+    return dir;
+  }
+
+  it('finds and imports the legacy files of every agent; with --agent only that one', async () => {
+    writeLegacyPair();
+    writeAgentAuthJson('work', 'sk-test-doctor-work-0003');
+    writeAgentAuthJson('ops', 'sk-test-doctor-ops-0004');
+    const only = JSON.parse((await run(['doctor', '--agent', 'work', '--json'])).stdout);
+    expect(only.agent).toBe('work');
+    expect(only.otherAgents).toBeUndefined();
+
+    const fixed = await run(['doctor', '--fix', '--json']);
+    expect(fixed.stderr).toBe('');
+    expect(fixed.code).toBe(0);
+    const report = JSON.parse(fixed.stdout);
+    expect(report.ok).toBe(true);
+    expect([report.agent, ...report.otherAgents.map((other: { agent: string }) => other.agent)]).toEqual(['main', 'ops', 'work']);
+    for (const agent of [report, ...report.otherAgents]) {
+      expect(agent.checks.find((check: { name: string }) => check.name === 'legacy files').status).toBe('fixed');
+    }
+    // Each agent now opens (fail-closed no more) with its imported profile.
+    for (const agentId of ['work', 'ops']) {
+      const listed = await run(['models', 'auth', 'list', '--agent', agentId, '--json']);
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'openai:default', type: 'api_key' })]);
+    }
+    expect(fixed.stdout).not.toContain('sk-test-doctor-work-0003');
+
+    const human = await run(['doctor']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('agent ops');
+    expect(human.stdout).toContain('agent work');
+  });
+});

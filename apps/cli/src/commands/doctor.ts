@@ -1,17 +1,20 @@
 /**
  * `understudy doctor [--fix]`: checks the config, the agent's store (readable, intact, migrated), the modes of the
  * state files, and legacy auth files. `--fix` imports legacy files (the model-failover doc: only the doctor imports them),
- * creates/migrates the store and tightens modes. Exit 0 when nothing is left in error, else 1.
+ * creates/migrates the store and tightens modes. Without `--agent` it does so for every agent under the state
+ * root; with `--agent ID` for that one. Exit 0 when nothing is left in error, else 1.
  */
 import {
   diagnoseAuthStore,
   importLegacyAuthFiles,
+  listAgentIds,
   openAuthProfileStore,
   repairAuthStorePermissions,
 } from '@understudy/auth-profile-store';
 import type { AuthStoreDiagnosis, LegacyImportReport, StatePaths } from '@understudy/auth-profile-store';
 import { parseConfig } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
+import type { Command } from 'commander';
 import { ExitCode, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 import type { RegisterCommand } from '../main.js';
@@ -42,6 +45,11 @@ export interface DoctorReport {
   readonly checks: readonly DoctorCheck[];
   /** What `--fix` imported, when there was something to import. */
   readonly import: LegacyImportReport | null;
+  /**
+   * Without `--agent`: the reports of the other agents under the state root (the top level is the default
+   * agent's, and `ok` covers them all).
+   */
+  readonly otherAgents?: readonly DoctorReport[] | undefined;
 }
 
 interface DoctorOptions extends CommonOptions {
@@ -114,11 +122,27 @@ function checkPermissions(paths: StatePaths, fix: boolean): DoctorCheck {
   return { name: 'permissions', status: 'fixed', detail: problems.map((problem) => `${problem.path}: ${octal(problem.mode)} → ${octal(problem.expected)}`).join('; ') };
 }
 
-/** Runs every check (and fix) for one agent. */
-export async function runDoctor(options: DoctorOptions, io: CliIo): Promise<DoctorReport> {
-  const fix = options.fix === true;
+/**
+ * Runs every check (and fix) for the agent of `options.agent`, or with `allAgents` for every agent under the
+ * state root (the default agent's report on top, the others in `otherAgents`).
+ */
+export async function runDoctor(options: DoctorOptions, io: CliIo, scope: { readonly allAgents?: boolean } = {}): Promise<DoctorReport> {
   const config = checkConfig(options, io);
   const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, env: io.env, homeDir: homeDirOf(io), config: config.config });
+  const first = await doctorOf(options, config, paths);
+  if (scope.allAgents !== true) return first;
+  const others: DoctorReport[] = [];
+  for (const agentId of listAgentIds(paths.stateRoot)) {
+    if (agentId === paths.agentId) continue;
+    const agentPaths = resolveCliStatePaths({ agentId, stateDirFlag: options.stateDir, env: io.env, homeDir: homeDirOf(io), config: config.config });
+    others.push(await doctorOf(options, config, agentPaths));
+  }
+  if (others.length === 0) return first;
+  return { ...first, ok: first.ok && others.every((report) => report.ok), otherAgents: others };
+}
+
+async function doctorOf(options: DoctorOptions, config: ReturnType<typeof checkConfig>, paths: StatePaths): Promise<DoctorReport> {
+  const fix = options.fix === true;
   const diagnosis = diagnoseAuthStore({ stateDir: paths.stateRoot, agentId: paths.agentId });
   const legacy = await checkLegacyFiles(diagnosis, fix, paths.stateRoot);
   const store = await checkStore(fix ? diagnoseAuthStore({ stateDir: paths.stateRoot, agentId: paths.agentId }) : diagnosis, fix);
@@ -149,6 +173,11 @@ function paint(colors: Colors, status: CheckStatus): string {
 }
 
 function printReport(io: CliIo, report: DoctorReport, colors: Colors): void {
+  printAgentReport(io, report, colors);
+  for (const other of report.otherAgents ?? []) printAgentReport(io, other, colors);
+}
+
+function printAgentReport(io: CliIo, report: DoctorReport, colors: Colors): void {
   writeLine(io.stdout, `understudy doctor: agent ${report.agent}, state ${report.stateRoot}`);
   writeLine(io.stdout, renderTable(['check', 'status', 'detail'], report.checks.map((check) => [check.name, paint(colors, check.status), check.detail]), colors));
   const skipped = report.import?.skipped ?? [];
@@ -163,10 +192,14 @@ function printReport(io: CliIo, report: DoctorReport, colors: Colors): void {
 /** Registers `doctor`. */
 export const registerDoctorCommand: RegisterCommand = (program, io, state) => {
   addCommonOptions(
-    program.command('doctor').description('Check config, store, file modes and legacy auth files; --fix imports and repairs.').option('--fix', 'import legacy files, create/migrate the store, fix modes'),
+    program
+      .command('doctor')
+      .description('Check config, store, file modes and legacy auth files of every agent (or --agent ID); --fix imports and repairs.')
+      .option('--fix', 'import legacy files, create/migrate the store, fix modes'),
   ).action(
-    cliAction(async (options: DoctorOptions) => {
-      const report = await runDoctor(options, io);
+    cliAction(async (options: DoctorOptions, command: Command) => {
+      // No --agent on the command line: every agent under the state root.
+      const report = await runDoctor(options, io, { allAgents: command.getOptionValueSource('agent') !== 'cli' });
       if (options.json === true) writeJson(io.stdout, report);
       else printReport(io, report, colorsFor(io.stdout, io.env));
       state.exitCode = report.ok ? ExitCode.ok : ExitCode.failure;
