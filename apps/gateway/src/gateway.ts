@@ -24,7 +24,7 @@ import { loggerPort } from './logger.js';
 import type { ActiveWindow } from './metrics.js';
 import { GatewayMetrics } from './metrics.js';
 import type { BodyLimits } from './http/body.js';
-import { answerClientError } from './http/client-error.js';
+import { answerClientError, refuseConnect } from './http/client-error.js';
 import { createRequestListener } from './http/router.js';
 import type { HttpLimits } from './http/server-limits.js';
 import { resolveHttpLimits } from './http/server-limits.js';
@@ -240,6 +240,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         socket.once('close', () => sockets.delete(socket));
       });
       created.on('clientError', answerClientError);
+      created.on('connect', (request, socket) => refuseConnect(request.url, socket));
       await new Promise<void>((resolve, reject) => {
         created.once('error', reject);
         // `[::1]` is how a URL writes an IPv6 address; the socket wants it without the brackets.

@@ -7,7 +7,9 @@
  */
 import type { Duplex } from 'node:stream';
 import { GatewayError } from '../gateway-error.js';
+import { renderAnthropicError } from '../wire/anthropic-response.js';
 import { renderOpenAIError } from '../wire/openai-response.js';
+import { parseRequestTarget } from './request-target.js';
 
 /** Status, reason phrase and error of a client error code. */
 function describe(code: string | undefined): { readonly status: number; readonly phrase: string; readonly error: GatewayError } {
@@ -56,8 +58,31 @@ function answer(error: Error & { readonly code?: string }, socket: Duplex): void
     return;
   }
   const { status, phrase, error: answer } = describe(error.code);
-  const body = JSON.stringify(renderOpenAIError(answer));
+  endWithError(socket, status, phrase, answer);
+}
+
+function endWithError(socket: Duplex, status: number, phrase: string, error: GatewayError, anthropic = false): void {
+  const body = JSON.stringify(anthropic ? renderAnthropicError(error) : renderOpenAIError(error));
   socket.end(
     `HTTP/1.1 ${status} ${phrase}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * Answers a `CONNECT` request (Node's `connect` event, which bypasses the request listener; without a
+ * handler Node drops the connection unanswered): 405 in the error shape of the target's route (Anthropic's for
+ * `/v1/messages`, else OpenAI's), then the connection is closed. Never throws.
+ *
+ * @example server.on('connect', (request, socket) => refuseConnect(request.url, socket))
+ */
+export function refuseConnect(target: string | undefined, socket: Duplex): void {
+  try {
+    socket.on('error', () => socket.destroy());
+    const parsed = parseRequestTarget(target);
+    const path = parsed.ok ? parsed.url.pathname : '';
+    const error = new GatewayError(405, 'invalid_request', 'CONNECT is not supported: the gateway is no proxy', { code: 'method_not_allowed' });
+    endWithError(socket, 405, 'Method Not Allowed', error, path === '/v1/messages' || path === '/messages');
+  } catch {
+    socket.destroy();
+  }
 }
