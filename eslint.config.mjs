@@ -28,6 +28,8 @@ export default [
             { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:pure'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:pure', 'type:io', 'type:core'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:pure', 'type:io', 'type:core'] },
+            // examples/: programs written the way a consumer of the published packages writes them
+            { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:pure', 'type:io', 'type:core', 'type:tool'] },
           ],
         },
       ],

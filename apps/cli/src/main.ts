@@ -2,6 +2,7 @@
  * The `understudy` command: one commander program; each command lives in `commands/<name>.ts` and registers
  * itself here.
  */
+import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { redactCommanderMessage } from './commander-output.js';
 import { CliError, ExitCode, writeLine } from './io.js';
@@ -19,6 +20,15 @@ export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: n
 const commands: readonly RegisterCommand[] = [registerClassifyCommand, registerModelsCommands, registerDoctorCommand, registerConfigCommands, registerSimulateCommand, registerGatewayCommand];
 
 /**
+ * The version of the installed `@understudy/cli` package, read from its own `package.json` (one directory above
+ * both `src/` and `dist/`), which `understudy --version` prints.
+ */
+export function cliVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : '0.0.0';
+}
+
+/**
  * Runs the CLI with `argv` (without `node` and the script path) and returns the exit code.
  * Never throws: errors are written to `io.stderr` as one line.
  */
@@ -26,6 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const state = { exitCode: ExitCode.ok as number };
   const program = new Command('understudy')
     .description('LLM model failover: classify provider failures, simulate fallback, manage auth profiles, run the gateway.')
+    .version(cliVersion(), '-V, --version', 'print the version of understudy')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

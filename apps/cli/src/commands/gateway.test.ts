@@ -15,8 +15,11 @@ function io(env: Record<string, string | undefined>) {
 }
 
 describe('understudy gateway', () => {
-  it('finds the gateway app entry relative to the CLI (apps never import apps)', () => {
-    expect(gatewayEntry({})).toBe(path.resolve(import.meta.dirname, '../../../gateway/dist/main.js'));
+  it('finds the gateway through its package dependency: the bin of @understudy/gateway (apps never import apps)', () => {
+    const gatewayDir = fs.realpathSync(path.resolve(import.meta.dirname, '../../node_modules/@understudy/gateway'));
+    const manifest = JSON.parse(fs.readFileSync(path.join(gatewayDir, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(fs.realpathSync(path.dirname(gatewayEntry({})))).toBe(fs.realpathSync(path.dirname(path.resolve(gatewayDir, manifest.bin['understudy-gateway'] ?? ''))));
+    expect(path.basename(gatewayEntry({}))).toBe('main.js');
     expect(gatewayEntry({ [GATEWAY_ENTRY_ENV]: '/x/main.js' })).toBe('/x/main.js');
   });
 
@@ -41,5 +44,18 @@ describe('understudy gateway', () => {
     const code = await runCli(['gateway'], cliIo);
     expect(code).toBe(1);
     expect(stderr()).toContain('pnpm build');
+  });
+});
+
+describe('understudy --version', () => {
+  it('prints the version of the CLI package', async () => {
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await runCli(['--version'], { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: {} });
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    expect(code).toBe(0);
+    expect(out.trim()).toBe(manifest.version);
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

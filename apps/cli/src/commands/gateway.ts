@@ -1,10 +1,13 @@
 /**
  * `understudy gateway [--config F] [--host H] [--port N]` (docs/contracts.md#gateway): starts the gateway app's own entry
  * point as a child process (apps never import apps), with the terminal inherited, SIGINT / SIGTERM forwarded,
- * and the gateway's exit code passed through.
+ * and the gateway's exit code passed through. The entry is the `understudy-gateway` bin of the
+ * `@understudy/gateway` package this package depends on, found by Node's module resolution: the same in this
+ * repository (a workspace link) and in an installed CLI (a dependency under `node_modules`).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { CliError, ExitCode } from '../io.js';
 import type { CliIo } from '../io.js';
@@ -13,16 +16,36 @@ import type { RegisterCommand } from '../main.js';
 /** The variable that points the command at another gateway entry (an installed copy, a test double). */
 export const GATEWAY_ENTRY_ENV = 'UNDERSTUDY_GATEWAY_ENTRY';
 
+/** The gateway package and the bin of it that the command runs. */
+export const GATEWAY_PACKAGE = '@understudy/gateway';
+export const GATEWAY_BIN = 'understudy-gateway';
+
 /**
- * The gateway's entry: `UNDERSTUDY_GATEWAY_ENTRY`, else `apps/gateway/dist/main.js` of this checkout, found
- * relative to this file (the same from `src/commands` and from `dist/commands`).
+ * The gateway's entry: `UNDERSTUDY_GATEWAY_ENTRY`, else the `understudy-gateway` bin of the `@understudy/gateway`
+ * package as this module resolves it (its `package.json` is resolved, then its `bin` map is read; resolving is not
+ * importing, so nothing of the gateway is loaded into the CLI).
  *
- * @example gatewayEntry({}) // '/repo/apps/gateway/dist/main.js'
+ * @example gatewayEntry({}) // '/usr/lib/node_modules/@understudy/cli/node_modules/@understudy/gateway/dist/main.js'
+ * @throws {CliError} code `gateway_not_installed` when the gateway package cannot be resolved or has no such bin.
  */
 export function gatewayEntry(env: Readonly<Record<string, string | undefined>>): string {
   const override = env[GATEWAY_ENTRY_ENV]?.trim();
   if (override !== undefined && override !== '') return path.resolve(override);
-  return path.resolve(import.meta.dirname, '..', '..', '..', 'gateway', 'dist', 'main.js');
+  let manifestPath: string;
+  try {
+    manifestPath = createRequire(import.meta.url).resolve(`${GATEWAY_PACKAGE}/package.json`);
+  } catch (error) {
+    throw new CliError(`the gateway package ${GATEWAY_PACKAGE} is not installed next to the CLI: reinstall @understudy/cli`, {
+      code: 'gateway_not_installed',
+      cause: error,
+    });
+  }
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { bin?: unknown };
+  const bin = typeof manifest.bin === 'object' && manifest.bin !== null ? (manifest.bin as Record<string, unknown>)[GATEWAY_BIN] : undefined;
+  if (typeof bin !== 'string') {
+    throw new CliError(`${manifestPath} has no "${GATEWAY_BIN}" bin: reinstall @understudy/cli`, { code: 'gateway_not_installed' });
+  }
+  return path.resolve(path.dirname(manifestPath), bin);
 }
 
 /** The gateway's arguments for the command's options. */
