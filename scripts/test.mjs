@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The README's test command: lint (module boundaries included), typecheck, build, then every project's
-// tests, ending with one plain "N passed, N failed" line summed over all projects.
+// tests and the release checks (scripts/check-packages.mjs), ending with one plain "N passed, N failed" line
+// summed over all projects.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ process.chdir(root);
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 const nx = (args) => spawnSync('pnpm', ['exec', 'nx', ...args], { stdio: 'inherit', env }).status ?? 1;
 
-const projectDirs = ['packages', 'apps', 'tools'].flatMap((dir) =>
+const projectDirs = ['packages', 'apps', 'tools', 'examples'].flatMap((dir) =>
   fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [],
 );
 for (const dir of projectDirs) fs.rmSync(path.join(dir, 'test-results.json'), { force: true });
@@ -21,9 +22,25 @@ const tests = nx([
   '--reporter=default', '--reporter=json', '--outputFile.json=test-results.json',
 ]);
 
+// The published packages as a registry consumer gets them (pack, contents, publint, attw, built exports): each
+// script is counted as one test. They need the build, so they run only when it passed.
+const releaseChecks = [['package checks', 'scripts/check-packages.mjs']];
+const releaseResults = releaseChecks.map(([name, script]) => {
+  if (checks !== 0) return { name, ok: false, why: 'not run: the build failed' };
+  const status = spawnSync(process.execPath, [script], { stdio: 'inherit', env }).status;
+  return { name, ok: status === 0, why: `exit ${status}` };
+});
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+for (const result of releaseResults) {
+  if (result.ok) passed += 1;
+  else {
+    failed += 1;
+    console.error(`${result.name} failed (${result.why}): see above`);
+  }
+}
 for (const dir of projectDirs) {
   const file = path.join(dir, 'test-results.json');
   if (!fs.existsSync(file)) continue;
