@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The README's test command: lint (module boundaries included), typecheck, build, then every project's
-// tests and the release checks (scripts/check-packages.mjs), ending with one plain "N passed, N failed" line
+// tests and the release checks (scripts/check-packages.mjs, scripts/release-rehearsal.mjs), ending with one plain "N passed, N failed" line
 // summed over all projects.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,9 +22,13 @@ const tests = nx([
   '--reporter=default', '--reporter=json', '--outputFile.json=test-results.json',
 ]);
 
-// The published packages as a registry consumer gets them (pack, contents, publint, attw, built exports): each
+// The published packages as a registry consumer gets them (pack, contents, publint, attw, built exports) and a
+// whole release on a local registry (publish, install outside the workspace, example, CLI, gateway): each
 // script is counted as one test. They need the build, so they run only when it passed.
-const releaseChecks = [['package checks', 'scripts/check-packages.mjs']];
+const releaseChecks = [
+  ['package checks', 'scripts/check-packages.mjs'],
+  ['release rehearsal', 'scripts/release-rehearsal.mjs'],
+];
 const releaseResults = releaseChecks.map(([name, script]) => {
   if (checks !== 0) return { name, ok: false, why: 'not run: the build failed' };
   const status = spawnSync(process.execPath, [script], { stdio: 'inherit', env }).status;
