@@ -1,6 +1,7 @@
 /**
  * Classifier figures (docs/contracts.md#bench): `classifier.payloads_per_s`, classifications per second over the fixture
- * corpus (captured payloads plus extra cases), and `classifier.slowest_ms`, the slowest single payload
+ * corpora (captured payloads, extra cases, the second captured corpus, the public-payload corpus), and
+ * `classifier.slowest_ms`, the slowest single payload
  * (median of repeated runs) among the corpus and the synthetic 1 MiB worst cases.
  */
 import { performance } from 'node:perf_hooks';
