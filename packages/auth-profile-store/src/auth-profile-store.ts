@@ -30,6 +30,7 @@ import { assertStorableCredential, credentialColumns } from './credential-rows.j
 import type { CredentialColumns } from './credential-rows.js';
 import { AuthStoreError, LegacyAuthFilesError } from './errors.js';
 import { findLegacyAuthFiles } from './legacy/legacy-files.js';
+import { PostgresAuthProfileStore } from './postgres/postgres-store.js';
 import { RequestPath } from './request-path.js';
 import { assertProfileId } from './profile-ids.js';
 import { parseIdList, profileIdFor, toRecord } from './profile-records.js';
@@ -42,6 +43,7 @@ import type {
   InlineKey,
   OpenAuthProfileStoreOptions,
   SaveRefreshedCredentialResult,
+  StoreStatus,
   UpsertProfileInput,
 } from './store-api.js';
 import { parseStoredUsageStats } from './usage-stats-codec.js';
@@ -75,6 +77,16 @@ export async function openAuthProfileStore(options: OpenAuthProfileStoreOptions)
     if (provider === '') throw new AuthStoreError('invalid_credential', 'an inline key has an empty provider id');
     inline.set(inlineProfileId(provider), { provider, key: key.key });
   }
+  if (options.postgres !== undefined) {
+    const store = new PostgresAuthProfileStore({ paths, state: options.postgres, inline, nowMs: options.nowMs ?? Date.now, readOnly: options.readOnly ?? false });
+    try {
+      await store.warm();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
   const database = await openAgentDatabase({
     databasePath: paths.databasePath,
     readOnly: options.readOnly,
@@ -92,6 +104,8 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   readonly agentId: string;
   readonly paths: StatePaths;
   readonly readOnly: boolean;
+  readonly backend = 'sqlite' as const;
+  readonly location: string;
   readonly #database: OpenedDatabase;
   readonly #inline: ReadonlyMap<ProfileId, InlineKey>;
   readonly #nowMs: () => number;
@@ -108,6 +122,7 @@ class SqliteAuthProfileStore implements AuthProfileStore {
     this.agentId = paths.agentId;
     this.paths = paths;
     this.readOnly = readOnly;
+    this.location = paths.databasePath;
     this.#database = database;
     this.#inline = inline;
     this.#nowMs = nowMs;
@@ -346,6 +361,10 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   }
 
   // ---- lifecycle ----
+
+  status(): StoreStatus {
+    return { backend: 'sqlite', up: true, pendingMarks: 0, location: this.location };
+  }
 
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -16,7 +16,12 @@ export type AuthStoreErrorCode =
   | 'store_read_only'
   | 'store_closed'
   | 'store_unavailable'
-  | 'migration_failed';
+  | 'migration_failed'
+  | 'invalid_secret_key'
+  | 'secret_key_missing'
+  | 'secret_key_mismatch'
+  | 'credential_corrupt'
+  | 'invalid_postgres_options';
 
 const storeErrorBrand = Symbol.for('understudy.error.AuthStoreError');
 

@@ -1,5 +1,6 @@
 /**
- * `@understudy/auth-profile-store`: one SQLite database per agent holding auth profiles and their credentials,
+ * `@understudy/auth-profile-store`: one SQLite database per agent (or one shared PostgreSQL schema for every agent
+ * of several gateway replicas) holding auth profiles and their credentials,
  * usage stats, per-provider order overrides, sessions and probe throttles (docs/configuration.md), implementing the
  * runner's `AuthStorePort`, plus legacy import and diagnosis for `understudy doctor`.
  */
@@ -10,8 +11,21 @@ export type {
   InlineKey,
   OpenAuthProfileStoreOptions,
   SaveRefreshedCredentialResult,
+  StoreStatus,
   UpsertProfileInput,
 } from './store-api.js';
+export {
+  DEFAULT_CACHE_MAX_AGE_MS,
+  DEFAULT_PG_POOL_SIZE,
+  DEFAULT_PG_SCHEMA,
+  PostgresState,
+  connectPostgresState,
+  describePostgresUrl,
+  isOutageError,
+} from './postgres/postgres-state.js';
+export type { ConnectPostgresStateOptions, PostgresStateStatus } from './postgres/postgres-state.js';
+export { MIN_SECRET_KEY_LENGTH, SECRET_KEY_HINT } from './postgres/secret-box.js';
+export { PG_MIGRATION_NAMES } from './postgres/pg-migrations.js';
 export { AuthStoreError, LegacyAuthFilesError } from './errors.js';
 export type { AuthStoreErrorCode, BlockingLegacyFile } from './errors.js';
 export {

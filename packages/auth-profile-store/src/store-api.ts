@@ -16,6 +16,7 @@ import type {
   TokenCredential,
   UsageStatsMap,
 } from '@understudy/contracts';
+import type { PostgresState } from './postgres/postgres-state.js';
 import type { StatePaths } from './state-paths.js';
 
 /** An inline config key (`models.providers.<id>.apiKey`): it becomes the `<provider>:inline` profile. */
@@ -43,6 +44,23 @@ export interface OpenAuthProfileStoreOptions {
    * (the model-failover doc "Auth storage"). `ignore` is for the doctor itself. @default 'fail-closed'
    */
   readonly legacyFiles?: 'fail-closed' | 'ignore' | undefined;
+  /**
+   * Serve this agent from the shared PostgreSQL state (`connectPostgresState`) instead of its SQLite file. The
+   * state is shared by every agent store of the process and closed by its owner, not by the store.
+   * @default SQLite under `stateDir`
+   */
+  readonly postgres?: PostgresState | undefined;
+}
+
+/** Which database serves a store, and whether it answers. */
+export interface StoreStatus {
+  readonly backend: 'sqlite' | 'postgres';
+  /** False while the PostgreSQL server cannot be reached (the store then serves the last state it read). */
+  readonly up: boolean;
+  /** Usage-stats marks taken while down and not yet written back. */
+  readonly pendingMarks: number;
+  /** The database file, or `postgres://host:port/db (schema s)`; never a password. */
+  readonly location: string;
 }
 
 /** A profile as the management commands list it: the routing view plus metadata, never the secret. */
@@ -77,10 +95,17 @@ export interface AuthProfileStore extends AuthStorePort {
   readonly agentId: string;
   readonly paths: StatePaths;
   readonly readOnly: boolean;
+  /** `sqlite` (one file per agent) or `postgres` (shared by replicas). */
+  readonly backend: 'sqlite' | 'postgres';
+  /** The database file, or the PostgreSQL host, database and schema (never a password). */
+  readonly location: string;
+  /** Backend, health and marks waiting to be written. */
+  status(): StoreStatus;
   /**
    * Stores a profile with its credential, replacing the credential of an existing profile of that id (its
    * usage stats are kept).
-   * @throws {AuthStoreError} `invalid_profile_id`, `reserved_profile_id` (`<provider>:inline`), `invalid_credential`.
+   * @throws {AuthStoreError} `invalid_profile_id`, `reserved_profile_id` (`<provider>:inline`), `invalid_credential`,
+   *   `secret_key_missing` (PostgreSQL without a secret key).
    */
   upsertProfile(input: UpsertProfileInput): Promise<{ readonly profile: AuthProfileRecord; readonly created: boolean }>;
   /** One profile (stored or inline), or `undefined`. */

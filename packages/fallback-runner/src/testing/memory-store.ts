@@ -67,6 +67,19 @@ export class MemoryAuthStore implements AuthStorePort {
     return this;
   }
 
+  /** Removes a profile with its usage stats and drops it from stored orders (as the real stores do). */
+  removeProfile(id: string): boolean {
+    const profileId = normalizeProfileId(id);
+    const removed = this.#profiles.delete(profileId);
+    this.#stats.delete(profileId);
+    for (const [provider, order] of this.#orders) {
+      const remaining = order.filter((entry) => entry !== profileId);
+      if (remaining.length === 0) this.#orders.delete(provider);
+      else this.#orders.set(provider, remaining);
+    }
+    return removed;
+  }
+
   /** Replaces a profile's usage stats. */
   setUsageStats(id: string, stats: ProfileUsageStats): this {
     this.#stats.set(normalizeProfileId(id), { ...stats });

@@ -1,0 +1,546 @@
+/**
+ * One process's connection to the shared PostgreSQL state (docs/configuration.md, "Running several replicas" in
+ * the README): a `pg` pool, kysely over it, the schema migrations, one `LISTEN` connection that tells every
+ * agent store of this process which cached state another replica changed, and the health of the server.
+ *
+ * Health: a query that fails because the server cannot be reached (refused, reset, shut down, timed out) marks
+ * the state `down`; while down, calls fail at once with `store_unavailable` instead of waiting on the network,
+ * and a timer checks the server every `retryIntervalMs`. When it answers again the state is `up`, the listener
+ * reconnects, every cache is flushed (notifications sent meanwhile were missed) and the status listeners run
+ * (the agent stores replay the marks they kept while down).
+ */
+import crypto from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import type { Logger } from '@understudy/contracts';
+import { silentLogger } from '@understudy/contracts';
+import { AuthStoreError } from '../errors.js';
+import { PG_MIGRATION_NAMES, pgMigrationProvider } from './pg-migrations.js';
+import type { PgDatabase } from './pg-schema.js';
+import { SecretBox } from './secret-box.js';
+
+/** The schema used when none is given. */
+export const DEFAULT_PG_SCHEMA = 'understudy';
+/** Default largest number of pooled connections per process. */
+export const DEFAULT_PG_POOL_SIZE = 10;
+/** Default longest age of a cached provider state or session, ms (the fallback bound; see the README). */
+export const DEFAULT_CACHE_MAX_AGE_MS = 1000;
+
+const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Options of {@link connectPostgresState}. */
+export interface ConnectPostgresStateOptions {
+  /** `postgres://user:password@host:port/database` (from `state.postgres.url` or `UNDERSTUDY_POSTGRES_URL`). */
+  readonly url: string;
+  /** Schema holding the tables (created when missing): lower-case letters, digits, `_`. @default 'understudy' */
+  readonly schema?: string | undefined;
+  /**
+   * The secret key text (`UNDERSTUDY_SECRET_KEY`, at least 32 characters). Without it, credentials cannot be
+   * stored (`secret_key_missing`) and stored ones cannot be read; routing state works. @default none
+   */
+  readonly secretKey?: string | undefined;
+  /** Largest number of pooled connections. @default 10 */
+  readonly poolSize?: number | undefined;
+  /** Longest wait for a new connection, ms. @default 2000 */
+  readonly connectTimeoutMs?: number | undefined;
+  /** Server-side statement timeout (also bounds row-lock waits), ms. @default 5000 */
+  readonly statementTimeoutMs?: number | undefined;
+  /** How long a cached provider state or session may be served at most, ms (0: no cache). @default 1000 */
+  readonly cacheMaxAgeMs?: number | undefined;
+  /** While the server is unreachable, how often to check it again, ms. @default 500 */
+  readonly retryIntervalMs?: number | undefined;
+  /**
+   * `run`: create the schema and run pending migrations (under an advisory lock, so replicas starting together
+   * migrate once). `check`: fail with `store_not_migrated` when some are pending. @default 'run'
+   */
+  readonly migrations?: 'run' | 'check' | undefined;
+  /** Where outages and recoveries are logged. @default silent */
+  readonly logger?: Logger | undefined;
+  /** Monotonic clock for cache ages, ms. @default performance.now */
+  readonly monotonicMs?: (() => number) | undefined;
+}
+
+/** What a notification says changed: a provider's state (`p`), a credential (`c`), a session (`s`), or all (`*`). */
+export interface StateChange {
+  readonly agentId: string;
+  readonly kind: 'p' | 'c' | 's' | '*';
+  readonly key: string;
+}
+
+/** Health of the shared state as this process sees it. */
+export interface PostgresStateStatus {
+  /** False while the server cannot be reached. */
+  readonly up: boolean;
+  /** True while the `LISTEN` connection is up (caches are used only then). */
+  readonly listening: boolean;
+  /** When `up` last changed, epoch ms. */
+  readonly sinceMs: number;
+  /** Why the server was last found unreachable (an error code or short message, never a URL). */
+  readonly lastError?: string | undefined;
+}
+
+/** A pg error code that means the server or the network failed, not the statement. */
+function isOutageCode(code: string): boolean {
+  return code.startsWith('08') || code.startsWith('57P') || code === '53300' || code.startsWith('58');
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'ECONNABORTED']);
+const OUTAGE_MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error|not queryable|Client was closed|Cannot use a pool after calling end/i;
+
+/** True when `error` says the PostgreSQL server could not be reached or went away. */
+export function isOutageError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { readonly code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (/^[0-9A-Z]{5}$/.test(code)) return isOutageCode(code);
+    if (NETWORK_CODES.has(code)) return true;
+  }
+  if (error instanceof AggregateError) return error.errors.some(isOutageError);
+  return OUTAGE_MESSAGES.test(error.message);
+}
+
+/** A short, secret-free description of an outage error for logs and status. */
+function describeOutage(error: unknown): string {
+  if (!(error instanceof Error)) return 'unknown error';
+  const code = (error as { readonly code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  if (error instanceof AggregateError && error.errors[0] !== undefined) return describeOutage(error.errors[0]);
+  return error.message.slice(0, 120);
+}
+
+/** Integer columns (`bigint`, oid 20) come back as numbers: every stored value is an epoch ms or a count. */
+const NUMERIC_TYPES = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text'),
+} as unknown as pg.CustomTypesConfig;
+
+/** The channel notifications of a schema travel on. */
+function channelOf(schema: string): string {
+  return `understudy_state_${schema}`;
+}
+
+/** A short description of where the state lives, without credentials (for logs, status, JSON). */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `postgres://${parsed.hostname}${parsed.port === '' ? '' : `:${parsed.port}`}${parsed.pathname}`;
+  } catch {
+    return 'postgres://(unparsable url)';
+  }
+}
+
+/**
+ * Connects to the shared state: checks the options, opens the pool, creates the schema and runs migrations
+ * (or checks them), and starts listening for changes.
+ *
+ * @throws {AuthStoreError} `invalid_postgres_options` (bad schema name, pool size), `invalid_secret_key`,
+ *   `store_unavailable` (server unreachable; the message names host and database, never the password),
+ *   `store_not_migrated` (`migrations: 'check'`), `migration_failed`.
+ */
+export async function connectPostgresState(options: ConnectPostgresStateOptions): Promise<PostgresState> {
+  const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+  if (!SCHEMA_PATTERN.test(schema)) {
+    throw new AuthStoreError('invalid_postgres_options', `schema "${schema}" must be lower-case letters, digits and _ (at most 63), e.g. "understudy"`);
+  }
+  const poolSize = options.poolSize ?? DEFAULT_PG_POOL_SIZE;
+  if (!Number.isInteger(poolSize) || poolSize < 1) {
+    throw new AuthStoreError('invalid_postgres_options', `poolSize must be a positive integer, not ${String(poolSize)}`);
+  }
+  const box = options.secretKey === undefined || options.secretKey.trim() === '' ? undefined : SecretBox.fromKeyText(options.secretKey);
+  const state = new PostgresState(options, schema, poolSize, box);
+  try {
+    await state.prepare(options.migrations ?? 'run');
+  } catch (error) {
+    await state.close();
+    throw error;
+  }
+  return state;
+}
+
+/** The shared state connection of one process; agent stores are opened over it (`openAuthProfileStore`). */
+export class PostgresState {
+  readonly schema: string;
+  readonly channel: string;
+  /** Where the state lives, without credentials. */
+  readonly location: string;
+  /** The credential sealer, when a secret key was given. */
+  readonly secretBox: SecretBox | undefined;
+  readonly cacheMaxAgeMs: number;
+  readonly monotonicMs: () => number;
+  readonly logger: Logger;
+  readonly kysely: Kysely<PgDatabase>;
+  readonly #pool: pg.Pool;
+  readonly #clientConfig: pg.ClientConfig;
+  readonly #retryIntervalMs: number;
+  readonly #changeListeners = new Set<(change: StateChange) => void>();
+  readonly #statusListeners = new Set<(status: PostgresStateStatus) => void>();
+  readonly #syncWaiters = new Map<string, () => void>();
+  #listener: pg.Client | undefined;
+  #listening = false;
+  #listenerEpoch = 0;
+  #up = true;
+  #sinceMs = Date.now();
+  #lastError: string | undefined;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #listenTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: ConnectPostgresStateOptions, schema: string, poolSize: number, box: SecretBox | undefined) {
+    this.schema = schema;
+    this.channel = channelOf(schema);
+    this.location = `${describePostgresUrl(options.url)} (schema ${schema})`;
+    this.secretBox = box;
+    this.cacheMaxAgeMs = options.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
+    this.monotonicMs = options.monotonicMs ?? (() => performance.now());
+    this.logger = options.logger ?? silentLogger;
+    this.#retryIntervalMs = options.retryIntervalMs ?? 500;
+    const statementTimeoutMs = Math.max(0, Math.trunc(options.statementTimeoutMs ?? 5000));
+    this.#clientConfig = {
+      connectionString: options.url,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+      keepAlive: true,
+      options: `-c search_path=${schema} -c statement_timeout=${String(statementTimeoutMs)}`,
+      types: NUMERIC_TYPES,
+      application_name: 'understudy',
+    };
+    this.#pool = new pg.Pool({ ...this.#clientConfig, max: poolSize, idleTimeoutMillis: 30_000 });
+    // An idle pooled connection that the server closes (restart, admin kill) emits here; without a listener
+    // the process would crash. The next query finds out and marks the state down if the server is gone.
+    this.#pool.on('error', (error) => this.logger.debug({ err: describeOutage(error) }, 'an idle PostgreSQL connection closed'));
+    // A checked-out connection that dies between two statements emits on the client; the statement in
+    // flight (or the next one) fails and is handled there, so the event itself only needs a listener.
+    this.#pool.on('connect', (client) => client.on('error', () => undefined));
+    this.kysely = new Kysely<PgDatabase>({ dialect: new PostgresDialect({ pool: this.#pool }) });
+  }
+
+  /** Schema, migrations and listener; called once by {@link connectPostgresState}. */
+  async prepare(migrations: 'run' | 'check'): Promise<void> {
+    if (migrations === 'run') await this.migrate();
+    else {
+      const pending = await this.pendingMigrations();
+      if (pending.length > 0) {
+        throw new AuthStoreError(
+          'store_not_migrated',
+          `the shared state at ${this.location} needs migrations (${pending.join(', ')}); run \`understudy doctor --fix\` or start a gateway once`,
+        );
+      }
+    }
+    await this.#listen();
+  }
+
+  /** Names of the migrations the schema has not run yet (all of them before the first start). */
+  async pendingMigrations(): Promise<string[]> {
+    return this.guard(async () => {
+      const table = await this.#pool.query<{ found: string | null }>('select to_regclass($1) as found', [`${this.schema}.kysely_migration`]);
+      if (table.rows[0]?.found === null || table.rows[0] === undefined) return [...PG_MIGRATION_NAMES];
+      const done = await this.#pool.query<{ name: string }>(`select name from ${this.schema}.kysely_migration`);
+      const names = new Set(done.rows.map((row) => row.name));
+      return PG_MIGRATION_NAMES.filter((name) => !names.has(name));
+    });
+  }
+
+  /**
+   * Creates the schema and runs pending migrations under a session advisory lock on one dedicated connection,
+   * so replicas starting at once wait for each other and the later ones find nothing to do.
+   *
+   * @returns the names of the migrations this call ran.
+   * @throws {AuthStoreError} `migration_failed`, `store_unavailable`.
+   */
+  async migrate(): Promise<string[]> {
+    const pool = new pg.Pool({ ...this.#clientConfig, max: 1 });
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      await this.guard(() => sql`select pg_advisory_lock(hashtext(${`understudy migrations ${this.schema}`}))`.execute(db));
+      await sql`create schema if not exists ${sql.id(this.schema)}`.execute(db);
+      const migrator = new Migrator({ db, provider: pgMigrationProvider, migrationTableSchema: this.schema });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error !== undefined) {
+        const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
+        throw new AuthStoreError('migration_failed', `migrating the shared state at ${this.location} failed at ${failed}`, { cause: error });
+      }
+      return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    } catch (error) {
+      if (AuthStoreError.isInstance(error)) throw error;
+      throw isOutageError(error)
+        ? this.#unavailable(error)
+        : new AuthStoreError('migration_failed', `migrating the shared state at ${this.location} failed`, { cause: error });
+    } finally {
+      // Closing the connection releases the session lock too.
+      await db.destroy().catch(() => undefined);
+    }
+  }
+
+  /** Current health. */
+  status(): PostgresStateStatus {
+    return { up: this.#up, listening: this.#listening, sinceMs: this.#sinceMs, ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }) };
+  }
+
+  /** The listener epoch: it changes whenever the `LISTEN` connection (re)connects or drops. */
+  get listenerEpoch(): number {
+    return this.#listenerEpoch;
+  }
+
+  /** True while cached state may be served: the server is up and the listener connected. */
+  get cacheUsable(): boolean {
+    return this.#up && this.#listening && this.cacheMaxAgeMs > 0;
+  }
+
+  /** Calls `listener` with every change notified on this schema (and `*` for each agent after a reconnect). */
+  onChange(listener: (change: StateChange) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  /** Calls `listener` whenever `up` or `listening` changes. */
+  onStatus(listener: (status: PostgresStateStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  /**
+   * One query on the pool (named queries are prepared once per connection).
+   * @throws {AuthStoreError} `store_unavailable` at once while down, or when the server cannot be reached.
+   */
+  async query<Row extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
+    this.#assertUsable();
+    try {
+      return await this.#pool.query<Row>(config);
+    } catch (error) {
+      throw this.#outage(error);
+    }
+  }
+
+  /**
+   * Runs `body` inside `BEGIN … COMMIT` on one pooled connection; a throw rolls back. Errors of `body`'s own
+   * logic pass through unchanged; a lost server becomes `store_unavailable`.
+   */
+  async transaction<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    this.#assertUsable();
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw this.#outage(error);
+    }
+    let broken: unknown;
+    try {
+      await client.query('begin');
+      const result = await body(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      if (isOutageError(error)) {
+        broken = error;
+        throw this.#outage(error);
+      }
+      await client.query('rollback').catch((rollbackError: unknown) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      client.release(broken === undefined ? undefined : (broken as Error));
+    }
+  }
+
+  /** Runs a kysely call, turning a lost server into `store_unavailable` (and marking the state down). */
+  async guard<T>(body: () => Promise<T>): Promise<T> {
+    this.#assertUsable();
+    try {
+      return await body();
+    } catch (error) {
+      if (isOutageError(error)) throw this.#outage(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Resolves once this process has received every change notification committed before the call: it notifies
+   * a token and waits for it to come back (PostgreSQL delivers notifications in commit order). With the
+   * listener down there is nothing to wait for (caches are bypassed then).
+   *
+   * @throws {AuthStoreError} `store_unavailable` when the server cannot be reached or the token does not come
+   *   back within `timeoutMs`.
+   */
+  async sync(timeoutMs = 5000): Promise<void> {
+    if (!this.#listening) return;
+    const token = crypto.randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<void>((resolve, reject) => {
+      this.#syncWaiters.set(token, resolve);
+      timer = setTimeout(() => {
+        this.#syncWaiters.delete(token);
+        reject(new AuthStoreError('store_unavailable', `no change notification came back from ${this.location} within ${String(timeoutMs)} ms`));
+      }, timeoutMs);
+    });
+    try {
+      await this.query({ text: 'select pg_notify($1, $2)', values: [this.channel, `${SYNC_PREFIX}${token}`] });
+      await arrived;
+    } finally {
+      clearTimeout(timer);
+      this.#syncWaiters.delete(token);
+    }
+  }
+
+  /** Stops the retry timer and the listener and closes the pool. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    clearTimeout(this.#listenTimer);
+    const listener = this.#listener;
+    this.#listener = undefined;
+    this.#listening = false;
+    await listener?.end().catch(() => undefined);
+    await this.kysely.destroy().catch(() => undefined);
+    // kysely ends the pool only if it ever ran a query itself; the request path uses the pool directly.
+    if (!this.#pool.ended) await this.#pool.end().catch(() => undefined);
+  }
+
+  toJSON(): { readonly location: string } {
+    return { location: this.location };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `PostgresState(${this.location})`;
+  }
+
+  // ---- internals ----
+
+  #assertUsable(): void {
+    if (this.#closed) throw new AuthStoreError('store_closed', `the shared state at ${this.location} is closed`);
+    if (!this.#up) {
+      throw new AuthStoreError('store_unavailable', `the shared state at ${this.location} is unreachable (${this.#lastError ?? 'down'}); retrying every ${String(this.#retryIntervalMs)} ms`);
+    }
+  }
+
+  #unavailable(error: unknown): AuthStoreError {
+    return new AuthStoreError('store_unavailable', `the shared state at ${this.location} is unreachable (${describeOutage(error)})`, { cause: error });
+  }
+
+  /** Marks the state down when `error` is an outage; returns what to throw. */
+  #outage(error: unknown): unknown {
+    if (!isOutageError(error)) return error;
+    this.#markDown(error);
+    return this.#unavailable(error);
+  }
+
+  #markDown(error: unknown): void {
+    this.#lastError = describeOutage(error);
+    if (!this.#up || this.#closed) return;
+    this.#up = false;
+    this.#sinceMs = Date.now();
+    this.logger.warn({ state: this.location, err: this.#lastError }, 'shared state store unreachable: serving the last known state, keeping marks to write back');
+    this.#emitStatus();
+    this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#closed) return;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => void this.#retry(), this.#retryIntervalMs);
+    this.#retryTimer.unref();
+  }
+
+  async #retry(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#pool.query('select 1');
+    } catch (error) {
+      this.#lastError = describeOutage(error);
+      this.#scheduleRetry();
+      return;
+    }
+    this.#up = true;
+    this.#sinceMs = Date.now();
+    this.logger.warn({ state: this.location }, 'shared state store reachable again');
+    await this.#listen();
+    this.#emitStatus();
+  }
+
+  async #listen(): Promise<void> {
+    if (this.#closed || this.#listener !== undefined) return;
+    const client = new pg.Client(this.#clientConfig);
+    this.#listener = client;
+    const lost = (error?: unknown): void => {
+      if (this.#listener !== client) return;
+      this.#listener = undefined;
+      this.#listening = false;
+      this.#listenerEpoch += 1;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => undefined);
+      if (error !== undefined) this.logger.debug({ err: describeOutage(error) }, 'the PostgreSQL change listener disconnected');
+      this.#emitStatus();
+      if (this.#closed) return;
+      clearTimeout(this.#listenTimer);
+      this.#listenTimer = setTimeout(() => {
+        if (this.#up) void this.#listen();
+      }, this.#retryIntervalMs);
+      this.#listenTimer.unref();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (message) => {
+      if (message.channel !== this.channel || message.payload === undefined) return;
+      if (message.payload.startsWith(SYNC_PREFIX)) {
+        const token = message.payload.slice(SYNC_PREFIX.length);
+        this.#syncWaiters.get(token)?.();
+        this.#syncWaiters.delete(token);
+        return;
+      }
+      this.#dispatch(parseChange(message.payload));
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${this.channel}`);
+    } catch (error) {
+      lost(error);
+      return;
+    }
+    if (this.#listener !== client) return;
+    // Everything cached before this point may have missed notifications: start over.
+    this.#listenerEpoch += 1;
+    this.#listening = true;
+    this.#dispatch({ agentId: '*', kind: '*', key: '' });
+    this.#emitStatus();
+  }
+
+  #dispatch(change: StateChange | undefined): void {
+    if (change === undefined) return;
+    for (const listener of this.#changeListeners) listener(change);
+  }
+
+  #emitStatus(): void {
+    const status = this.status();
+    for (const listener of this.#statusListeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'a state status listener failed');
+      }
+    }
+  }
+}
+
+/** Payload prefix of {@link PostgresState.sync} tokens (`#` never starts an agent id). */
+const SYNC_PREFIX = '#sync#';
+
+/** Largest notification payload PostgreSQL accepts is 8000 bytes; longer keys notify the whole agent. */
+const MAX_PAYLOAD_BYTES = 7900;
+
+/** The payload of a change notification: `<agent>\n<kind>\n<key>`. */
+export function changePayload(agentId: string, kind: StateChange['kind'], key: string): string {
+  const payload = `${agentId}\n${kind}\n${key}`;
+  return Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES ? `${agentId}\n*\n` : payload;
+}
+
+function parseChange(payload: string): StateChange | undefined {
+  const first = payload.indexOf('\n');
+  const second = payload.indexOf('\n', first + 1);
+  if (first < 0 || second < 0) return undefined;
+  const kind = payload.slice(first + 1, second);
+  if (kind !== 'p' && kind !== 'c' && kind !== 's' && kind !== '*') return undefined;
+  return { agentId: payload.slice(0, first), kind, key: payload.slice(second + 1) };
+}
