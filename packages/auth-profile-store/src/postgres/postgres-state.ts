@@ -86,7 +86,9 @@ function isOutageCode(code: string): boolean {
 }
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'ECONNABORTED']);
-const OUTAGE_MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error|not queryable|Client was closed|Cannot use a pool after calling end/i;
+// "timeout exceeded when trying to connect" is not here: pg-pool says that when every pooled connection is busy,
+// which is load, not an outage (and the pool below waits for a free connection instead).
+const OUTAGE_MESSAGES = /connection terminated|timeout expired|connection error|not queryable|Client was closed|Cannot use a pool after calling end/i;
 
 /** True when `error` says the PostgreSQL server could not be reached or went away. */
 export function isOutageError(error: unknown): boolean {
@@ -204,7 +206,10 @@ export class PostgresState {
       types: NUMERIC_TYPES,
       application_name: 'understudy',
     };
-    this.#pool = new pg.Pool({ ...this.#clientConfig, max: poolSize, idleTimeoutMillis: 30_000 });
+    // pg-pool applies connectionTimeoutMillis to the wait for a free connection too; under load that wait is
+    // not an outage. So the pool waits as long as it takes (each holder is bounded by the statement timeout)
+    // and only opening a connection is timed, by the client itself.
+    this.#pool = new pg.Pool({ ...this.#poolConfig(), max: poolSize, idleTimeoutMillis: 30_000 });
     // An idle pooled connection that the server closes (restart, admin kill) emits here; without a listener
     // the process would crash. The next query finds out and marks the state down if the server is gone.
     this.#pool.on('error', (error) => this.logger.debug({ err: describeOutage(error) }, 'an idle PostgreSQL connection closed'));
@@ -248,7 +253,7 @@ export class PostgresState {
    * @throws {AuthStoreError} `migration_failed`, `store_unavailable`.
    */
   async migrate(): Promise<string[]> {
-    const pool = new pg.Pool({ ...this.#clientConfig, max: 1 });
+    const pool = new pg.Pool({ ...this.#poolConfig(), max: 1 });
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
@@ -408,6 +413,17 @@ export class PostgresState {
   }
 
   // ---- internals ----
+
+  /** Pool options: the client config, with the connect timeout moved into the client (see the constructor). */
+  #poolConfig(): pg.PoolConfig {
+    const { connectionTimeoutMillis, ...rest } = this.#clientConfig;
+    const TimedClient = class extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis });
+      }
+    };
+    return { ...rest, Client: TimedClient };
+  }
 
   #assertUsable(): void {
     if (this.#closed) throw new AuthStoreError('store_closed', `the shared state at ${this.location} is closed`);
