@@ -21,7 +21,9 @@ export type AuthStoreErrorCode =
   | 'secret_key_missing'
   | 'secret_key_mismatch'
   | 'credential_corrupt'
-  | 'invalid_postgres_options';
+  | 'invalid_postgres_options'
+  /** The shared PostgreSQL state cannot be reached right now (the store serves its last known state). */
+  | 'state_unreachable';
 
 const storeErrorBrand = Symbol.for('understudy.error.AuthStoreError');
 

@@ -97,7 +97,7 @@ describe.runIf(available)('PostgreSQL state: schema and migrations', () => {
     const error = (await connectPostgresState({ url: 'postgres://ada:hunter2-secret@127.0.0.1:1/nowhere', schema: newSchema('down'), connectTimeoutMs: 500 }).catch(
       (caught: unknown) => caught,
     )) as Error & { code: string };
-    expect(error.code).toBe('store_unavailable');
+    expect(error.code).toBe('state_unreachable');
     expect(error.message).toContain('postgres://127.0.0.1:1/nowhere');
     expect(error.message).not.toContain('hunter2');
   });
@@ -225,7 +225,7 @@ describe.runIf(available)('PostgreSQL state: the server goes away and comes back
     expect(await store.tryAcquireProbe('openai', 10, 1000)).toBe(true);
     expect(await store.tryAcquireProbe('openai', 20, 1000)).toBe(false);
     await store.updateUsageStats('openai:default', bump);
-    await expect(store.writeSession('s', 1, { modelOverride: 'other' }, 2)).rejects.toMatchObject({ code: 'store_unavailable' });
+    await expect(store.writeSession('s', 1, { modelOverride: 'other' }, 2)).rejects.toMatchObject({ code: 'state_unreachable' });
 
     await proxy.start();
     await until(() => store.status().up && store.status().pendingMarks === 0, 'recovery and write-back');

@@ -87,9 +87,24 @@ const initial: Migration = {
   },
 };
 
+/** The OAuth refresh lock of each profile (one holder at a time, with a lease), as in SQLite's `0002`. */
+const refreshLocks: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await sql`
+      create table refresh_locks (
+        agent_id text collate "C" not null,
+        profile_id text collate "C" not null,
+        holder text not null,
+        expires_at bigint not null,
+        primary key (agent_id, profile_id)
+      )`.execute(db);
+  },
+};
+
 /** Every PostgreSQL migration, by name. */
 export const PG_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': initial,
+  '0002_refresh_locks': refreshLocks,
 });
 
 /** Names of every PostgreSQL migration, in the order they run. */

@@ -7,6 +7,7 @@ import type {
   OrderOverridesTable,
   ProbeThrottleTable,
   ProfilesTable,
+  RefreshLocksTable,
   SessionsTable,
   UsageStatsTable,
 } from '../schema.js';
@@ -22,4 +23,5 @@ export interface PgDatabase {
   readonly order_overrides: OfAgent<OrderOverridesTable>;
   readonly probe_throttle: OfAgent<ProbeThrottleTable>;
   readonly sessions: OfAgent<SessionsTable>;
+  readonly refresh_locks: OfAgent<RefreshLocksTable>;
 }

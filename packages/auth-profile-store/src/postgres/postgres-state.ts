@@ -4,7 +4,7 @@
  * agent store of this process which cached state another replica changed, and the health of the server.
  *
  * Health: a query that fails because the server cannot be reached (refused, reset, shut down, timed out) marks
- * the state `down`; while down, calls fail at once with `store_unavailable` instead of waiting on the network,
+ * the state `down`; while down, calls fail at once with `state_unreachable` instead of waiting on the network,
  * and a timer checks the server every `retryIntervalMs`. When it answers again the state is `up`, the listener
  * reconnects, every cache is flushed (notifications sent meanwhile were missed) and the status listeners run
  * (the agent stores replay the marks they kept while down).
@@ -137,7 +137,7 @@ export function describePostgresUrl(url: string): string {
  * (or checks them), and starts listening for changes.
  *
  * @throws {AuthStoreError} `invalid_postgres_options` (bad schema name, pool size), `invalid_secret_key`,
- *   `store_unavailable` (server unreachable; the message names host and database, never the password),
+ *   `state_unreachable` (server unreachable; the message names host and database, never the password),
  *   `store_not_migrated` (`migrations: 'check'`), `migration_failed`.
  */
 export async function connectPostgresState(options: ConnectPostgresStateOptions): Promise<PostgresState> {
@@ -250,7 +250,7 @@ export class PostgresState {
    * so replicas starting at once wait for each other and the later ones find nothing to do.
    *
    * @returns the names of the migrations this call ran.
-   * @throws {AuthStoreError} `migration_failed`, `store_unavailable`.
+   * @throws {AuthStoreError} `migration_failed`, `state_unreachable`.
    */
   async migrate(): Promise<string[]> {
     const pool = new pg.Pool({ ...this.#poolConfig(), max: 1 });
@@ -307,7 +307,7 @@ export class PostgresState {
 
   /**
    * One query on the pool (named queries are prepared once per connection).
-   * @throws {AuthStoreError} `store_unavailable` at once while down, or when the server cannot be reached.
+   * @throws {AuthStoreError} `state_unreachable` at once while down, or when the server cannot be reached.
    */
   async query<Row extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
     this.#assertUsable();
@@ -320,7 +320,7 @@ export class PostgresState {
 
   /**
    * Runs `body` inside `BEGIN … COMMIT` on one pooled connection; a throw rolls back. Errors of `body`'s own
-   * logic pass through unchanged; a lost server becomes `store_unavailable`.
+   * logic pass through unchanged; a lost server becomes `state_unreachable`.
    */
   async transaction<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     this.#assertUsable();
@@ -350,7 +350,7 @@ export class PostgresState {
     }
   }
 
-  /** Runs a kysely call, turning a lost server into `store_unavailable` (and marking the state down). */
+  /** Runs a kysely call, turning a lost server into `state_unreachable` (and marking the state down). */
   async guard<T>(body: () => Promise<T>): Promise<T> {
     this.#assertUsable();
     try {
@@ -366,7 +366,7 @@ export class PostgresState {
    * a token and waits for it to come back (PostgreSQL delivers notifications in commit order). With the
    * listener down there is nothing to wait for (caches are bypassed then).
    *
-   * @throws {AuthStoreError} `store_unavailable` when the server cannot be reached or the token does not come
+   * @throws {AuthStoreError} `state_unreachable` when the server cannot be reached or the token does not come
    *   back within `timeoutMs`.
    */
   async sync(timeoutMs = 5000): Promise<void> {
@@ -377,7 +377,7 @@ export class PostgresState {
       this.#syncWaiters.set(token, resolve);
       timer = setTimeout(() => {
         this.#syncWaiters.delete(token);
-        reject(new AuthStoreError('store_unavailable', `no change notification came back from ${this.location} within ${String(timeoutMs)} ms`));
+        reject(new AuthStoreError('state_unreachable', `no change notification came back from ${this.location} within ${String(timeoutMs)} ms`));
       }, timeoutMs);
     });
     try {
@@ -428,12 +428,12 @@ export class PostgresState {
   #assertUsable(): void {
     if (this.#closed) throw new AuthStoreError('store_closed', `the shared state at ${this.location} is closed`);
     if (!this.#up) {
-      throw new AuthStoreError('store_unavailable', `the shared state at ${this.location} is unreachable (${this.#lastError ?? 'down'}); retrying every ${String(this.#retryIntervalMs)} ms`);
+      throw new AuthStoreError('state_unreachable', `the shared state at ${this.location} is unreachable (${this.#lastError ?? 'down'}); retrying every ${String(this.#retryIntervalMs)} ms`);
     }
   }
 
   #unavailable(error: unknown): AuthStoreError {
-    return new AuthStoreError('store_unavailable', `the shared state at ${this.location} is unreachable (${describeOutage(error)})`, { cause: error });
+    return new AuthStoreError('state_unreachable', `the shared state at ${this.location} is unreachable (${describeOutage(error)})`, { cause: error });
   }
 
   /** Marks the state down when `error` is an outage; returns what to throw. */

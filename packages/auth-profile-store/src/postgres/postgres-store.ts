@@ -12,7 +12,7 @@
  * - Credentials are sealed with AES-256-GCM (`secret-box.ts`); without a key they are refused.
  * - While the server is unreachable the store answers from the last state it read, applies marks to that
  *   state and keeps them, in order, to write back when the server answers again; probes fall back to a
- *   throttle of this replica; session writes and management writes fail with `store_unavailable`.
+ *   throttle of this replica; session writes and management writes fail with `state_unreachable`.
  */
 import { INLINE_PROFILE_NAME, formatProfileId, inlineProfileId, normalizeProviderId, parseProfileId } from '@understudy/contracts';
 import type {
@@ -56,6 +56,11 @@ const SEALED_COLUMNS = ['api_key', 'token', 'access_token', 'refresh_token'] as 
 
 /** Most marks kept while the server is unreachable; older ones are dropped (and logged) beyond this. */
 const MAX_PENDING_MARKS = 10_000;
+
+/** True for the error the shared state throws while its server cannot be reached. */
+function isUnreachable(error: unknown): boolean {
+  return AuthStoreError.isInstance(error) && error.code === 'state_unreachable';
+}
 
 /** The stored part of a provider's state (the inline profile is added on the way out). */
 interface StoredProviderState {
@@ -112,6 +117,11 @@ const PROBE_SQL =
   'on conflict (agent_id, key) do update set last_probe_at = excluded.last_probe_at ' +
   'where probe_throttle.last_probe_at <= $3::bigint - $4::bigint returning last_probe_at';
 
+const REFRESH_LOCK_SQL =
+  'insert into refresh_locks (agent_id, profile_id, holder, expires_at) values ($1, $2, $3, $4::bigint + $5::bigint) ' +
+  'on conflict (agent_id, profile_id) do update set holder = excluded.holder, expires_at = excluded.expires_at ' +
+  'where refresh_locks.holder = excluded.holder or refresh_locks.expires_at <= $4::bigint returning holder';
+
 /** Options the factory hands over (see `openAuthProfileStore`). */
 export interface PostgresStoreSetup {
   readonly paths: StatePaths;
@@ -135,6 +145,8 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
   readonly #credentials: StateCache<Credential | null>;
   readonly #sessions: StateCache<SessionEntry | null>;
   readonly #localProbes = new Map<string, number>();
+  /** Outage only: refresh locks of this replica, holder and lease end. */
+  readonly #localRefreshLocks = new Map<ProfileId, { readonly holder: string; readonly expiresAt: number }>();
   readonly #pending: PendingMark[] = [];
   readonly #unsubscribe: (() => void)[] = [];
   #replaying: Promise<void> | undefined;
@@ -196,7 +208,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
       row = (await this.#state.query<CredentialColumns & { provider: string; email: string | null }>({ name: 'understudy_credential', text: CREDENTIAL_SQL, values: [this.agentId, id] })).rows[0];
     } catch (error) {
       const known = this.#credentials.lastKnown(id);
-      if (AuthStoreError.isInstance(error) && error.code === 'store_unavailable' && known !== undefined) return known ?? undefined;
+      if (isUnreachable(error) && known !== undefined) return known ?? undefined;
       throw error;
     }
     const credential = row === undefined ? null : credentialFromRow(this.#openColumns(id, row), row.provider, row.email);
@@ -211,7 +223,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
     try {
       return await this.#writeMark(id, transition);
     } catch (error) {
-      if (AuthStoreError.isInstance(error) && error.code === 'store_unavailable') return this.#markLocally(id, transition);
+      if (isUnreachable(error)) return this.#markLocally(id, transition);
       throw error;
     }
   }
@@ -222,12 +234,44 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
       const result = await this.#state.query({ name: 'understudy_probe', text: PROBE_SQL, values: [this.agentId, key, nowMs, throttleMs] });
       return result.rowCount === 1;
     } catch (error) {
-      if (!(AuthStoreError.isInstance(error) && error.code === 'store_unavailable')) throw error;
+      if (!isUnreachable(error)) throw error;
       // Outage: this replica's own throttle (the shared one cannot be asked).
       const last = this.#localProbes.get(key);
       if (last !== undefined && nowMs - last < throttleMs) return false;
       this.#localProbes.set(key, nowMs);
       return true;
+    }
+  }
+
+  async tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
+    this.#writable();
+    const id = assertProfileId(profileId);
+    try {
+      const result = await this.#state.query({ name: 'understudy_refresh_lock', text: REFRESH_LOCK_SQL, values: [this.agentId, id, holder, nowMs, leaseMs] });
+      return result.rowCount === 1;
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      // Outage: a lock of this replica (other replicas cannot be asked).
+      const current = this.#localRefreshLocks.get(id);
+      if (current !== undefined && current.holder !== holder && current.expiresAt > nowMs) return false;
+      this.#localRefreshLocks.set(id, { holder, expiresAt: nowMs + leaseMs });
+      return true;
+    }
+  }
+
+  async releaseRefreshLock(profileId: ProfileId, holder: string): Promise<void> {
+    this.#writable();
+    const id = assertProfileId(profileId);
+    if (this.#localRefreshLocks.get(id)?.holder === holder) this.#localRefreshLocks.delete(id);
+    try {
+      await this.#state.query({
+        name: 'understudy_refresh_unlock',
+        text: 'delete from refresh_locks where agent_id = $1 and profile_id = $2 and holder = $3',
+        values: [this.agentId, id, holder],
+      });
+    } catch (error) {
+      // Outage: the lease runs out by itself.
+      if (!isUnreachable(error)) throw error;
     }
   }
 
@@ -240,7 +284,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
     try {
       row = (await this.#state.query<SessionsTable>({ name: 'understudy_session', text: SESSION_SELECT_SQL, values: [this.agentId, key] })).rows[0];
     } catch (error) {
-      if (AuthStoreError.isInstance(error) && error.code === 'store_unavailable') return this.#sessions.lastKnown(key) ?? undefined;
+      if (isUnreachable(error)) return this.#sessions.lastKnown(key) ?? undefined;
       throw error;
     }
     const entry = row === undefined ? null : sessionFromRow(row);
@@ -603,7 +647,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
       })).rows[0];
     } catch (error) {
       const known = this.#providers.lastKnown(provider);
-      if (AuthStoreError.isInstance(error) && error.code === 'store_unavailable' && known !== undefined) return known;
+      if (isUnreachable(error) && known !== undefined) return known;
       throw error;
     }
     const usageStats: Record<ProfileId, ProfileUsageStats> = {};
@@ -670,7 +714,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
         try {
           await this.#writeMark(mark.id, mark.transition);
         } catch (error) {
-          if (AuthStoreError.isInstance(error) && error.code === 'store_unavailable') break;
+          if (isUnreachable(error)) break;
           this.#state.logger.error({ agent: this.agentId, profile: mark.id, err: error instanceof Error ? error.message : String(error) }, 'a kept mark could not be written back; dropped');
         }
         this.#pending.shift();

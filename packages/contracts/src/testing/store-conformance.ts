@@ -220,6 +220,22 @@ export const STORE_CONFORMANCE_CASES: readonly StoreConformanceCase[] = Object.f
     },
   },
   {
+    name: 'the OAuth refresh lock has one holder at a time until released or its lease ends',
+    async run(h: StoreHarness): Promise<void> {
+      const lease = 35_000;
+      const takes = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? h.store : h.peer).tryAcquireRefreshLock('openai:sub', `holder-${String(index)}`, T0, lease)));
+      same(takes.filter(Boolean).length, 1, 'holders at once');
+      const winner = `holder-${String(takes.indexOf(true))}`;
+      same(await h.peer.tryAcquireRefreshLock('openai:sub', winner, T0 + 1000, lease), true, 'the holder renews its lease');
+      same(await h.store.tryAcquireRefreshLock('openai:other', 'someone', T0, lease), true, 'another profile has its own lock');
+      await h.store.releaseRefreshLock('openai:sub', 'not-the-holder');
+      same(await h.store.tryAcquireRefreshLock('openai:sub', 'late', T0 + 1000 + lease - 1, lease), false, 'a release by another does nothing');
+      same(await h.store.tryAcquireRefreshLock('openai:sub', 'late', T0 + 1000 + lease, lease), true, 'an ended lease is free');
+      await h.peer.releaseRefreshLock('openai:sub', 'late');
+      same(await h.peer.tryAcquireRefreshLock('openai:sub', winner, T0 + 1000 + lease + 1, lease), true, 'a released lock is free');
+    },
+  },
+  {
     name: 'unknown things read as absent, never as something else',
     async run(h: StoreHarness): Promise<void> {
       same(await h.store.resolveCredential('openai:nobody'), undefined, 'unknown credential');
