@@ -116,7 +116,7 @@ export function parseConfigText(text: string, source: string, env: Readonly<Reco
     const where = error instanceof SyntaxError && 'lineNumber' in error ? ` at line ${String(error.lineNumber)}, column ${String((error as { columnNumber?: unknown }).columnNumber)}` : '';
     throw new ConfigFileError('config_syntax', source, `config file ${source} is not valid JSON5${where}`, { cause: error });
   }
-  return parseConfig(expandEnvPlaceholders(document, env), { source });
+  return parseConfig(expandEnvPlaceholders(document, env, { source }), { source });
 }
 
 function expandHome(file: string, homeDir: string): string {
