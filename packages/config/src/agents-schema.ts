@@ -61,7 +61,13 @@ export const agentsConfigSchema = z
       })
       .prefault({}),
     entries: z
-      .record(agentIdSchema, agentEntryConfigSchema)
+      .preprocess((value, context) => {
+        // A JSON key "__proto__" would otherwise vanish while the record is built (it sets the prototype).
+        if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+          context.issues.push({ code: 'custom', path: ['__proto__'], message: 'not an agent id: name the agent with letters, digits, ".", "_" or "-"', input: value });
+        }
+        return value;
+      }, z.record(agentIdSchema, agentEntryConfigSchema))
       .default({})
       .describe('Per-agent settings by agent id (e.g. "main").'),
   })

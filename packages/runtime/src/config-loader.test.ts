@@ -47,3 +47,26 @@ describe('loadConfig / parseConfigText', () => {
     });
   });
 });
+
+describe('hostile config files (issue 20, defects 8 and 9)', () => {
+  const source = '/srv/understudy.json5';
+
+  it.each([['null'], ['[]'], ['42']])('a root of %s is an error naming the file', (text) => {
+    expect(() => parseConfigText(text, source, {})).toThrow(/Invalid config \/srv\/understudy\.json5.*\n.*\(root\): expected an object/);
+  });
+
+  it('an unset ${VAR} names the file', () => {
+    expect(() => parseConfigText('{ models: { providers: { p: { baseUrl: "${UNSET_BASE}", api: "openai-completions" } } } }', source, {})).toThrow(
+      /Invalid config \/srv\/understudy\.json5[\s\S]*UNSET_BASE is not set/,
+    );
+  });
+
+  it('agents.entries.__proto__ is refused, not silently dropped', () => {
+    expect(() => parseConfigText('{ agents: { entries: { __proto__: { model: "a/b" } } } }', source, {})).toThrow(/agents\.entries/);
+  });
+
+  it('a config nested 10,000 levels deep gives a config error, not a stack overflow', () => {
+    const deep = `${'{ a: '.repeat(10_000)}1${' }'.repeat(10_000)}`;
+    expect(() => parseConfigText(`{ x: ${deep} }`, source, {})).toThrow(/Invalid config \/srv\/understudy\.json5/);
+  });
+});

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
-import { expandEnvPlaceholders, parseConfig } from '@understudy/config';
+import { ConfigError, expandEnvPlaceholders, parseConfig } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
 
 /** The environment variable naming the config file. */
@@ -104,7 +104,8 @@ export function loadConfig(location: ConfigLocation, env: Readonly<Record<string
 }
 
 /**
- * Parses config text: JSON5, then `${ENV}` expansion, then validation. An empty file is an empty config.
+ * Parses config text: JSON5, then `${ENV}` expansion, then validation. An empty file is an empty config; a
+ * root that is not an object (`null`, an array, a number) is an error.
  *
  * @throws {ConfigFileError} `config_syntax`; {ConfigError} for invalid content.
  */
@@ -115,6 +116,11 @@ export function parseConfigText(text: string, source: string, env: Readonly<Reco
   } catch (error) {
     const where = error instanceof SyntaxError && 'lineNumber' in error ? ` at line ${String(error.lineNumber)}, column ${String((error as { columnNumber?: unknown }).columnNumber)}` : '';
     throw new ConfigFileError('config_syntax', source, `config file ${source} is not valid JSON5${where}`, { cause: error });
+  }
+  // An empty file is an empty config; a file that holds `null`, a list or a number is a mistake.
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    const found = document === null ? 'null' : Array.isArray(document) ? 'an array' : `a ${typeof document}`;
+    throw new ConfigError([{ path: '(root)', message: `expected an object such as { models: { … }, agents: { … } }, got ${found}` }], { source });
   }
   return parseConfig(expandEnvPlaceholders(document, env, { source }), { source });
 }
