@@ -60,7 +60,22 @@ function secretFromEnv(io: CliIo, variable: string, flag: string): Secret {
     const shown = /^[A-Z_][A-Z0-9_]{0,63}$/.test(variable) ? ` ${variable}` : '';
     throw usage(`${flag}${shown}: the environment variable is not set or empty`);
   }
-  return new Secret(value.trim());
+  return new Secret(checkCredentialText(value.trim(), flag));
+}
+
+/**
+ * A credential goes into an HTTP header as one line of visible ASCII: a value with a space, a line break, a
+ * control or a non-ASCII character inside would be stored and then fail every request on it. Refused here,
+ * nothing stored; the message gives the position, never the value.
+ *
+ * @throws {CliError} exit code 2 (`bad_input`) naming `flag` and the position of the first bad character.
+ */
+function checkCredentialText(value: string, flag: string): string {
+  const bad = value.search(/[^\x21-\x7e]/);
+  if (bad !== -1) {
+    throw usage(`${flag}: the credential has a space, a line break, a control or a non-ASCII character at position ${bad + 1}; a key is one line of visible characters, check what you copied`);
+  }
+  return value;
 }
 
 /** An ISO 8601 date or date-time (`2030-01-01`, `2030-01-01T00:00:00Z`, `2030-01-01T02:00:00.5+02:00`). */
@@ -102,7 +117,7 @@ async function credentialFromOptions(options: AddOptions, io: CliIo): Promise<Cr
         enterpriseUrl: options.enterpriseUrl,
       });
     }
-    secret = new Secret(text.trim());
+    secret = new Secret(checkCredentialText(text.trim(), '--key-stdin'));
   } else if (options.keyEnv !== undefined) {
     secret = secretFromEnv(io, options.keyEnv, '--key-env');
   }

@@ -104,6 +104,8 @@ describe('models auth add → order set → models status --json (issue 4 "done 
 describe('bad input exits 2 with one clear line', () => {
   it.each([
     ['no secret source', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key'], {}, /--key-stdin or --key-env/],
+    ['a key with a line break inside', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-env', 'X'], { env: { X: 'sk-test-abc\ndef-1234' } }, /--key-env: the credential has a space, a line break.*position 12/],
+    ['a key with a space inside', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-stdin'], { stdin: 'sk-test abc-1234\n' }, /--key-stdin: the credential has a space/],
     ['an unset key variable', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-env', 'NOPE'], {}, /NOPE: the environment variable is not set/],
     ['empty stdin', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key-stdin'], { stdin: '\n' }, /stdin was empty/],
     ['a secret on the command line', ['models', 'auth', 'add', '--provider', 'openai', '--type', 'api_key', '--key', KEY_A], {}, /unknown option '--key'/],
