@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs one of the workspace's programs from its built output, building it first (quietly, to stderr) when
 // its sources changed since the last build. Used by `pnpm understudy`, `pnpm start`, `pnpm emulator`,
-// `pnpm demo` and `pnpm bench`, so they work right after `pnpm install` on a fresh clone.
+// `pnpm demo`, `pnpm bench` and `pnpm chaos`, so they work right after `pnpm install` on a fresh clone.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,7 @@ const apps = {
   emulator: { project: '@understudy/provider-emulator', entry: 'tools/provider-emulator/dist/main.js', args: [] },
   demo: { project: '@understudy/gateway', entry: 'apps/gateway/dist/demo.js', args: [], also: ['@understudy/provider-emulator'] },
   bench: { project: '@understudy/bench', entry: 'tools/bench/dist/main.js', args: [], also: ['@understudy/gateway', '@understudy/provider-emulator'] },
+  chaos: { project: '@understudy/bench', entry: 'tools/bench/dist/chaos.js', args: [], also: ['@understudy/gateway', '@understudy/provider-emulator'] },
 };
 const [name, ...args] = process.argv.slice(2);
 const app = apps[name];
