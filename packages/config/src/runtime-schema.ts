@@ -71,6 +71,10 @@ export const providerConfigSchema = z.strictObject({
     ),
   timeouts: providerTimeoutsConfigSchema.optional().describe('Overrides of models.timeouts for this provider.'),
   oauth: providerOAuthConfigSchema.optional(),
+  allowFormatRetry: z
+    .boolean()
+    .default(false)
+    .describe('Retry a request this provider refused for its tool call ids once, with sanitised ids (docs/policy.md#what-each-reason-does).'),
 });
 
 /** The `models` section. */

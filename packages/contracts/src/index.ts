@@ -42,10 +42,12 @@ export type { Candidate, CandidateOrigin } from './candidate.js';
 export { silentLogger } from './ports.js';
 export type {
   AbortSignalLike,
+  AttemptCallOptions,
   AttemptFunction,
   AttemptResult,
   AuthStorePort,
   Clock,
+  FormatRepair,
   Logger,
   ProviderAuthState,
   RandomSource,

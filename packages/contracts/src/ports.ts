@@ -114,12 +114,25 @@ export type AttemptResult<T> =
   | { readonly ok: false; readonly failure: ProviderFailure };
 
 /**
+ * A known repair of a request that a provider refused for its format (docs/policy.md#what-each-reason-does):
+ * `tool_call_ids` rewrites the conversation's tool call ids to what strict providers accept.
+ */
+export type FormatRepair = 'tool_call_ids';
+
+/** Per-call extras of an {@link AttemptFunction}: `repair` asks for a repaired request (a format retry). */
+export interface AttemptCallOptions {
+  readonly repair?: FormatRepair | undefined;
+}
+
+/**
  * One provider call: the runner passes the candidate, the resolved profile (`null` for a keyless provider)
- * and an AbortSignal that fires on caller abort or turn deadline. It resolves with {@link AttemptResult};
- * a thrown error is treated as a failure and classified from its message and code.
+ * and an AbortSignal that fires on caller abort or turn deadline, and for a format retry the repair to apply.
+ * It resolves with {@link AttemptResult}; a thrown error is treated as a failure and classified from its
+ * message and code.
  */
 export type AttemptFunction<T> = (
   candidate: Candidate,
   profile: ResolvedProfile | null,
   signal: AbortSignalLike,
+  options?: AttemptCallOptions,
 ) => Promise<AttemptResult<T>>;

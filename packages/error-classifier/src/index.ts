@@ -11,3 +11,4 @@ export { statedStatus } from './stated-status.js';
 export { HEAD_WINDOW_CHARS, TAIL_WINDOW_CHARS } from './text/normalize-text.js';
 export { REASON_POLICY, policyOf } from './policy.js';
 export type { FailureLane, ProfileRotation, ReasonPolicy } from './policy.js';
+export { formatRepairOf } from './format-repair.js';

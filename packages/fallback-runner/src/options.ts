@@ -99,6 +99,12 @@ export interface RunWithModelFallbackOptions<T> {
   readonly skipCache?: AuthFailureSkipCache | undefined;
   /** Called with every `model_fallback_decision` event (also logged at info). */
   readonly onDecision?: ((event: FallbackDecisionEvent) => void) | undefined;
+  /**
+   * Providers that opted in to format retries (`models.providers.<id>.allowFormatRetry`): a `format` failure
+   * with a known repair (tool call ids) is retried once on the same candidate and profile, asking the attempt
+   * for the repaired request. @default none
+   */
+  readonly allowFormatRetry?: ((provider: string) => boolean) | undefined;
 }
 
 /** A turn that a candidate answered. */

@@ -8,6 +8,7 @@ import type {
   AttemptResult,
   Candidate,
   FailureClassification,
+  FormatRepair,
   ProfileId,
   ProfileUsageStats,
   ProviderFailure,
@@ -15,7 +16,7 @@ import type {
 } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import { recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@understudy/cooldown-scheduler';
-import { REASON_POLICY, classifyFailure } from '@understudy/error-classifier';
+import { REASON_POLICY, classifyFailure, formatRepairOf } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
 import { FailoverError } from './errors.js';
 import { stillAvailable } from './availability-recheck.js';
@@ -56,9 +57,10 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
   const { candidate, kind } = input;
   const profileId = input.profile?.view.id ?? null;
   let retries = 0;
+  let repair: FormatRepair | undefined;
   for (;;) {
     ctx.checkContinue(candidate);
-    const { result, thrown } = await callOnce(ctx, input);
+    const { result, thrown } = await callOnce(ctx, input, repair);
     const nowMs = ctx.nowMs();
     if (result.ok) {
       ctx.record({ provider: candidate.provider, model: candidate.model, profile: profileId, kind, ok: true, atMs: nowMs });
@@ -90,6 +92,11 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
     // Only what a provider answered (or the wire failing) marks a profile: a request that never left does not.
     const sent = failure.phase !== 'request';
     if (ctx.signal.aborted) throw ctx.abortError(candidate, profileId, thrown);
+    // A format failure with a known repair, on a provider that opted in: once more, repaired, at once.
+    if (sent && classification.reason === 'format' && repair === undefined && kind === 'call' && failure.outputStarted !== true && ctx.allowFormatRetry(candidate.provider)) {
+      repair = formatRepairOf(failure);
+      if (repair !== undefined) continue;
+    }
     if (failure.outputStarted === true || !policy.advancesFallback) {
       if (sent) await markFailure(ctx, input, classification);
       throw terminalError(ctx, input, classification, failure.outputStarted === true, thrown);
@@ -121,9 +128,10 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
 async function callOnce<T>(
   ctx: RunContext<T>,
   input: ProfileAttemptInput,
+  repair: FormatRepair | undefined,
 ): Promise<{ readonly result: AttemptResult<T>; readonly thrown?: unknown }> {
   try {
-    return { result: await ctx.attempt(input.candidate, input.profile, ctx.signal) };
+    return { result: await ctx.attempt(input.candidate, input.profile, ctx.signal, repair === undefined ? undefined : { repair }) };
   } catch (error) {
     // An exception of ours is no provider failure: it ends the turn as it is and marks nothing.
     if (isOwnException(error)) throw error;

@@ -55,6 +55,8 @@ export class RunContext<T> {
   readonly retry: RetrySettings;
   /** See `RunWithModelFallbackOptions.lastUsedRefreshMs`. */
   readonly lastUsedRefreshMs: number;
+  /** Whether a provider opted in to format retries. */
+  readonly allowFormatRetry: (provider: string) => boolean;
   readonly signal: AbortSignalLike;
   readonly session: SessionState;
   readonly skipCache: AuthFailureSkipCache | undefined;
@@ -79,6 +81,7 @@ export class RunContext<T> {
   constructor(options: RunWithModelFallbackOptions<T>, session: SessionState) {
     this.store = options.store;
     this.attempt = options.attempt;
+    this.allowFormatRetry = options.allowFormatRetry ?? (() => false);
     this.clock = options.clock;
     this.random = options.random;
     this.logger = options.logger ?? silentLogger;

@@ -3,11 +3,12 @@
  * runner passes a candidate, the resolved auth profile and its signal; the attempt sends the request with the
  * candidate's model id through the candidate's provider client.
  */
-import type { AttemptFunction, AttemptResult, Candidate, ResolvedProfile } from '@understudy/contracts';
+import type { AttemptCallOptions, AttemptFunction, AttemptResult, Candidate, ResolvedProfile } from '@understudy/contracts';
 import type { ChatRequest, ChatResult } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
 import type { ProviderCallOptions, ProviderClient } from './client-options.js';
 import type { OAuthCredentialSink } from './oauth-refresher.js';
+import { sanitizeToolCallIds } from './tool-call-ids.js';
 
 /** Finds the client of a candidate's provider; `undefined` when the provider is not configured. */
 export type ClientResolver = (candidate: Candidate) => ProviderClient | undefined;
@@ -15,8 +16,10 @@ export type ClientResolver = (candidate: Candidate) => ProviderClient | undefine
 /** The request for a candidate: a fixed request (its `model` is replaced by the candidate's), or a function. */
 export type CandidateRequest = ChatRequest | ((candidate: Candidate) => ChatRequest);
 
-function requestFor(request: CandidateRequest, candidate: Candidate): ChatRequest {
-  return typeof request === 'function' ? request(candidate) : { ...request, model: candidate.model };
+function requestFor(request: CandidateRequest, candidate: Candidate, call: AttemptCallOptions | undefined): ChatRequest {
+  const built = typeof request === 'function' ? request(candidate) : { ...request, model: candidate.model };
+  // A format retry (the runner's `allowFormatRetry`): the repaired request.
+  return call?.repair === 'tool_call_ids' ? sanitizeToolCallIds(built) : built;
 }
 
 /**
@@ -52,10 +55,10 @@ function noClient(candidate: Candidate): AttemptResult<never> {
  * @example const attempt = completeAttempt((c) => clients.get(c.provider), request);
  */
 export function completeAttempt(clients: ClientResolver, request: CandidateRequest, options: AttemptOptions = {}): AttemptFunction<ChatResult> {
-  return async (candidate, profile, signal) => {
+  return async (candidate, profile, signal, call) => {
     const client = clients(candidate);
     if (client === undefined) return noClient(candidate);
-    return client.complete(requestFor(request, candidate), callOptions(profile, signal, options));
+    return client.complete(requestFor(request, candidate, call), callOptions(profile, signal, options));
   };
 }
 
@@ -67,9 +70,9 @@ export function completeAttempt(clients: ClientResolver, request: CandidateReque
  * @example const attempt = streamAttempt((c) => clients.get(c.provider), request);
  */
 export function streamAttempt(clients: ClientResolver, request: CandidateRequest, options: AttemptOptions = {}): AttemptFunction<ChatStream> {
-  return async (candidate, profile, signal) => {
+  return async (candidate, profile, signal, call) => {
     const client = clients(candidate);
     if (client === undefined) return noClient(candidate);
-    return client.stream(requestFor(request, candidate), callOptions(profile, signal, options));
+    return client.stream(requestFor(request, candidate, call), callOptions(profile, signal, options));
   };
 }

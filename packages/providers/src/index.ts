@@ -57,3 +57,4 @@ export type { ProviderPoolOptions } from './http.js';
 export type { TimeoutKind } from './call-control.js';
 export { DeviceLoginError, emailFromIdToken, loginWithDeviceCode } from './oauth-device-login.js';
 export type { DeviceAuthorizationPrompt, DeviceLoginOptions } from './oauth-device-login.js';
+export { sanitizeToolCallIds } from './tool-call-ids.js';

@@ -230,6 +230,7 @@ async function runTurn(input: {
           turnTimeoutMs: Math.max(1, input.loaded.config.gateway.turnTimeoutMs - (clock.nowMs() - turnStartMs)),
           maxRetryAfterMs: input.maxRetryAfterMs,
           skipCache: input.skipCache,
+          allowFormatRetry: (provider) => input.loaded.config.models.providers[provider]?.allowFormatRetry === true,
           ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
         }),
       { onSwitch: (error) => earlier.push(...error.attempts) },

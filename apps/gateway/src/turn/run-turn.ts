@@ -76,7 +76,7 @@ function timedAttempt<T>(
   timer: UpstreamTimer,
   limits: { readonly turnDeadlineAtMs: number; readonly wholeAnswer: boolean },
 ): AttemptFunction<T> {
-  return async (candidate, profile, signal) => {
+  return async (candidate, profile, signal, call) => {
     const limitMs = Math.min(
       limits.turnDeadlineAtMs - services.clock.nowMs(),
       limits.wholeAnswer ? providerRequestTimeoutMs(services.config, candidate.provider) : Number.POSITIVE_INFINITY,
@@ -84,7 +84,7 @@ function timedAttempt<T>(
     const deadline = new AttemptDeadline(signal, limitMs, 'the provider request took too long');
     const started = performance.now();
     try {
-      return await inner(candidate, profile, deadline);
+      return await inner(candidate, profile, deadline, call);
     } finally {
       deadline.clear();
       const elapsedMs = performance.now() - started;
@@ -143,6 +143,7 @@ async function run<T>(
         turnTimeoutMs: Math.max(1, turnDeadlineAtMs - services.clock.nowMs()),
         maxRetryAfterMs: services.maxRetryAfterMs,
         lastUsedRefreshMs: LAST_USED_REFRESH_MS,
+        allowFormatRetry: (provider) => services.config.models.providers[provider]?.allowFormatRetry === true,
         ...(services.skipCache === undefined ? {} : { skipCache: services.skipCache }),
       }),
     // The user switched the session's model mid-turn to one outside this chain: the turn runs on it.
