@@ -25,6 +25,7 @@ describe('sanitizeToolCallIds (the format retry of allowFormatRetry)', () => {
     expect(ids).toEqual(['call_1', 'call_ok-1', 'call_2', 'result:call_1', 'result:call_ok-1', 'result:call_2', 'call_3', 'result:call_3']);
     for (const id of ids) expect(id.replace('result:', '')).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(request.messages[1]).toMatchObject({ toolCalls: [{ id: 'toolu:01/abc' }, { id: 'call_ok-1' }, { id: 'x'.repeat(80) }] });
+    expect(sanitizeToolCallIds({ ...request, native: { api: 'openai-completions', body: { messages: [] } } }).native).toBeUndefined();
   });
 
   it('returns the same request when every id is already fine', () => {

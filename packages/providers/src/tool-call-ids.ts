@@ -11,7 +11,8 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * The request with sanitised tool call ids. Ids that are already safe and unique are kept; others become
  * `call_<n>` (numbered in conversation order); a tool result answering an id no call made gets an id of its
- * own. The request is returned unchanged when no id needed a change.
+ * own. A repaired request drops `native` (the client's body as sent), so the repaired messages are encoded.
+ * The request is returned unchanged when no id needed a change.
  *
  * @example sanitizeToolCallIds(request).messages // tool call "toolu:01/abc" → "call_1", its result too
  */
@@ -60,5 +61,6 @@ export function sanitizeToolCallIds(request: ChatRequest): ChatRequest {
     }
     return message;
   });
-  return changed ? { ...request, messages } : request;
+  // The client's own body (the same-format fast path) still holds the refused ids: send the repaired shape.
+  return changed ? { ...request, messages, native: undefined } : request;
 }
