@@ -6,6 +6,8 @@
 //   2. publint (strict: warnings fail too) lints the tarball's package.json against its files;
 //   3. @arethetypeswrong/cli checks the types of every `exports` entry for ESM consumers (node16 and bundler;
 //      the packages are ESM only, so the CommonJS and node10 resolutions are not a goal: `--profile esm-only`);
+//   3b. every package that the shipped .d.ts files import is a dependency (or its @types/ package is), so a
+//      consumer's `tsc` without skipLibCheck finds them (a devDependency is not installed for consumers);
 //   4. every `exports` entry is imported through its built file by a plain `node` (no `@understudy/source`
 //      condition, which only the workspace's tests and typecheck use), so an entry that points at a missing or
 //      broken file fails here even though vitest, which resolves `src`, would pass.
@@ -13,6 +15,7 @@
 // to check only those (default: every published package).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +36,20 @@ const forbidden = [
 function codeEntries(manifest) {
   const exportsMap = manifest.exports ?? {};
   return Object.entries(exportsMap).filter(([subpath]) => !subpath.endsWith('.json'));
+}
+
+/** Whether dependency `name`, as installed for the package in `packageDir`, ships its own type declarations. */
+function shipsTypes(packageDir, name) {
+  if (name === undefined) return false;
+  const manifestFile = path.join(packageDir, 'node_modules', ...name.split('/'), 'package.json');
+  if (!fs.existsSync(manifestFile)) return true; // a workspace sibling or a peer: its own check covers it
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  if (manifest.types ?? manifest.typings) return true;
+  if (JSON.stringify(manifest.exports ?? {}).includes('"types"')) return true;
+  // declarations beside the entry's JavaScript (kysely, …)
+  const dot = typeof manifest.exports === 'string' ? manifest.exports : manifest.exports?.['.'];
+  const entries = [manifest.main, 'index.js', ...[dot, dot?.import, dot?.default, dot?.node].filter((entry) => typeof entry === 'string')];
+  return entries.some((entry) => typeof entry === 'string' && fs.existsSync(path.join(path.dirname(manifestFile), entry.replace(/\.[cm]?js$/, '').concat('.d.ts'))));
 }
 
 async function listTarball(tarball) {
@@ -62,6 +79,28 @@ async function checkPackage(pkg, packDir) {
   }
   if (packed.publishConfig?.access !== 'public') problems.push('publishConfig.access is not "public"');
   for (const field of ['license', 'repository', 'engines']) if (packed[field] === undefined) problems.push(`package.json has no "${field}"`);
+
+  // 3b. the types' imports are dependencies
+  const unpacked = path.join(packDir, `${pkg.dir.replace(/\//g, '-')}-unpacked`);
+  fs.mkdirSync(unpacked, { recursive: true });
+  await run('tar', ['-xzf', tarball, '-C', unpacked]);
+  const installed = new Set([pkg.name, ...Object.keys({ ...packed.dependencies, ...packed.peerDependencies, ...packed.optionalDependencies })]);
+  const missingTypes = new Map();
+  for (const file of files.filter((name) => name.endsWith('.d.ts'))) {
+    const text = fs.readFileSync(path.join(unpacked, 'package', file), 'utf8');
+    for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) {
+      const specifier = match[1];
+      if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) continue;
+      const parts = specifier.split('/');
+      const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      const typesName = `@types/${name.startsWith('@') ? name.slice(1).replace('/', '__') : name}`;
+      if (installed.has(typesName)) continue;
+      if (!installed.has(name) || !shipsTypes(cwd, name)) missingTypes.set(name, file);
+    }
+  }
+  for (const [name, file] of missingTypes) {
+    problems.push(`${file} imports "${name}", whose types are not a dependency: consumers' tsc cannot resolve them (add ${name}, or its @types package when it has no types of its own, to "dependencies")`);
+  }
 
   // 2. publint
   const bytes = fs.readFileSync(tarball);
