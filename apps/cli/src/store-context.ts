@@ -5,12 +5,12 @@
  */
 import os from 'node:os';
 import type { Command } from 'commander';
-import { AuthStoreError, DEFAULT_AGENT_ID, LegacyAuthFilesError, openAuthProfileStore } from '@understudy/auth-profile-store';
+import { AuthStoreError, DEFAULT_AGENT_ID, LegacyAuthFilesError, connectPostgresState, openAuthProfileStore } from '@understudy/auth-profile-store';
 import type { AuthProfileStore, InlineKey, StatePaths } from '@understudy/auth-profile-store';
 import { ConfigError } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
-import { ConfigFileError, loadConfig, resolveConfigLocation } from '@understudy/runtime';
+import { ConfigFileError, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
 import type { LoadedConfig } from '@understudy/runtime';
 import { CliError, ExitCode } from './io.js';
 import type { CliIo } from './io.js';
@@ -79,14 +79,33 @@ export function inlineKeysOf(config: UnderstudyConfig): InlineKey[] {
     .map(([provider, settings]) => ({ provider, key: new Secret(settings.apiKey ?? '') }));
 }
 
-/** Opens the agent's store (fails closed on unimported legacy files). */
-export function openStore(context: CommandContext, options: { readonly readOnly?: boolean } = {}): Promise<AuthProfileStore> {
-  return openAuthProfileStore({
+/**
+ * Opens the agent's store (fails closed on unimported legacy files): its SQLite file, or the shared PostgreSQL
+ * state when `UNDERSTUDY_POSTGRES_URL` / `state.postgres.url` is set (README "Running several replicas"); the
+ * store's `close()` then closes that connection too.
+ */
+export async function openStore(context: CommandContext, options: { readonly readOnly?: boolean } = {}): Promise<AuthProfileStore> {
+  const base = {
     stateDir: context.paths.stateRoot,
     agentId: context.agentId,
     inlineProfiles: inlineKeysOf(context.config),
     readOnly: options.readOnly ?? false,
+  };
+  const shared = resolveSharedState(context.config, context.io.env);
+  if (shared === undefined) return openAuthProfileStore(base);
+  const postgres = await connectPostgresState({
+    url: shared.url,
+    schema: shared.schema,
+    poolSize: 2,
+    secretKey: shared.secretKey,
+    migrations: options.readOnly === true ? 'check' : 'run',
   });
+  try {
+    return await openAuthProfileStore({ ...base, postgres, closePostgres: true });
+  } catch (error) {
+    await postgres.close();
+    throw error;
+  }
 }
 
 /** An error SQLite raised through better-sqlite3 (`SqliteError`, `SQLITE_*` code). */

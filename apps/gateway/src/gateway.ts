@@ -18,7 +18,7 @@ import { isLoopbackHost } from '@understudy/config';
 import type { Clock, RandomSource } from '@understudy/contracts';
 import { AuthFailureSkipCache, parseSkipTtlMs } from '@understudy/fallback-runner';
 import { resolveSdkRetryMaxWaitSeconds } from '@understudy/providers';
-import { systemClock, systemRandom } from '@understudy/runtime';
+import { resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
 import { profileUnavailability } from '@understudy/cooldown-scheduler';
 import { loggerPort } from './logger.js';
 import type { ActiveWindow } from './metrics.js';
@@ -76,9 +76,9 @@ const startErrorBrand = Symbol.for('understudy.error.GatewayStartError');
 
 /** The gateway cannot start as configured; the message says how to fix it. */
 export class GatewayStartError extends Error {
-  readonly code: 'unsafe_bind' | 'invalid_environment';
+  readonly code: 'unsafe_bind' | 'invalid_environment' | 'state_unavailable';
 
-  constructor(code: 'unsafe_bind' | 'invalid_environment', message: string, options?: { readonly cause?: unknown }) {
+  constructor(code: 'unsafe_bind' | 'invalid_environment' | 'state_unavailable', message: string, options?: { readonly cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatewayStartError';
     this.code = code;
@@ -137,14 +137,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   const random = options.random ?? systemRandom;
   const port = loggerPort(logger);
   const stateDir = gatewayStateDir(config, env, options.homeDir);
-  const stores = new AgentStores({ stateDir, config, nowMs: () => clock.nowMs() });
+  const shared = envNumber(() => resolveSharedState(config, env), 'UNDERSTUDY_POSTGRES_URL');
+  const stores = new AgentStores({ stateDir, config, nowMs: () => clock.nowMs(), shared, logger: port });
   const sdkCapSeconds = envNumber(() => resolveSdkRetryMaxWaitSeconds(env), 'UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS');
   const skipTtlMs = envNumber(() => parseSkipTtlMs(env), 'UNDERSTUDY_FALLBACK_SKIP_TTL_MS') ?? config.session.fallbackSkipTtlMs ?? 0;
   const skipCache = new AuthFailureSkipCache({ ttlMs: skipTtlMs });
   const providers = new ProviderClients({ config, logger: port, sdkRetryMaxWaitSeconds: sdkCapSeconds, nowMs: () => clock.nowMs() });
-  if (config.state.postgres !== undefined) {
-    logger.warn('state.postgres is set, but this build keeps state in SQLite only; the PostgreSQL replica mode is not available yet');
-  }
 
   const activeWindows = async (): Promise<ActiveWindow[]> => {
     const nowMs = clock.nowMs();
@@ -160,7 +158,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     return windows;
   };
-  const metrics = new GatewayMetrics({ activeWindows, defaultMetrics: options.processMetrics !== false });
+  const metrics = new GatewayMetrics({ activeWindows, stateStoreUp: () => stores.health(), defaultMetrics: options.processMetrics !== false });
   const turn: TurnServices = {
     config,
     providers,
@@ -190,6 +188,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics,
     log: logger,
     draining: () => draining,
+    stateHealth: () => stores.health(),
     inFlight,
   });
 
@@ -225,6 +224,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     stateDir,
     async listen(): Promise<ListenInfo> {
       if (server !== undefined) throw new Error('the gateway is already listening');
+      try {
+        await stores.connect();
+      } catch (error) {
+        throw new GatewayStartError('state_unavailable', `cannot use the shared state: ${(error as Error).message}`, { cause: error });
+      }
       const created = createServer(
         {
           requestTimeout: limits.requestTimeoutMs,

@@ -98,6 +98,7 @@ async function main(): Promise<void> {
     if (code === 'EADDRINUSE') fail(`${config.gateway.host}:${config.gateway.port} is already in use: stop the other process or pass --port`, 1);
     if (code === 'EACCES') fail(`not allowed to listen on ${config.gateway.host}:${config.gateway.port}: pick a port above 1023`, 1);
     if (code === 'EADDRNOTAVAIL') fail(`cannot bind ${config.gateway.host}: no such local address`, 1);
+    if (GatewayStartError.isInstance(error)) fail(error.message, 1);
     throw error;
   }
   process.stdout.write(`${JSON.stringify({ url: info.url })}\n`);

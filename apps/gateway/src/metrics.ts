@@ -26,7 +26,12 @@ export class GatewayMetrics {
   readonly upstreamSeconds: Histogram<'provider'>;
   readonly overheadSeconds: Histogram<'route'>;
 
-  constructor(options: { readonly activeWindows: () => Promise<readonly ActiveWindow[]>; readonly defaultMetrics?: boolean }) {
+  constructor(options: {
+    readonly activeWindows: () => Promise<readonly ActiveWindow[]>;
+    /** 1 while the state store answers, 0 while the shared PostgreSQL state is unreachable. @default always 1 */
+    readonly stateStoreUp?: (() => Promise<{ readonly backend: string; readonly up: boolean }>) | undefined;
+    readonly defaultMetrics?: boolean;
+  }) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'understudy_requests_total',
@@ -47,6 +52,18 @@ export class GatewayMetrics {
       registers,
     });
     this.inFlight = new Gauge({ name: 'understudy_requests_in_flight', help: 'Requests being served.', registers });
+    const stateStoreUp = options.stateStoreUp ?? (() => Promise.resolve({ backend: 'sqlite', up: true }));
+    new Gauge({
+      name: 'understudy_state_store_up',
+      help: 'Whether the state store answers (0: the shared PostgreSQL state is unreachable and requests are served from the last known state), by backend.',
+      labelNames: ['backend'],
+      registers,
+      async collect() {
+        this.reset();
+        const health = await stateStoreUp();
+        this.set({ backend: health.backend }, health.up ? 1 : 0);
+      },
+    });
     new Gauge({
       name: 'understudy_active_cooldowns',
       help: 'Auth profiles in an active cooldown or disable window, by agent, provider and lane.',

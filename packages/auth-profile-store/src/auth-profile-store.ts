@@ -78,7 +78,14 @@ export async function openAuthProfileStore(options: OpenAuthProfileStoreOptions)
     inline.set(inlineProfileId(provider), { provider, key: key.key });
   }
   if (options.postgres !== undefined) {
-    const store = new PostgresAuthProfileStore({ paths, state: options.postgres, inline, nowMs: options.nowMs ?? Date.now, readOnly: options.readOnly ?? false });
+    const store = new PostgresAuthProfileStore({
+      paths,
+      state: options.postgres,
+      inline,
+      nowMs: options.nowMs ?? Date.now,
+      readOnly: options.readOnly ?? false,
+      ownsState: options.closePostgres ?? false,
+    });
     try {
       await store.warm();
     } catch (error) {

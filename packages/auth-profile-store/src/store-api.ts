@@ -50,6 +50,8 @@ export interface OpenAuthProfileStoreOptions {
    * @default SQLite under `stateDir`
    */
   readonly postgres?: PostgresState | undefined;
+  /** The store owns `postgres`: its `close()` closes the connection too (one-shot commands). @default false */
+  readonly closePostgres?: boolean | undefined;
 }
 
 /** Which database serves a store, and whether it answers. */

@@ -126,9 +126,21 @@ export const stateConfigSchema = z.strictObject({
       url: z
         .string()
         .regex(/^postgres(ql)?:\/\//, 'write a PostgreSQL URL: "postgres://user@host:5432/db"')
-        .describe('Shared state for several gateway replicas.'),
+        .optional()
+        .describe('Shared state for several gateway replicas (UNDERSTUDY_POSTGRES_URL overrides it).'),
+      schema: z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'write a schema name of lower-case letters, digits and _, e.g. "understudy"')
+        .optional()
+        .describe('Schema holding the shared tables (default understudy).'),
+      poolSize: z.number().int().positive().max(100).optional().describe('Pooled connections per gateway process (default 10).'),
     })
     .optional(),
+  secretKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'name an environment variable, e.g. "UNDERSTUDY_SECRET_KEY"')
+    .optional()
+    .describe('Environment variable holding the key that encrypts credentials stored in PostgreSQL (default UNDERSTUDY_SECRET_KEY).'),
 });
 
 /** The `session` section. */

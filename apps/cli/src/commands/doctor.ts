@@ -5,6 +5,8 @@
  * root; with `--agent ID` for that one. Exit 0 when nothing is left in error, else 1.
  */
 import {
+  AuthStoreError,
+  connectPostgresState,
   diagnoseAuthStore,
   importLegacyAuthFiles,
   listAgentIds,
@@ -18,7 +20,7 @@ import type { Command } from 'commander';
 import { ExitCode, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 import type { RegisterCommand } from '../main.js';
-import { loadConfig, resolveConfigLocation } from '@understudy/runtime';
+import { loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
 import { colorsFor, renderTable, writeJson } from '../output.js';
 import type { Colors } from '../output.js';
 import { resolveCliStatePaths } from '../state-paths.js';
@@ -30,7 +32,7 @@ export type CheckStatus = 'ok' | 'warn' | 'error' | 'fixed';
 
 /** One line of the doctor's report. */
 export interface DoctorCheck {
-  readonly name: 'config' | 'legacy files' | 'store' | 'permissions';
+  readonly name: 'config' | 'legacy files' | 'store' | 'permissions' | 'shared state';
   readonly status: CheckStatus;
   readonly detail: string;
 }
@@ -129,7 +131,10 @@ function checkPermissions(paths: StatePaths, fix: boolean): DoctorCheck {
 export async function runDoctor(options: DoctorOptions, io: CliIo, scope: { readonly allAgents?: boolean } = {}): Promise<DoctorReport> {
   const config = checkConfig(options, io);
   const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, env: io.env, homeDir: homeDirOf(io), config: config.config });
-  const first = await doctorOf(options, config, paths);
+  const doctored = await doctorOf(options, config, paths);
+  // The shared state is one for every agent: checked (and migrated by --fix) once, on the first report.
+  const shared = await checkSharedState(config.config, io, paths.agentId, paths.stateRoot, options.fix === true);
+  const first = shared === undefined ? doctored : { ...doctored, ok: doctored.ok && shared.status !== 'error', checks: [...doctored.checks, shared] };
   if (scope.allAgents !== true) return first;
   const others: DoctorReport[] = [];
   for (const agentId of listAgentIds(paths.stateRoot)) {
@@ -139,6 +144,53 @@ export async function runDoctor(options: DoctorOptions, io: CliIo, scope: { read
   }
   if (others.length === 0) return first;
   return { ...first, ok: first.ok && others.every((report) => report.ok), otherAgents: others };
+}
+
+/**
+ * The shared PostgreSQL state, when one is configured: the server answers, the schema is migrated (`--fix`
+ * runs the migrations), and the secret key is set and opens the stored credentials.
+ */
+async function checkSharedState(config: UnderstudyConfig, io: CliIo, agentId: string, stateRoot: string, fix: boolean): Promise<DoctorCheck | undefined> {
+  let shared;
+  try {
+    shared = resolveSharedState(config, io.env);
+  } catch (error) {
+    return { name: 'shared state', status: 'error', detail: (error as Error).message };
+  }
+  if (shared === undefined) return undefined;
+  const connect = (migrations: 'run' | 'check') =>
+    connectPostgresState({ url: shared.url, schema: shared.schema, poolSize: 2, secretKey: shared.secretKey, migrations, connectTimeoutMs: 5000 });
+  let state;
+  let migrated = false;
+  try {
+    try {
+      state = await connect('check');
+    } catch (error) {
+      if (!(AuthStoreError.isInstance(error) && error.code === 'store_not_migrated') || !fix) throw error;
+      state = await connect('run');
+      migrated = true;
+    }
+  } catch (error) {
+    return { name: 'shared state', status: 'error', detail: (error as Error).message };
+  }
+  try {
+    const where = `${state.location}: reachable, schema ${migrated ? 'migrated' : 'current'}`;
+    if (shared.secretKey === undefined) {
+      return { name: 'shared state', status: 'warn', detail: `${where}; no ${shared.secretKeyEnv}: credentials cannot be stored or read there (set it on every replica)` };
+    }
+    const store = await openAuthProfileStore({ stateDir: stateRoot, agentId, postgres: state, legacyFiles: 'ignore', readOnly: true });
+    try {
+      const stored = (await store.listProfiles()).filter((profile) => profile.source === 'store');
+      for (const profile of stored) await store.resolveCredential(profile.id);
+      return { name: 'shared state', status: migrated ? 'fixed' : 'ok', detail: `${where}; ${shared.secretKeyEnv} opens ${String(stored.length)} stored credential(s)` };
+    } catch (error) {
+      return { name: 'shared state', status: 'error', detail: `${where}; ${(error as Error).message}` };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await state.close();
+  }
 }
 
 async function doctorOf(options: DoctorOptions, config: ReturnType<typeof checkConfig>, paths: StatePaths): Promise<DoctorReport> {

@@ -157,7 +157,7 @@ export async function buildStatusReport(context: CommandContext, store: AuthProf
     now: isoTime(nowMs),
     configPath: context.loaded.path,
     configFound: context.loaded.found,
-    databasePath: context.paths.databasePath,
+    databasePath: store.location,
     model: {
       source: selection.kind,
       field: selection.field,

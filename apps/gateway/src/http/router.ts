@@ -3,6 +3,7 @@
  * graceful shutdown, renders every error in the wire format of the route, and writes one access-log line and
  * the request metrics per request.
  */
+import type { StateHealth } from '../services/agent-stores.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger as PinoLogger } from 'pino';
 import type { AdminContext } from '../admin/admin-api.js';
@@ -28,6 +29,8 @@ export interface RouterContext {
   readonly log: PinoLogger;
   /** True once shutdown started: new requests get 503. */
   readonly draining: () => boolean;
+  /** Backend and health of the state store (`/healthz` says `degraded` while the shared state is unreachable). */
+  readonly stateHealth?: (() => Promise<StateHealth>) | undefined;
   /** In-flight requests' abort controllers (aborted when the grace period ends). */
   readonly inFlight: Set<AbortController>;
 }
@@ -119,7 +122,11 @@ export function createRequestListener(context: RouterContext): (request: Incomin
       if (!target.ok) throw invalidRequest(target.problem, 'invalid_request_target');
       if (route === 'healthz' && method === 'GET') {
         const draining = context.draining();
-        sendJson(response, draining ? 503 : 200, { status: draining ? 'draining' : 'ok' });
+        const health = await context.stateHealth?.();
+        // Degraded is still 200: chat requests are answered (from the last known state), so a balancer keeps
+        // sending them; the body and understudy_state_store_up say what is wrong.
+        const status = draining ? 'draining' : health?.up === false ? 'degraded' : 'ok';
+        sendJson(response, draining ? 503 : 200, health === undefined || health.backend === 'sqlite' ? { status } : { status, state: health });
         return { status: draining ? 503 : 200 };
       }
       if (context.draining()) {

@@ -46,6 +46,19 @@ export function storeUnavailable(agentId: string | undefined, cause: unknown): G
   });
 }
 
+/**
+ * The 503 for a write that needs the shared PostgreSQL state while it cannot be reached (`/model`, admin
+ * session and profile changes). Chat requests are not refused: they are answered from the last known state.
+ */
+export function stateUnreachable(cause: unknown): GatewayError {
+  return new GatewayError(
+    503,
+    'unavailable',
+    'the shared state store (PostgreSQL) is unreachable, so this change cannot be saved for every replica: retry in a few seconds (chat requests are still served)',
+    { code: 'state_store_unreachable', cause },
+  );
+}
+
 /** The 503 for a request that reached a store the shutting-down gateway already closed. */
 export function shuttingDown(cause?: unknown): GatewayError {
   return new GatewayError(503, 'unavailable', 'the gateway is shutting down; retry on another instance', { code: 'shutting_down', cause });
@@ -60,6 +73,7 @@ export function storeError(error: unknown, agentId: string | undefined): Gateway
     return new GatewayError(400, 'invalid_request', error.message, { code: error.code, cause: error });
   }
   if (AuthStoreError.isInstance(error) && error.code === 'store_closed') return shuttingDown(error);
+  if (AuthStoreError.isInstance(error) && error.code === 'state_unreachable') return stateUnreachable(error);
   return isStoreFailure(error) ? storeUnavailable(agentId, error) : undefined;
 }
 

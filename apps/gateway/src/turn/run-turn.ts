@@ -4,6 +4,7 @@
  * `models.timeouts.requestMs`), cleared as soon as the attempt resolves, so a streamed answer that has started
  * is never cut by it; the time spent waiting on providers is measured for the overhead metric.
  */
+import { turnStore } from '../services/turn-store.js';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { AttemptFunction, ChatType, Clock, Logger, RandomSource } from '@understudy/contracts';
@@ -134,7 +135,7 @@ async function run<T>(
       runWithModelFallback<T>({
         request: next,
         config: services.config,
-        store: input.store,
+        store: turnStore(input.store, services.logger),
         attempt,
         clock: services.clock,
         random: services.random,

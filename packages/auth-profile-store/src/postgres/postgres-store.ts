@@ -129,6 +129,8 @@ export interface PostgresStoreSetup {
   readonly inline: ReadonlyMap<ProfileId, InlineKey>;
   readonly nowMs: () => number;
   readonly readOnly: boolean;
+  /** `close()` closes `state` too. */
+  readonly ownsState: boolean;
 }
 
 /** The PostgreSQL-backed store of one agent. Build it with `openAuthProfileStore({ postgres })`. */
@@ -149,6 +151,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
   readonly #localRefreshLocks = new Map<ProfileId, { readonly holder: string; readonly expiresAt: number }>();
   readonly #pending: PendingMark[] = [];
   readonly #unsubscribe: (() => void)[] = [];
+  readonly #ownsState: boolean;
   #replaying: Promise<void> | undefined;
   #closed = false;
 
@@ -160,6 +163,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
     this.#state = setup.state;
     this.#inline = setup.inline;
     this.#nowMs = setup.nowMs;
+    this.#ownsState = setup.ownsState;
     this.#providers = new StateCache(setup.state, 1000);
     this.#credentials = new StateCache(setup.state, 1000);
     this.#sessions = new StateCache(setup.state, 10_000);
@@ -612,6 +616,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
     await this.#replayPending().catch(() => undefined);
     this.#closed = true;
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    if (this.#ownsState) await this.#state.close();
   }
 
   /** The store never serialises secrets: only its identity. */
