@@ -38,6 +38,12 @@ export interface GatewayErrorOptions {
   readonly retryAfterSeconds?: number | undefined;
   /** Extra fields for the body's `understudy` object (e.g. the attempts of a failed turn). */
   readonly details?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * understudy already used its own retries, rotations and fallbacks on this request: a client SDK retrying the
+   * same request at once cannot help (the answer then says `x-should-retry: false`, docs/wire-mapping.md#retries).
+   * @default false
+   */
+  readonly exhausted?: boolean | undefined;
   readonly cause?: unknown;
 }
 
@@ -52,6 +58,7 @@ export class GatewayError extends Error {
   readonly code: string;
   readonly retryAfterSeconds: number | undefined;
   readonly details: Readonly<Record<string, unknown>> | undefined;
+  readonly exhausted: boolean;
 
   constructor(status: number, kind: GatewayErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -61,6 +68,7 @@ export class GatewayError extends Error {
     this.code = options.code ?? kind;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.details = options.details;
+    this.exhausted = options.exhausted === true;
     Object.defineProperty(this, brand, { value: true, enumerable: false });
   }
 

@@ -47,6 +47,8 @@ export function candidateKey(candidate: Candidate): string {
  */
 export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, index: number): Promise<CandidateOutcome<T>> {
   ctx.checkContinue(candidate);
+  const unfit = ctx.canServe?.(candidate);
+  if (unfit !== undefined) return skip(ctx, candidate, index, { why: unfit, reason: 'format' });
   const provider = candidate.provider;
   if (ctx.tlsFailedProviders.has(provider)) return skip(ctx, candidate, index, { why: 'tls_certificate', reason: 'tls_certificate' });
 

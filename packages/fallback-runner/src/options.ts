@@ -105,6 +105,12 @@ export interface RunWithModelFallbackOptions<T> {
    * for the repaired request. @default none
    */
   readonly allowFormatRetry?: ((provider: string) => boolean) | undefined;
+  /**
+   * Whether a candidate can serve this request at all (e.g. a text-only model for a request with images): a
+   * returned text skips the candidate without a call, with reason `format` and the text as its summary; `undefined`
+   * tries it. @default every candidate is tried
+   */
+  readonly canServe?: ((candidate: Candidate) => string | undefined) | undefined;
 }
 
 /** A turn that a candidate answered. */

@@ -62,6 +62,7 @@ export class RunContext<T> {
   readonly skipCache: AuthFailureSkipCache | undefined;
   readonly explicitProfile: ProfileId | undefined;
   readonly deadlineAtMs: number | undefined;
+  readonly canServe: ((candidate: Candidate) => string | undefined) | undefined;
   readonly records: AttemptRecord[] = [];
   /** Providers that failed TLS in this run: their later candidates are skipped. */
   readonly tlsFailedProviders = new Set<string>();
@@ -82,6 +83,7 @@ export class RunContext<T> {
     this.store = options.store;
     this.attempt = options.attempt;
     this.allowFormatRetry = options.allowFormatRetry ?? (() => false);
+    this.canServe = options.canServe;
     this.clock = options.clock;
     this.random = options.random;
     this.logger = options.logger ?? silentLogger;

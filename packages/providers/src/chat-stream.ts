@@ -137,6 +137,7 @@ export async function collectChatStream(stream: ChatStream): Promise<ChatResult>
   const calls: { id: string; name: string; arguments: string }[] = [];
   let finishReason: FinishReason = 'stop';
   let rawFinishReason: string | undefined;
+  let stopSequence: string | undefined;
   let usage: ChatUsage | undefined;
   let sawFinish = false;
   for await (const delta of stream) {
@@ -155,6 +156,7 @@ export async function collectChatStream(stream: ChatStream): Promise<ChatResult>
         sawFinish = true;
         finishReason = delta.finishReason;
         rawFinishReason = delta.rawFinishReason;
+        stopSequence = delta.stopSequence;
         break;
       case 'usage':
         usage = delta.usage;
@@ -170,6 +172,7 @@ export async function collectChatStream(stream: ChatStream): Promise<ChatResult>
     finishReason,
     ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
     ...(usage === undefined ? {} : { usage }),
+    ...(stopSequence === undefined ? {} : { stopSequence }),
     responseHeaders: stream.responseHeaders,
   };
 }
@@ -181,7 +184,12 @@ export function resultToDeltas(result: Omit<ChatResult, 'responseHeaders'>): Cha
   result.toolCalls.forEach((call, index) =>
     deltas.push({ kind: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: call.arguments }),
   );
-  deltas.push({ kind: 'finish', finishReason: result.finishReason, rawFinishReason: result.rawFinishReason });
+  deltas.push({
+    kind: 'finish',
+    finishReason: result.finishReason,
+    rawFinishReason: result.rawFinishReason,
+    ...(result.stopSequence === undefined ? {} : { stopSequence: result.stopSequence }),
+  });
   if (result.usage !== undefined) deltas.push({ kind: 'usage', usage: result.usage });
   return deltas;
 }

@@ -136,7 +136,7 @@ export interface ChatRequest {
 }
 
 /** Every wire format understudy reads or writes: the provider apis plus the OpenAI Responses API. */
-export type WireApi = ProviderApi;
+export type WireApi = ProviderApi | 'openai-responses';
 
 /**
  * A request body as the client sent it, for the same-format fast path: an upstream speaking `api` receives

@@ -122,6 +122,11 @@ export interface ProviderClient {
    * finished streams whose response has not ended yet (see `timeouts.drainAfterFinishMs`).
    */
   close(): Promise<void>;
+  /**
+   * Counts the input tokens of a request with the provider's own endpoint (`anthropic-messages` only:
+   * `POST /v1/messages/count_tokens`). Any other api resolves with an `INVALID_REQUEST` failure.
+   */
+  countTokens(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<number>>;
 }
 
 /** Applies the defaults and checks every timeout. @throws {ProviderOptionsError} naming a bad one. */

@@ -182,13 +182,46 @@ class UndiciProviderClient implements ProviderClient {
     }
   }
 
+  async countTokens(request: ChatRequest, options: ProviderCallOptions): Promise<AttemptResult<number>> {
+    if (this.api !== 'anthropic-messages') {
+      return this.#failed({
+        provider: this.providerId,
+        model: request.model,
+        message: `counting tokens needs an anthropic-messages provider; ${this.providerId} speaks ${this.api}`,
+        code: 'INVALID_REQUEST',
+        errorType: 'invalid_request_error',
+        outputStarted: false,
+      });
+    }
+    const opened = await this.#open(request, options, false, true);
+    if (!opened.ok) return this.#failed(opened.failure);
+    try {
+      if (!isSuccess(opened.response.status)) return this.#failed(await this.#errorResponse(opened));
+      const read = await readBodyText(opened.response.body, { maxBytes: 64 * 1024, control: opened.control, idleTimeoutMs: this.#timeouts.bodyTimeoutMs });
+      let count: unknown;
+      try {
+        count = asPlainRecord(JSON.parse(read.text))?.['input_tokens'];
+      } catch {
+        count = undefined;
+      }
+      if (typeof count !== 'number' || !Number.isFinite(count)) {
+        return this.#failed(this.#bodyFailure(opened, 'malformed count_tokens answer: no input_tokens number', read.text, 'MALFORMED_RESPONSE').failure);
+      }
+      return { ok: true, value: count };
+    } catch (error) {
+      return this.#failed(transportFailure(opened.context, error, { phase: 'body', outputStarted: false, abort: opened.control.abortInfo, status: opened.response.status, headers: opened.response.headers }));
+    } finally {
+      opened.control.dispose();
+    }
+  }
+
   /** The caller's own body when it is in this client's format (the same-format fast path). */
   #native(request: ChatRequest): NativeRequest | undefined {
     return request.native !== undefined && request.native.api === this.api ? request.native : undefined;
   }
 
   /** Sends the request (refreshing an OAuth credential first when it is due, and once more after a 401). */
-  async #open(request: ChatRequest, options: ProviderCallOptions, stream: boolean): Promise<OpenResult> {
+  async #open(request: ChatRequest, options: ProviderCallOptions, stream: boolean, count = false): Promise<OpenResult> {
     let credential = options.credential;
     const refresher = this.#refresher;
     if (credential?.type === 'oauth' && refresher?.needsRefresh(credential) === true) {
@@ -196,7 +229,7 @@ class UndiciProviderClient implements ProviderClient {
       if (!refreshed.ok) return refreshed;
       credential = refreshed.credential;
     }
-    const first = await this.#send(request, credential, options.signal, stream);
+    const first = await this.#send(request, credential, options.signal, stream, count);
     if (!first.ok || first.response.status !== 401 || credential?.type !== 'oauth' || refresher?.canRefresh(credential) !== true) {
       return first;
     }
@@ -204,7 +237,7 @@ class UndiciProviderClient implements ProviderClient {
     first.control.dispose();
     const refreshed = await refresher.refresh(options.profileId, credential, this.#refreshContext(request, credential, options));
     if (!refreshed.ok) return refreshed;
-    return this.#send(request, refreshed.credential, options.signal, stream);
+    return this.#send(request, refreshed.credential, options.signal, stream, count);
   }
 
   #refreshContext(request: ChatRequest, credential: Credential, options: ProviderCallOptions) {
@@ -226,19 +259,25 @@ class UndiciProviderClient implements ProviderClient {
     return { provider: this.providerId, model: request.model, secrets };
   }
 
-  async #send(request: ChatRequest, credential: Credential | null, signal: AbortSignalLike | undefined, stream: boolean): Promise<OpenResult> {
+  async #send(
+    request: ChatRequest,
+    credential: Credential | null,
+    signal: AbortSignalLike | undefined,
+    stream: boolean,
+    count: boolean,
+  ): Promise<OpenResult> {
     const context = this.#failureContext(request, credential);
     let body: string;
     let target: RequestTarget;
     try {
-      target = this.#target(request, stream);
+      target = count ? requestTarget(`${this.#wire.endpoint(this.#baseUrl, request, false)}/count_tokens`) : this.#target(request, stream);
       const encodeOptions = { defaultMaxTokens: this.#options.defaultMaxTokens ?? 4096, includeStreamUsage: this.#includeStreamUsage };
       const native = this.#native(request);
-      body = JSON.stringify(
+      const encoded =
         native === undefined
-          ? this.#wire.encodeRequest(request, stream, encodeOptions)
-          : this.#wire.nativeBody(native.body, request.model, stream, encodeOptions),
-      );
+          ? (this.#wire.encodeRequest(request, stream, encodeOptions) as Record<string, unknown>)
+          : this.#wire.nativeBody(native.body, request.model, stream, encodeOptions);
+      body = JSON.stringify(count ? countTokensBody(encoded) : encoded);
     } catch (error) {
       return { ok: false, failure: notSentFailure(context, this.api, error) };
     }
@@ -392,6 +431,15 @@ class UndiciProviderClient implements ProviderClient {
     );
     return { ok: false, failure };
   }
+}
+
+/** The fields Anthropic's count_tokens endpoint takes (it refuses the others, `max_tokens` among them). */
+const COUNT_TOKENS_FIELDS: readonly string[] = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'mcp_servers', 'output_config'];
+
+function countTokensBody(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of COUNT_TOKENS_FIELDS) if (body[key] !== undefined) out[key] = body[key];
+  return out;
 }
 
 function asPlainRecord(value: unknown): Record<string, unknown> | undefined {

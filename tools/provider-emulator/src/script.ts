@@ -129,6 +129,8 @@ const scriptSchema = z
       .strict()
       .optional(),
     models: z.array(z.string()).optional(),
+    /** Refuse with a 400 what the real APIs refuse (see real-limits.ts), before any route is played. */
+    realLimits: z.boolean().optional(),
     routes: z.array(routeSchema).optional(),
     oauth: z
       .object({

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { RequestTarget } from './request-info.js';
 import { SECRET_HEADERS, keyFingerprint, requestKey, requestTarget } from './request-info.js';
+import { realApiRefusal } from './real-limits.js';
 import { playStep, sendStatus } from './responder.js';
 import type { EmulatorScript, EmulatorStep, OAuthStep } from './script.js';
 import { EMPTY_SCRIPT, EmulatorScriptError, parseEmulatorScript } from './script.js';
@@ -375,9 +376,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     };
     state.records.push(record);
     switch (target.kind) {
-      case 'api':
-        record.outcome = await playStep({ request, response, gone, target, body, sequence }, chosen.value, state.script);
+      case 'api': {
+        const refusal = state.script.realLimits === true ? realApiRefusal(target.api, target.model, body) : undefined;
+        record.outcome =
+          refusal === undefined
+            ? await playStep({ request, response, gone, target, body, sequence }, chosen.value, state.script)
+            : `refused: ${sendStatus(response, refusal)}`;
         break;
+      }
       case 'oauth':
         record.outcome = await handleOAuth(state, response, body, gone);
         break;

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/chat/completions` and `POST /v1/messages`, written once against {@link WireDialect}: read and
+ * `POST /v1/chat/completions`, `POST /v1/messages` and `POST /v1/responses`, written once against {@link WireDialect}: read and
  * parse the body, resolve the agent, session, chat type and model selection, answer a chat command, or run the
  * turn with failover and render the answer (whole or streamed) with the `x-understudy-*` headers.
  */
@@ -74,8 +74,8 @@ function forwardedHeaders(dialect: WireDialect, request: IncomingMessage): Recor
   return out;
 }
 
-/** The `x-understudy-*` request headers, validated. */
-function requestHeaders(request: IncomingMessage): {
+/** The `x-understudy-*` request headers, validated. @throws {GatewayError} 400 for a bad session key, chat type or source. */
+export function requestHeaders(request: IncomingMessage): {
   readonly agentId: string;
   readonly sessionKey?: string;
   readonly chatType?: ChatType;
@@ -102,12 +102,14 @@ function requestHeaders(request: IncomingMessage): {
   };
 }
 
+const ID_PREFIX: Readonly<Record<WireDialect['id'], string>> = { openai: 'chatcmpl-', anthropic: 'msg_', responses: 'resp_' };
+
 function answerId(dialect: WireDialect): string {
-  const random = randomUUID().replaceAll('-', '');
-  return dialect.id === 'openai' ? `chatcmpl-${random}` : `msg_${random}`;
+  return `${ID_PREFIX[dialect.id]}${randomUUID().replaceAll('-', '')}`;
 }
 
-function answerHeaders(result: FallbackRunResult<unknown>): HeaderMap {
+/** The `x-understudy-*` headers of an answer: the model and profile that answered, the fallback reason. */
+export function answerHeaders(result: FallbackRunResult<unknown>): HeaderMap {
   return {
     'x-understudy-model': formatModelRef(result.candidate),
     ...(result.profile === null ? {} : { 'x-understudy-profile': result.profile }),
@@ -116,7 +118,7 @@ function answerHeaders(result: FallbackRunResult<unknown>): HeaderMap {
 }
 
 /** The body as the client sent it, for an upstream of the same format (parse already checked it is an object). */
-function nativeRequest(dialect: WireDialect, body: unknown, request: IncomingMessage): NativeRequest {
+export function nativeRequest(dialect: WireDialect, body: unknown, request: IncomingMessage): NativeRequest {
   const headers = forwardedHeaders(dialect, request);
   return { api: dialect.api, body: body as Record<string, unknown>, ...(headers === undefined ? {} : { headers }) };
 }

@@ -4,6 +4,7 @@
  * `anthropic-version` (as the Anthropic SDK does).
  */
 import type { UnderstudyConfig } from '@understudy/config';
+import { GatewayError } from '../gateway-error.js';
 import { renderAnthropicModelList } from '../wire/anthropic-response.js';
 import { renderOpenAIModelList } from '../wire/openai-response.js';
 import { validModelNames } from './model-selection.js';
@@ -29,4 +30,21 @@ export function modelListEntries(config: UnderstudyConfig): { readonly id: strin
 export function renderModelList(config: UnderstudyConfig, anthropic: boolean): Record<string, unknown> {
   const entries = modelListEntries(config);
   return anthropic ? renderAnthropicModelList(entries) : renderOpenAIModelList(entries);
+}
+
+/**
+ * The body of `GET /v1/models/{id}` in the client's format: one entry of the list.
+ *
+ * @throws {GatewayError} 404 naming the valid ids when `id` is not in the list.
+ */
+export function renderModel(config: UnderstudyConfig, id: string, anthropic: boolean): Record<string, unknown> {
+  const entries = modelListEntries(config);
+  const entry = entries.find((candidate) => candidate.id === id);
+  if (entry === undefined) {
+    throw new GatewayError(404, 'not_found', `unknown model "${id}"; valid: ${entries.map((candidate) => candidate.id).join(', ')}`, {
+      code: 'model_not_found',
+    });
+  }
+  const list = anthropic ? renderAnthropicModelList([entry]) : renderOpenAIModelList([entry]);
+  return (list['data'] as Record<string, unknown>[])[0] ?? {};
 }

@@ -10,13 +10,14 @@ import type { AdminContext } from '../admin/admin-api.js';
 import { handleAdmin } from '../admin/admin-api.js';
 import type { ChatHandlerContext, ChatOutcome } from '../chat/chat-handler.js';
 import { handleChat, methodNotAllowed } from '../chat/chat-handler.js';
-import { renderModelList } from '../chat/models-list.js';
+import { handleCountTokens } from '../chat/count-tokens.js';
+import { renderModel, renderModelList } from '../chat/models-list.js';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { storeError, storeFailureFacts } from '../services/store-errors.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTimer } from '../turn/run-turn.js';
 import type { WireDialect } from '../wire/dialect.js';
-import { anthropicDialect, openAIDialect } from '../wire/dialects.js';
+import { anthropicDialect, openAIDialect, responsesDialect } from '../wire/dialects.js';
 import { clientAllowed } from './access.js';
 import { parseRequestTarget } from './request-target.js';
 import { sendJson, sendText } from './respond.js';
@@ -35,7 +36,20 @@ export interface RouterContext {
   readonly inFlight: Set<AbortController>;
 }
 
-type Route = 'chat_completions' | 'messages' | 'models' | 'healthz' | 'metrics' | 'admin' | 'unknown';
+type Route =
+  | 'chat_completions'
+  | 'messages'
+  | 'responses'
+  | 'count_tokens'
+  | 'models'
+  | 'model'
+  | 'healthz'
+  | 'metrics'
+  | 'admin'
+  | 'unknown';
+
+/** The routes that run a turn (their time is measured as gateway overhead). */
+const TURN_ROUTES: ReadonlySet<Route> = new Set(['chat_completions', 'messages', 'responses', 'count_tokens']);
 
 function routeOf(path: string): Route {
   switch (path) {
@@ -45,6 +59,12 @@ function routeOf(path: string): Route {
     case '/v1/messages':
     case '/messages':
       return 'messages';
+    case '/v1/responses':
+    case '/responses':
+      return 'responses';
+    case '/v1/messages/count_tokens':
+    case '/messages/count_tokens':
+      return 'count_tokens';
     case '/v1/models':
     case '/models':
       return 'models';
@@ -53,24 +73,48 @@ function routeOf(path: string): Route {
     case '/metrics':
       return 'metrics';
     default:
+      if (path.startsWith('/v1/models/') || path.startsWith('/models/')) return 'model';
       return path === '/admin' || path.startsWith('/admin/') ? 'admin' : 'unknown';
   }
 }
 
-/** The wire format errors of a route are rendered in. */
-function dialectOf(route: Route, request: IncomingMessage): WireDialect {
-  if (route === 'messages') return anthropicDialect;
-  if (route === 'models' && request.headers['anthropic-version'] !== undefined) return anthropicDialect;
+/** True for a path of the Anthropic dialect (`/v1/messages` and everything under it). */
+function isAnthropicPath(path: string): boolean {
+  return /^(?:\/v1)?\/messages(?:\/|$)/.test(path);
+}
+
+/** The wire format errors of a route are rendered in: the dialect its path belongs to. */
+function dialectOf(route: Route, path: string, request: IncomingMessage): WireDialect {
+  if (route === 'responses') return responsesDialect;
+  if (isAnthropicPath(path)) return anthropicDialect;
+  if ((route === 'models' || route === 'model') && request.headers['anthropic-version'] !== undefined) return anthropicDialect;
   return openAIDialect;
 }
 
-function sendError(response: ServerResponse, dialect: WireDialect, error: GatewayError): void {
+/**
+ * The retry headers of an error: `retry-after` when known; and for a request on which understudy exhausted its
+ * own recovery, `x-should-retry: false` unless a retry within the client SDK's wait cap can help (then only
+ * `retry-after`, the soonest recovery), so that an SDK does not repeat the whole failover (docs/wire-mapping.md#retries).
+ */
+export function retryHeaders(error: GatewayError, maxRetryAfterMs: number | null): Record<string, string | number> {
+  const headers: Record<string, string | number> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
+  if (!error.exhausted) return headers;
+  const capMs = Math.min(SDK_RETRY_AFTER_CAP_MS, maxRetryAfterMs ?? SDK_RETRY_AFTER_CAP_MS);
+  const helps = error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 <= capMs;
+  if (!helps) headers['x-should-retry'] = 'false';
+  return headers;
+}
+
+/** The longest `retry-after` the Stainless-generated SDKs (openai, @anthropic-ai/sdk) wait for before retrying. */
+const SDK_RETRY_AFTER_CAP_MS = 60_000;
+
+function sendError(response: ServerResponse, dialect: WireDialect, error: GatewayError, maxRetryAfterMs: number | null): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  const headers: Record<string, string | number> = {};
-  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
+  const headers = retryHeaders(error, maxRetryAfterMs);
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
   // The rest of the body was not read (too large, or it stopped arriving): close rather than wait for it.
   if (error.status === 408 || error.status === 413) headers['connection'] = 'close';
@@ -109,7 +153,7 @@ export function createRequestListener(context: RouterContext): (request: Incomin
     const path = url?.pathname ?? '';
     const method = request.method ?? 'GET';
     const route = url === undefined ? 'unknown' : routeOf(path);
-    const dialect = dialectOf(route, request);
+    const dialect = dialectOf(route, path, request);
     const abort = new AbortController();
     const timer: UpstreamTimer = { upstreamMs: 0 };
     context.inFlight.add(abort);
@@ -142,8 +186,18 @@ export function createRequestListener(context: RouterContext): (request: Incomin
       switch (route) {
         case 'chat_completions':
         case 'messages':
+        case 'responses':
           if (method !== 'POST') throw methodNotAllowed(method, path);
           return handleChat(dialect, request, response, context.chat, abort.signal, timer);
+        case 'count_tokens':
+          if (method !== 'POST') throw methodNotAllowed(method, path);
+          return handleCountTokens(request, response, context.chat, abort.signal, timer);
+        case 'model': {
+          if (method !== 'GET') throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use GET`, { code: 'method_not_allowed' });
+          const id = decodeURIComponent(path.slice(path.indexOf('/models/') + '/models/'.length));
+          sendJson(response, 200, renderModel(context.chat.config, id, dialect.id === 'anthropic'));
+          return { status: 200 };
+        }
         case 'models':
           if (method !== 'GET') throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use GET`, { code: 'method_not_allowed' });
           sendJson(response, 200, renderModelList(context.chat.config, dialect.id === 'anthropic'));
@@ -154,9 +208,12 @@ export function createRequestListener(context: RouterContext): (request: Incomin
           return { status: 200 };
         }
         default:
-          throw new GatewayError(404, 'not_found', `no endpoint ${method} ${path}; try POST /v1/chat/completions, POST /v1/messages or GET /v1/models`, {
-            code: 'not_found',
-          });
+          throw new GatewayError(
+            404,
+            'not_found',
+            `no endpoint ${method} ${path}; try POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/responses, GET /v1/models or GET /v1/models/{id}`,
+            { code: 'not_found' },
+          );
       }
     };
 
@@ -167,14 +224,14 @@ export function createRequestListener(context: RouterContext): (request: Incomin
           : (storeError(error, undefined) ??
             new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error }));
         logFailure(log, gatewayError, method, path);
-        sendError(response, dialect, gatewayError);
+        sendError(response, dialect, gatewayError, context.chat.turn.maxRetryAfterMs);
         return { status: gatewayError.status, error: gatewayError.code };
       })
       .then((outcome) => {
         const totalMs = performance.now() - started;
         metrics.requests.inc({ route, status: String(outcome.status) });
         metrics.requestSeconds.observe({ route }, totalMs / 1000);
-        if (route === 'chat_completions' || route === 'messages') {
+        if (TURN_ROUTES.has(route)) {
           // A streamed answer's own time ends at its first byte; after that the gateway only relays.
           const ownMs = (timer.outputAtMs === undefined ? totalMs : timer.outputAtMs - started) - timer.upstreamMs;
           metrics.overheadSeconds.observe({ route }, Math.max(0, ownMs) / 1000);
@@ -214,7 +271,7 @@ function answerUnexpected(log: PinoLogger, response: ServerResponse, error: unkn
   }
   try {
     if (response.headersSent) response.destroy();
-    else sendError(response, openAIDialect, new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error' }));
+    else sendError(response, openAIDialect, new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error' }), null);
   } catch {
     response.destroy();
   }

@@ -13,6 +13,7 @@ import type { AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallba
 import { runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
 import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
 import { completeAttempt, streamAttempt } from '@understudy/providers';
+import { candidateRequest, unservableReason } from './candidate-shaping.js';
 import type { RequestSelection } from '../chat/model-selection.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { ProviderClients } from '../services/provider-clients.js';
@@ -145,6 +146,7 @@ async function run<T>(
         maxRetryAfterMs: services.maxRetryAfterMs,
         lastUsedRefreshMs: LAST_USED_REFRESH_MS,
         allowFormatRetry: (provider) => services.config.models.providers[provider]?.allowFormatRetry === true,
+        canServe: (candidate) => unservableReason(services.config, candidate, input.isImageRequest),
         ...(services.skipCache === undefined ? {} : { skipCache: services.skipCache }),
       }),
     // The user switched the session's model mid-turn to one outside this chain: the turn runs on it.
@@ -162,7 +164,29 @@ async function run<T>(
  */
 export function runCompleteTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<FallbackRunResult<ChatResult>> {
   const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
-  return run(services, input, completeAttempt(clients, { ...input.chat, model: '', stream: false }, { credentialStore: input.store }), timer, true);
+  return run(services, input, completeAttempt(clients, candidateRequest(services.config, { ...input.chat, stream: false }), { credentialStore: input.store }), timer, true);
+}
+
+/**
+ * A count-tokens turn: a candidate on an `anthropic-messages` upstream counts with the provider's endpoint, any
+ * other one answers `estimate` at once.
+ *
+ * @throws {FailoverError | FallbackSummaryError | CandidateChainError} as `runWithModelFallback`.
+ */
+export function runCountTokensTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer, estimate: number): Promise<FallbackRunResult<number>> {
+  const shape = candidateRequest(services.config, { ...input.chat, stream: false });
+  const attempt: AttemptFunction<number> = async (candidate, profile, signal) => {
+    const client = services.providers.get(candidate.provider);
+    if (client?.api !== 'anthropic-messages') return { ok: true, value: estimate };
+    const credentialStore = profile?.view.source === 'store' ? input.store : undefined;
+    return client.countTokens(shape(candidate), {
+      credential: profile?.credential ?? null,
+      profileId: profile?.view.id,
+      signal,
+      ...(credentialStore === undefined ? {} : { credentialStore }),
+    });
+  };
+  return run(services, input, attempt, timer, true);
 }
 
 /**
@@ -173,5 +197,5 @@ export function runCompleteTurn(services: TurnServices, input: TurnInput, timer:
  */
 export function runStreamTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<FallbackRunResult<ChatStream>> {
   const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
-  return run(services, input, streamAttempt(clients, { ...input.chat, model: '', stream: true }, { credentialStore: input.store }), timer, false);
+  return run(services, input, streamAttempt(clients, candidateRequest(services.config, { ...input.chat, stream: true }), { credentialStore: input.store }), timer, false);
 }

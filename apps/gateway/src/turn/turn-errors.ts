@@ -139,6 +139,7 @@ function failoverErrorToHttp(error: FailoverError, nowMs: number): GatewayError 
     code: error.reason,
     ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
     details: { reason: error.reason, attempts: error.attempts.map(attemptDetail) },
+    exhausted: true,
     cause: error,
   });
 }
@@ -160,6 +161,7 @@ function summaryErrorToHttp(error: FallbackSummaryError, nowMs: number): Gateway
     code: rateLimited ? 'all_models_rate_limited' : coolingDown ? 'all_models_cooling_down' : 'all_models_failed',
     ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
     details: { reason, attempts: error.attempts.map(attemptDetail) },
+    exhausted: true,
     cause: error,
   });
 }

@@ -47,6 +47,19 @@ export function anthropicStopReason(reason: FinishReason, raw?: string): string 
   }
 }
 
+/** Anthropic's usage object: `input_tokens` counts only the uncached part, the cache figures come beside it. */
+export function anthropicUsage(usage: ChatUsage | undefined): Record<string, number> {
+  if (usage === undefined) return { input_tokens: 0, output_tokens: 0 };
+  const cached = usage.cachedInputTokens ?? 0;
+  const written = usage.cacheWriteInputTokens ?? 0;
+  return {
+    input_tokens: Math.max(0, usage.inputTokens - cached - written),
+    output_tokens: usage.outputTokens,
+    ...(usage.cachedInputTokens === undefined ? {} : { cache_read_input_tokens: cached }),
+    ...(usage.cacheWriteInputTokens === undefined ? {} : { cache_creation_input_tokens: written }),
+  };
+}
+
 function parseArguments(text: string): unknown {
   if (text.trim() === '') return {};
   try {
@@ -67,9 +80,9 @@ export function renderAnthropicResult(result: ChatResult, meta: AnswerMeta): Rec
     role: 'assistant',
     model: meta.model,
     content,
-    stop_reason: anthropicStopReason(result.finishReason, result.rawFinishReason),
-    stop_sequence: null,
-    usage: { input_tokens: result.usage?.inputTokens ?? 0, output_tokens: result.usage?.outputTokens ?? 0 },
+    stop_reason: result.stopSequence === undefined ? anthropicStopReason(result.finishReason, result.rawFinishReason) : 'stop_sequence',
+    stop_sequence: result.stopSequence ?? null,
+    usage: anthropicUsage(result.usage),
     ...(meta.understudy === undefined ? {} : { understudy: meta.understudy }),
   };
 }
@@ -83,6 +96,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   #block: OpenBlock | undefined;
   #blockIndex = -1;
   #stopReason: string | undefined;
+  #stopSequence: string | undefined;
   #usage: ChatUsage | undefined;
   #sawToolCall = false;
 
@@ -152,7 +166,8 @@ export class AnthropicStreamEncoder implements StreamEncoder {
         );
       }
       case 'finish':
-        this.#stopReason = anthropicStopReason(delta.finishReason, delta.rawFinishReason);
+        this.#stopSequence = delta.stopSequence;
+        this.#stopReason = delta.stopSequence === undefined ? anthropicStopReason(delta.finishReason, delta.rawFinishReason) : 'stop_sequence';
         return '';
       case 'usage':
         this.#usage = delta.usage;
@@ -169,8 +184,8 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     out += sseEvent(
       {
         type: 'message_delta',
-        delta: { stop_reason: this.#stopReason ?? (this.#sawToolCall ? 'tool_use' : 'end_turn'), stop_sequence: null },
-        usage: { input_tokens: this.#usage?.inputTokens ?? 0, output_tokens: this.#usage?.outputTokens ?? 0 },
+        delta: { stop_reason: this.#stopReason ?? (this.#sawToolCall ? 'tool_use' : 'end_turn'), stop_sequence: this.#stopSequence ?? null },
+        usage: anthropicUsage(this.#usage),
       },
       'message_delta',
     );

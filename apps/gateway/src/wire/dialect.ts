@@ -7,7 +7,7 @@ import type { ChatRequest, ChatResult, ChatStreamDelta, WireApi } from '@underst
 import type { GatewayError } from '../gateway-error.js';
 
 /** Which client wire format. */
-export type DialectId = 'openai' | 'anthropic';
+export type DialectId = 'openai' | 'anthropic' | 'responses';
 
 /** A client request, parsed and validated. */
 export interface ParsedChatRequest {

@@ -1,4 +1,4 @@
-/** The two client wire formats as {@link WireDialect}s. */
+/** The client wire formats as {@link WireDialect}s. */
 import type { WireDialect } from './dialect.js';
 import { parseAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamEncoder, renderAnthropicError, renderAnthropicResult } from './anthropic-response.js';
@@ -6,6 +6,8 @@ import { NativeStreamEncoder, nativeResult } from './native-answer.js';
 import { parseOpenAIRequest } from './openai-request.js';
 import { OpenAIStreamEncoder, renderOpenAIError, renderOpenAIResult } from './openai-response.js';
 import { sseEvent } from './dialect.js';
+import { parseResponsesRequest } from './responses-request.js';
+import { ResponsesStreamEncoder, renderResponsesResult } from './responses-response.js';
 
 /** OpenAI chat completions (`POST /v1/chat/completions`). */
 export const openAIDialect: WireDialect = Object.freeze<WireDialect>({
@@ -45,4 +47,23 @@ export const anthropicDialect: WireDialect = Object.freeze<WireDialect>({
         })
       : new AnthropicStreamEncoder(meta),
   renderError: renderAnthropicError,
+});
+
+/** OpenAI Responses API (`POST /v1/responses`); errors in OpenAI's shape. */
+export const responsesDialect: WireDialect = Object.freeze<WireDialect>({
+  id: 'responses',
+  api: 'openai-responses',
+  forwardedHeaders: ['openai-beta'],
+  parseRequest: parseResponsesRequest,
+  renderResult: (result, meta) => nativeResult(result, meta, 'openai-responses') ?? renderResponsesResult(result, meta),
+  createStreamEncoder: (meta, options) =>
+    options.native === true
+      ? new NativeStreamEncoder(meta, {
+          isEnd: (event) => event === 'response.completed' || event === 'response.incomplete' || event === 'response.failed',
+          end: '',
+          namesModel: (event) => event === 'response.created' || event === 'response.in_progress' || event === 'response.completed' || event === 'response.incomplete',
+          error: (error) => sseEvent({ type: 'error', ...(renderOpenAIError(error)['error'] as Record<string, unknown>) }, 'error'),
+        })
+      : new ResponsesStreamEncoder(meta),
+  renderError: renderOpenAIError,
 });

@@ -44,8 +44,14 @@ export function openAIFinishReason(reason: FinishReason): string {
   }
 }
 
-function usageOf(usage: ChatUsage): Record<string, number> {
-  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
+function usageOf(usage: ChatUsage): Record<string, unknown> {
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens,
+    ...(usage.cachedInputTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cachedInputTokens } }),
+    ...(usage.reasoningTokens === undefined ? {} : { completion_tokens_details: { reasoning_tokens: usage.reasoningTokens } }),
+  };
 }
 
 /** The `chat.completion` object of a whole answer. */

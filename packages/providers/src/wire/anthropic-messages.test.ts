@@ -123,7 +123,7 @@ describe('anthropic-messages response translation', () => {
       toolCalls: [{ id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: '{"location":"San Francisco, CA"}' }],
       finishReason: 'tool_calls',
       rawFinishReason: 'tool_use',
-      usage: { inputTokens: 572, outputTokens: 91, totalTokens: 663 },
+      usage: { inputTokens: 572, outputTokens: 91, totalTokens: 663, cachedInputTokens: 100 },
     });
   });
 

@@ -26,8 +26,12 @@ import {
   usageOf,
 } from './content.js';
 import type { ChatUsage } from '../chat-types.js';
+import { clampTemperature, closedObjectSchema, fromAnthropicToolId, reasons, thinkingBudget, toAnthropicToolId } from './shaping.js';
 import type { EncodeOptions, SseEvent, StreamDecoder, WireFormat } from './wire-format.js';
 import { WireError } from './wire-format.js';
+
+/** What a request for any JSON object adds to the system prompt (Anthropic has no JSON mode). */
+const JSON_ONLY_INSTRUCTION = 'Answer with one JSON object and nothing else.';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -70,7 +74,7 @@ function encodeMessage(message: Exclude<ChatMessage, { role: 'system' }>): { rol
           ...encodeBlocks(message.content ?? ''),
           ...(message.toolCalls ?? []).map((call) => ({
             type: 'tool_use',
-            id: call.id,
+            id: toAnthropicToolId(call.id),
             name: call.name,
             input: parseToolArguments(call.arguments, call.name),
           })),
@@ -83,7 +87,7 @@ function encodeMessage(message: Exclude<ChatMessage, { role: 'system' }>): { rol
         content: [
           {
             type: 'tool_result',
-            tool_use_id: message.toolCallId,
+            tool_use_id: toAnthropicToolId(message.toolCallId),
             content: blocks.every((block) => block['type'] === 'text') ? contentText(message.content) : blocks,
             ...(message.isError === true ? { is_error: true } : {}),
           },
@@ -112,17 +116,51 @@ function encodeMessages(messages: readonly ChatMessage[]): { system: string; mes
   return { system, messages: merged };
 }
 
-function encodeToolChoice(choice: ChatToolChoice): unknown {
-  if (choice === 'auto') return { type: 'auto' };
+function encodeToolChoice(choice: ChatToolChoice | undefined, parallel: boolean | undefined): Record<string, unknown> | undefined {
+  const single = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallel === false ? { type: 'auto', ...single } : undefined;
+  if (choice === 'auto') return { type: 'auto', ...single };
   if (choice === 'none') return { type: 'none' };
-  if (choice === 'required') return { type: 'any' };
-  return { type: 'tool', name: choice.name };
+  if (choice === 'required') return { type: 'any', ...single };
+  return { type: 'tool', name: choice.name, ...single };
+}
+
+/** Claude models with extended thinking, for when the model metadata does not say. */
+const THINKING_MODEL = /claude-(3-7|(opus|sonnet|haiku)-4|4)/;
+/** The smallest thinking budget Anthropic accepts. */
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * `thinking` for the request: only for a model that thinks, never with a forced tool choice (Anthropic refuses
+ * both together), and with a budget of at least 1024 tokens below `max_tokens` (else left out).
+ */
+function encodeThinking(request: ChatRequest, maxTokens: number): Record<string, unknown> | undefined {
+  const reasoning = request.reasoning;
+  if (reasoning === undefined || !reasons(request, THINKING_MODEL)) return undefined;
+  if (request.toolChoice === 'required' || typeof request.toolChoice === 'object') return undefined;
+  const wanted = thinkingBudget(reasoning);
+  if (wanted === undefined) return undefined;
+  const budget = Math.min(Math.max(MIN_THINKING_BUDGET, wanted), maxTokens - 1);
+  return budget < MIN_THINKING_BUDGET ? undefined : { type: 'enabled', budget_tokens: budget };
 }
 
 function inputTokensOf(usage: Record<string, unknown>): number {
   return (
     asCount(usage['input_tokens']) + asCount(usage['cache_creation_input_tokens']) + asCount(usage['cache_read_input_tokens'])
   );
+}
+
+/** Usage with the cache and thinking figures when the provider gives them. */
+function anthropicUsage(usage: Record<string, unknown>, inputTokens: number, outputTokens: number): ChatUsage {
+  const cached = asCount(usage['cache_read_input_tokens']);
+  const written = asCount(usage['cache_creation_input_tokens']);
+  const thinking = asCount(asRecord(usage['output_tokens_details'])?.['thinking_tokens']);
+  return {
+    ...usageOf(inputTokens, outputTokens),
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(written > 0 ? { cacheWriteInputTokens: written } : {}),
+    ...(thinking > 0 ? { reasoningTokens: thinking } : {}),
+  };
 }
 
 function errorPayload(record: Record<string, unknown>, raw: string): WireError | undefined {
@@ -140,6 +178,8 @@ class AnthropicStreamDecoder implements StreamDecoder {
   #toolCount = 0;
   #inputTokens = 0;
   #outputTokens = 0;
+  /** The usage record of `message_start` (cache figures), merged under later ones. */
+  #usage: Record<string, unknown> | undefined;
 
   /** `message_delta` (stop reason and usage) came; `message_stop` is still owed. */
   get tailPending(): boolean {
@@ -161,6 +201,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
         if (usage !== undefined) {
           this.#inputTokens = inputTokensOf(usage);
           this.#outputTokens = asCount(usage['output_tokens']);
+          this.#usage = usage;
         }
         return [];
       }
@@ -174,13 +215,20 @@ class AnthropicStreamDecoder implements StreamDecoder {
         const stopReason = asString(delta['stop_reason']);
         if (stopReason !== undefined && !this.finished) {
           this.finished = true;
-          deltas.push({ kind: 'finish', finishReason: anthropicFinishReason(stopReason), rawFinishReason: stopReason });
+          const stopSequence = asString(delta['stop_sequence']);
+          deltas.push({
+            kind: 'finish',
+            finishReason: anthropicFinishReason(stopReason),
+            rawFinishReason: stopReason,
+            ...(stopSequence === undefined ? {} : { stopSequence }),
+          });
         }
         const usage = asRecord(chunk['usage']);
         if (usage !== undefined) {
           if (usage['input_tokens'] !== undefined) this.#inputTokens = inputTokensOf(usage);
           this.#outputTokens = asCount(usage['output_tokens']);
-          deltas.push({ kind: 'usage', usage: usageOf(this.#inputTokens, this.#outputTokens) });
+          const merged = { ...this.#usage, ...usage };
+          deltas.push({ kind: 'usage', usage: anthropicUsage(merged, this.#inputTokens, this.#outputTokens) });
         }
         return deltas;
       }
@@ -213,7 +261,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
         {
           kind: 'tool_call',
           index: ordinal,
-          id: asString(block['id']) ?? '',
+          id: fromAnthropicToolId(asString(block['id']) ?? ''),
           name: asString(block['name']) ?? '',
           argumentsDelta: '',
         },
@@ -257,10 +305,21 @@ export const anthropicMessages: WireFormat = {
   encodeRequest(request: ChatRequest, stream: boolean, options: EncodeOptions) {
     const { system, messages } = encodeMessages(request.messages);
     const tools = request.tools ?? [];
+    const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
+    const thinking = encodeThinking(request, maxTokens);
+    const format = request.responseFormat;
+    // Anthropic has no JSON mode: JSON without a schema is asked for in the system prompt.
+    const systemText = format?.kind === 'json_object' ? [system, JSON_ONLY_INSTRUCTION].filter((text) => text !== '').join('\n\n') : system;
+    // With thinking on, Anthropic takes no temperature or top_k and only a top_p of at least 0.95; some models
+    // refuse temperature and top_p together, so top_p goes when a temperature is set.
+    const temperature = thinking === undefined ? clampTemperature(request, 1) : undefined;
+    const topP =
+      thinking === undefined ? (temperature === undefined ? request.topP : undefined) : request.topP !== undefined && request.topP >= 0.95 ? request.topP : undefined;
+    const toolChoice = tools.length === 0 ? undefined : encodeToolChoice(request.toolChoice, request.parallelToolCalls);
     return {
       model: request.model,
-      max_tokens: request.maxTokens ?? options.defaultMaxTokens,
-      ...(system === '' ? {} : { system }),
+      max_tokens: maxTokens,
+      ...(systemText === '' ? {} : { system: systemText }),
       messages,
       ...(tools.length === 0
         ? {}
@@ -269,12 +328,17 @@ export const anthropicMessages: WireFormat = {
               name: tool.name,
               ...(tool.description === undefined ? {} : { description: tool.description }),
               input_schema: tool.parameters,
+              ...(tool.strict === true ? { strict: true } : {}),
             })),
           }),
-      ...(request.toolChoice === undefined || tools.length === 0 ? {} : { tool_choice: encodeToolChoice(request.toolChoice) }),
-      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-      ...(request.topP === undefined ? {} : { top_p: request.topP }),
+      ...(toolChoice === undefined ? {} : { tool_choice: toolChoice }),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(topP === undefined ? {} : { top_p: topP }),
+      ...(thinking !== undefined || request.topK === undefined ? {} : { top_k: request.topK }),
       ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop_sequences: request.stop }),
+      ...(thinking === undefined ? {} : { thinking }),
+      ...(request.user === undefined ? {} : { metadata: { user_id: request.user } }),
+      ...(format?.kind === 'json_schema' ? { output_config: { format: { type: 'json_schema', schema: closedObjectSchema(format.schema) } } } : {}),
       ...(stream ? { stream: true } : {}),
     };
   },
@@ -301,7 +365,7 @@ export const anthropicMessages: WireFormat = {
       if (block?.['type'] === 'text') texts.push(asString(block['text']) ?? '');
       if (block?.['type'] === 'tool_use') {
         toolCalls.push({
-          id: asString(block['id']) ?? '',
+          id: fromAnthropicToolId(asString(block['id']) ?? ''),
           name: asString(block['name']) ?? '',
           arguments: JSON.stringify(block['input'] ?? {}),
         });
@@ -310,7 +374,8 @@ export const anthropicMessages: WireFormat = {
     const rawFinish = asString(body['stop_reason']);
     const usageRecord = asRecord(body['usage']);
     const usage: ChatUsage | undefined =
-      usageRecord === undefined ? undefined : usageOf(inputTokensOf(usageRecord), asCount(usageRecord['output_tokens']));
+      usageRecord === undefined ? undefined : anthropicUsage(usageRecord, inputTokensOf(usageRecord), asCount(usageRecord['output_tokens']));
+    const stopSequence = asString(body['stop_sequence']);
     return {
       ...(asString(body['id']) === undefined ? {} : { id: asString(body['id']) }),
       model: asString(body['model']) || requestedModel,
@@ -319,6 +384,7 @@ export const anthropicMessages: WireFormat = {
       finishReason: rawFinish === undefined ? 'stop' : anthropicFinishReason(rawFinish),
       ...(rawFinish === undefined ? {} : { rawFinishReason: rawFinish }),
       ...(usage === undefined ? {} : { usage }),
+      ...(stopSequence === undefined ? {} : { stopSequence }),
     };
   },
 

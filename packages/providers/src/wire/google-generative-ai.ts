@@ -26,6 +26,7 @@ import {
   trimSlashes,
   usageOf,
 } from './content.js';
+import { clamp, clampTemperature, reasons, thinkingBudget } from './shaping.js';
 import type { SseEvent, StreamDecoder, WireFormat } from './wire-format.js';
 import { WireError } from './wire-format.js';
 
@@ -131,6 +132,8 @@ function encodeContents(messages: readonly ChatMessage[]): { role: string; parts
               response: message.isError === true ? { error: contentText(message.content) } : functionResponseBody(message.content),
             },
           },
+          // Images a tool returned go beside its response, in the same turn.
+          ...(typeof message.content === 'string' ? [] : encodeParts(message.content.filter((part) => part.kind === 'image'))),
         ];
         break;
       }
@@ -143,6 +146,17 @@ function encodeContents(messages: readonly ChatMessage[]): { role: string; parts
   return contents;
 }
 
+/** Gemini models that think, for when the model metadata does not say. */
+const THINKING_MODEL = /gemini-(2\.5|[3-9])/;
+
+/** `thinkingBudget`: the request's budget or its effort's; 0 (thinking off) when the caller disabled reasoning. */
+function geminiThinkingBudget(request: ChatRequest): number | undefined {
+  const reasoning = request.reasoning;
+  if (reasoning === undefined) return undefined;
+  if (reasoning.disabled === true) return 0;
+  return thinkingBudget(reasoning);
+}
+
 function encodeToolConfig(choice: ChatToolChoice): unknown {
   if (typeof choice !== 'string') return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.name] } };
   return { functionCallingConfig: { mode: choice === 'required' ? 'ANY' : choice === 'none' ? 'NONE' : 'AUTO' } };
@@ -151,11 +165,13 @@ function encodeToolConfig(choice: ChatToolChoice): unknown {
 function decodeUsage(value: unknown): ChatUsage | undefined {
   const usage = asRecord(value);
   if (usage === undefined) return undefined;
-  return usageOf(
-    asCount(usage['promptTokenCount']),
-    asCount(usage['candidatesTokenCount']) + asCount(usage['thoughtsTokenCount']),
-    asCount(usage['totalTokenCount']),
-  );
+  const cached = asCount(usage['cachedContentTokenCount']);
+  const thoughts = asCount(usage['thoughtsTokenCount']);
+  return {
+    ...usageOf(asCount(usage['promptTokenCount']), asCount(usage['candidatesTokenCount']) + thoughts, asCount(usage['totalTokenCount'])),
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(thoughts > 0 ? { reasoningTokens: thoughts } : {}),
+  };
 }
 
 function newToolCallId(): string {
@@ -247,11 +263,22 @@ export const googleGenerativeAi: WireFormat = {
       .filter((text) => text !== '')
       .join('\n\n');
     const tools = request.tools ?? [];
+    const temperature = clampTemperature(request, 2);
+    const format = request.responseFormat;
+    const budget = request.reasoning !== undefined && reasons(request, THINKING_MODEL) ? geminiThinkingBudget(request) : undefined;
     const generationConfig = {
-      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      ...(temperature === undefined ? {} : { temperature }),
       ...(request.topP === undefined ? {} : { topP: request.topP }),
+      ...(request.topK === undefined ? {} : { topK: request.topK }),
       ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
-      ...(request.stop === undefined || request.stop.length === 0 ? {} : { stopSequences: request.stop }),
+      // Gemini takes at most 5 stop sequences.
+      ...(request.stop === undefined || request.stop.length === 0 ? {} : { stopSequences: request.stop.slice(0, 5) }),
+      ...(request.seed === undefined ? {} : { seed: request.seed }),
+      ...(request.presencePenalty === undefined ? {} : { presencePenalty: clamp(request.presencePenalty, -2, 2) }),
+      ...(request.frequencyPenalty === undefined ? {} : { frequencyPenalty: clamp(request.frequencyPenalty, -2, 2) }),
+      ...(format === undefined ? {} : { responseMimeType: 'application/json' }),
+      ...(format?.kind === 'json_schema' ? { responseSchema: geminiSchema(format.schema) } : {}),
+      ...(budget === undefined ? {} : { thinkingConfig: { thinkingBudget: budget } }),
     };
     return {
       contents: encodeContents(request.messages),

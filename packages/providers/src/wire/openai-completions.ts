@@ -5,7 +5,9 @@
  */
 import type {
   ChatContent,
+  ChatContentPart,
   ChatMessage,
+  ChatResponseFormat,
   ChatRequest,
   ChatStreamDelta,
   ChatToolCall,
@@ -14,6 +16,7 @@ import type {
 } from '../chat-types.js';
 import { asCount, asRecord, asString, contentText, parseJson, trimSlashes, usageOf } from './content.js';
 import type { ChatUsage } from '../chat-types.js';
+import { clampTemperature, reasoningEffort, reasons, toOpenAiToolId } from './shaping.js';
 import type { EncodeOptions, SseEvent, StreamDecoder, StreamDecoderOptions, WireFormat } from './wire-format.js';
 import { WireError } from './wire-format.js';
 
@@ -41,9 +44,31 @@ function encodeContent(content: ChatContent): string | unknown[] {
           type: 'image_url',
           image_url: {
             url: part.source.kind === 'url' ? part.source.url : `data:${part.source.mediaType};base64,${part.source.data}`,
+            ...(part.detail === undefined ? {} : { detail: part.detail }),
           },
         },
   );
+}
+
+/**
+ * Messages in OpenAI's shape. A tool result can hold only text here: its images follow the run of tool
+ * messages as one user message (a user message between tool messages would break the tool-call sequence).
+ */
+function encodeMessages(messages: readonly ChatMessage[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  let toolImages: ChatContentPart[] = [];
+  const flush = (): void => {
+    if (toolImages.length === 0) return;
+    out.push({ role: 'user', content: encodeContent([{ kind: 'text', text: 'Images returned by the tool calls above:' }, ...toolImages]) });
+    toolImages = [];
+  };
+  for (const message of messages) {
+    if (message.role !== 'tool') flush();
+    else if (typeof message.content !== 'string') toolImages.push(...message.content.filter((part) => part.kind === 'image'));
+    out.push(encodeMessage(message));
+  }
+  flush();
+  return out;
 }
 
 function encodeMessage(message: ChatMessage): Record<string, unknown> {
@@ -62,7 +87,7 @@ function encodeMessage(message: ChatMessage): Record<string, unknown> {
           ? {}
           : {
               tool_calls: toolCalls.map((call) => ({
-                id: call.id,
+                id: toOpenAiToolId(call.id),
                 type: 'function',
                 function: { name: call.name, arguments: call.arguments },
               })),
@@ -70,8 +95,25 @@ function encodeMessage(message: ChatMessage): Record<string, unknown> {
       };
     }
     case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: `${message.isError === true ? 'Error: ' : ''}${contentText(message.content)}` };
+      return { role: 'tool', tool_call_id: toOpenAiToolId(message.toolCallId), content: `${message.isError === true ? 'Error: ' : ''}${contentText(message.content)}` };
   }
+}
+
+/** OpenAI reasoning models, for when the model metadata does not say (o1, o3, o4-mini, gpt-5…). */
+const REASONING_MODEL = /^(o\d|gpt-5)/;
+const MAX_STOP_SEQUENCES = 4;
+
+function encodeResponseFormat(format: ChatResponseFormat): Record<string, unknown> {
+  if (format.kind === 'json_object') return { type: 'json_object' };
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name: format.name,
+      schema: format.schema,
+      ...(format.description === undefined ? {} : { description: format.description }),
+      ...(format.strict === undefined ? {} : { strict: format.strict }),
+    },
+  };
 }
 
 function encodeToolChoice(choice: ChatToolChoice): unknown {
@@ -81,7 +123,13 @@ function encodeToolChoice(choice: ChatToolChoice): unknown {
 function decodeUsage(value: unknown): ChatUsage | undefined {
   const usage = asRecord(value);
   if (usage === undefined) return undefined;
-  return usageOf(asCount(usage['prompt_tokens']), asCount(usage['completion_tokens']), asCount(usage['total_tokens']));
+  const cached = asCount(asRecord(usage['prompt_tokens_details'])?.['cached_tokens']);
+  const reasoningTokens = asCount(asRecord(usage['completion_tokens_details'])?.['reasoning_tokens']);
+  return {
+    ...usageOf(asCount(usage['prompt_tokens']), asCount(usage['completion_tokens']), asCount(usage['total_tokens'])),
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(reasoningTokens > 0 ? { reasoningTokens } : {}),
+  };
 }
 
 function errorPayload(record: Record<string, unknown>, raw: string): WireError | undefined {
@@ -174,26 +222,45 @@ export const openAiCompletions: WireFormat = {
   },
 
   encodeRequest(request: ChatRequest, stream: boolean, options: EncodeOptions) {
+    const tools = request.tools ?? [];
+    // Reasoning models refuse max_tokens and the sampling options (temperature, top_p, penalties, logprobs).
+    const reasoning = reasons(request, REASONING_MODEL);
+    const sampling = !reasoning;
+    const limitField = reasoning || request.maxTokensField === 'max_completion_tokens' ? 'max_completion_tokens' : 'max_tokens';
+    const effort = reasoning && request.reasoning !== undefined ? reasoningEffort(request.reasoning) : undefined;
+    const temperature = sampling ? clampTemperature(request, 2) : undefined;
     return {
       model: request.model,
-      messages: request.messages.map(encodeMessage),
-      ...(request.tools === undefined || request.tools.length === 0
+      messages: encodeMessages(request.messages),
+      ...(tools.length === 0
         ? {}
         : {
-            tools: request.tools.map((tool) => ({
+            tools: tools.map((tool) => ({
               type: 'function',
               function: {
                 name: tool.name,
                 ...(tool.description === undefined ? {} : { description: tool.description }),
                 parameters: tool.parameters,
+                ...(tool.strict === undefined ? {} : { strict: tool.strict }),
               },
             })),
           }),
       ...(request.toolChoice === undefined ? {} : { tool_choice: encodeToolChoice(request.toolChoice) }),
-      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-      ...(request.topP === undefined ? {} : { top_p: request.topP }),
-      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
-      ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop: request.stop }),
+      // OpenAI refuses parallel_tool_calls without tools.
+      ...(tools.length === 0 || request.parallelToolCalls === undefined ? {} : { parallel_tool_calls: request.parallelToolCalls }),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(!sampling || request.topP === undefined ? {} : { top_p: request.topP }),
+      ...(!sampling || request.frequencyPenalty === undefined ? {} : { frequency_penalty: request.frequencyPenalty }),
+      ...(!sampling || request.presencePenalty === undefined ? {} : { presence_penalty: request.presencePenalty }),
+      ...(!sampling || request.logprobs === undefined ? {} : { logprobs: request.logprobs }),
+      ...(!sampling || request.topLogprobs === undefined || request.logprobs !== true ? {} : { top_logprobs: request.topLogprobs }),
+      ...(request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens }),
+      // OpenAI takes at most 4 stop sequences.
+      ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop: request.stop.slice(0, MAX_STOP_SEQUENCES) }),
+      ...(request.seed === undefined ? {} : { seed: request.seed }),
+      ...(request.user === undefined ? {} : { user: request.user }),
+      ...(request.responseFormat === undefined ? {} : { response_format: encodeResponseFormat(request.responseFormat) }),
+      ...(effort === undefined ? {} : { reasoning_effort: effort }),
       ...(stream ? { stream: true, ...(options.includeStreamUsage ? { stream_options: { include_usage: true } } : {}) } : {}),
     };
   },
