@@ -12,7 +12,7 @@ export interface KnownProvider {
   readonly id: string;
   /** Variables holding its key, first set wins. */
   readonly keyEnv: readonly string[];
-  readonly api: 'openai-completions' | 'anthropic-messages' | 'google-generative-ai';
+  readonly api: 'openai-completions' | 'openai-responses' | 'anthropic-messages' | 'google-generative-ai';
   readonly baseUrl: string;
   /** A sensible default model id of the provider (without the provider prefix). */
   readonly model: string;

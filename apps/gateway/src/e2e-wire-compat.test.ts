@@ -46,6 +46,7 @@ beforeAll(async () => {
           },
           ant: { baseUrl: emulator.url, api: 'anthropic-messages', apiKey: 'sk-ant-key-2222', models: [{ id: 'claude-sonnet-4-5', reasoning: true, maxTemperature: 1 }] },
           gem: { baseUrl: emulator.url, api: 'google-generative-ai', apiKey: 'gem-key-3333', models: ['gemini-2.5-flash'] },
+          oresp: { baseUrl: `${emulator.url}/v1`, api: 'openai-responses', apiKey: 'sk-resp-key-4444', models: ['gpt-4.1'] },
         },
       },
       agents: {
@@ -125,7 +126,7 @@ const ANTHROPIC_MODES = [
   { mode: 'failover across formats', model: 'afirst', routes: (steps: Steps) => ({ ant: [OVERLOADED], oai: steps }), api: 'openai-completions' },
 ] as const;
 
-/** Responses clients: no upstream speaks the Responses API here, so every turn is cross format. */
+/** Responses clients on chat-completions and Anthropic upstreams (the openai-responses upstream has its own tests below). */
 const RESPONSES_MODES = [
   { mode: 'cross format (openai-completions)', model: 'oai/gpt-4o', routes: (steps: Steps) => ({ oai: steps }), api: 'openai-completions' },
   { mode: 'cross format (anthropic-messages)', model: 'ant/claude-sonnet-4-5', routes: (steps: Steps) => ({ ant: steps }), api: 'anthropic-messages' },
@@ -489,5 +490,36 @@ describe('capabilities and endpoints', () => {
     });
     expect(response.status).toBe(400);
     expect(response.headers.get('x-should-retry')).toBe('false');
+  });
+});
+
+describe('openai-responses upstream', () => {
+  it('same format: the Responses body arrives as sent and the answer comes back as the upstream wrote it, whole and streamed', async () => {
+    await emulator.setScript({ realLimits: true, routes: [{ match: { api: 'openai-responses' }, steps: [{ ok: true, text: 'hello there' }, { ok: true, chunks: ['hel', 'lo'] }] }] });
+    const sent = { model: 'oresp/gpt-4.1', input: 'hi', instructions: 'be brief', include: ['reasoning.encrypted_content'], store: false, some_future_field: 1 };
+    const answer = await openai.responses.create(sent as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    expect(answer.output_text).toBe('hello there');
+    expect(answer.model).toBe('oresp/gpt-4.1');
+    expect((await received('openai-responses'))[0]?.body).toEqual({ ...sent, model: 'gpt-4.1' });
+    const stream = await openai.responses.create({ model: 'oresp/gpt-4.1', input: 'hi', stream: true });
+    let text = '';
+    for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
+    expect(text).toBe('hello');
+  });
+
+  it('cross format: a chat-completions client on an openai-responses upstream (tools, structured output, store: false)', async () => {
+    await emulator.setScript({
+      realLimits: true,
+      routes: [{ match: { api: 'openai-responses' }, steps: [{ ok: true, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { ok: true, text: CITY_JSON }] }],
+    });
+    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+    const first = await openai.chat.completions.create({ model: 'oresp/gpt-4.1', messages: [{ role: 'user', content: 'weather?' }], tools, max_completion_tokens: 50 });
+    const call = first.choices[0]?.message.tool_calls?.[0];
+    expect(call?.type === 'function' ? call.function.name : undefined).toBe('get_weather');
+    const body = await lastBody('openai-responses');
+    expect(body).toMatchObject({ model: 'gpt-4.1', store: false, max_output_tokens: 50, tools: [{ type: 'function', name: 'get_weather' }] });
+    const parsed = await openai.chat.completions.parse({ model: 'oresp/gpt-4.1', messages: [{ role: 'user', content: 'city?' }], response_format: zodResponseFormat(CITY, 'city') });
+    expect(parsed.choices[0]?.message.parsed).toEqual({ city: 'Paris' });
+    expect(((await lastBody('openai-responses'))['text'] as { format: { type: string } }).format.type).toBe('json_schema');
   });
 });

@@ -68,6 +68,7 @@ export const providerModelsSchema = z
 const PREFILL_BY_API: Readonly<Record<string, boolean>> = {
   'anthropic-messages': true,
   'openai-completions': false,
+  'openai-responses': false,
   'google-generative-ai': false,
 };
 

@@ -51,7 +51,7 @@ export const providerTimeoutsConfigSchema = z.strictObject({
 });
 
 /** The provider wire formats understudy speaks. */
-export const PROVIDER_APIS = ['openai-completions', 'anthropic-messages', 'google-generative-ai'] as const;
+export const PROVIDER_APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'] as const;
 
 /** `models.providers.<id>`: how to reach one provider. */
 export const providerConfigSchema = z.strictObject({

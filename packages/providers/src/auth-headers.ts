@@ -31,7 +31,7 @@ export function credentialSecret(credential: Credential): string | undefined {
  * The authorisation headers for one request (lower-case names). The secret is revealed here and only here,
  * at the wire.
  *
- * - `openai-completions`: `authorization: Bearer <secret>` for every credential type.
+ * - `openai-completions`, `openai-responses`: `authorization: Bearer <secret>` for every credential type.
  * - `anthropic-messages`: `x-api-key` for an API key; `authorization: Bearer` plus
  *   `anthropic-beta: oauth-2025-04-20` for an OAuth or static token.
  * - `google-generative-ai`: `x-goog-api-key` for an API key; `authorization: Bearer` otherwise.
@@ -48,6 +48,7 @@ export function authHeaders(api: ProviderApi, credential: Credential | null): Re
   const isApiKey = credential.type === 'api_key';
   switch (api) {
     case 'openai-completions':
+    case 'openai-responses':
       return { authorization: `Bearer ${secret}` };
     case 'anthropic-messages':
       return isApiKey

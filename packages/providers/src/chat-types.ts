@@ -5,11 +5,12 @@
  */
 
 /** The three wire formats a provider can speak (config `models.providers.<id>.api`, docs/configuration.md). */
-export type ProviderApi = 'openai-completions' | 'anthropic-messages' | 'google-generative-ai';
+export type ProviderApi = 'openai-completions' | 'openai-responses' | 'anthropic-messages' | 'google-generative-ai';
 
 /** Every {@link ProviderApi}, in a stable order. */
 export const PROVIDER_APIS: readonly ProviderApi[] = Object.freeze([
   'openai-completions',
+  'openai-responses',
   'anthropic-messages',
   'google-generative-ai',
 ]);
@@ -135,8 +136,8 @@ export interface ChatRequest {
   readonly target?: ModelCapabilities | undefined;
 }
 
-/** Every wire format understudy reads or writes: the provider apis plus the OpenAI Responses API. */
-export type WireApi = ProviderApi | 'openai-responses';
+/** Every wire format understudy reads or writes (each client format is also an upstream api). */
+export type WireApi = ProviderApi;
 
 /**
  * A request body as the client sent it, for the same-format fast path: an upstream speaking `api` receives

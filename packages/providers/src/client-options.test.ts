@@ -5,7 +5,7 @@ import { ProviderCallError, ProviderOptionsError } from './provider-call-error.j
 
 describe('createProviderClient options', () => {
   it.each([
-    [{ api: 'openai-responses' as ProviderApi }, 'api', /one of openai-completions, anthropic-messages, google-generative-ai/],
+    [{ api: 'openai-assistants' as ProviderApi }, 'api', /one of openai-completions, openai-responses, anthropic-messages, google-generative-ai/],
     [{ baseUrl: 'api.openai.com/v1' }, 'baseUrl', /http\(s\) URL/],
     [{ baseUrl: 'ftp://example.com' }, 'baseUrl', /http\(s\) URL/],
     [{ timeouts: { stallTimeoutMs: -1 } }, 'timeouts.stallTimeoutMs', /0 or more/],

@@ -38,6 +38,7 @@ const hello: ChatRequest = { model: 'model-a', messages: [{ role: 'system', cont
 
 const EXPECTED_PATH: Readonly<Record<ProviderApi, { whole: string; stream: string }>> = {
   'openai-completions': { whole: '/v1/chat/completions', stream: '/v1/chat/completions' },
+  'openai-responses': { whole: '/v1/responses', stream: '/v1/responses' },
   'anthropic-messages': { whole: '/v1/messages', stream: '/v1/messages' },
   'google-generative-ai': { whole: '/v1beta/models/model-a:generateContent', stream: '/v1beta/models/model-a:streamGenerateContent?alt=sse' },
 };

@@ -33,6 +33,9 @@ export function requestTarget(method: string, pathname: string, query: URLSearch
   if (method === 'POST' && pathname.endsWith('/chat/completions')) {
     return { kind: 'api', api: 'openai-completions', model, stream: record['stream'] === true, sse: true };
   }
+  if (method === 'POST' && pathname.endsWith('/responses')) {
+    return { kind: 'api', api: 'openai-responses', model, stream: record['stream'] === true, sse: true };
+  }
   if (method === 'POST' && pathname.endsWith('/messages')) {
     return { kind: 'api', api: 'anthropic-messages', model, stream: record['stream'] === true, sse: true };
   }
@@ -80,7 +83,8 @@ function textOf(content: unknown): string {
   return content
     .map((part: unknown) => {
       const record = typeof part === 'object' && part !== null ? (part as Record<string, unknown>) : {};
-      return record['type'] === 'text' || record['type'] === undefined ? (typeof record['text'] === 'string' ? record['text'] : '') : '';
+      const textual = record['type'] === 'text' || record['type'] === 'input_text' || record['type'] === undefined;
+      return textual ? (typeof record['text'] === 'string' ? record['text'] : '') : '';
     })
     .join('');
 }
@@ -88,7 +92,8 @@ function textOf(content: unknown): string {
 /** The text of the last user message (for echo answers), in any of the three formats. */
 export function lastUserText(api: EmulatorApi, body: unknown): string {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const list = api === 'google-generative-ai' ? record['contents'] : record['messages'];
+  if (api === 'openai-responses' && typeof record['input'] === 'string') return record['input'];
+  const list = api === 'google-generative-ai' ? record['contents'] : api === 'openai-responses' ? record['input'] : record['messages'];
   if (!Array.isArray(list)) return '';
   for (let index = list.length - 1; index >= 0; index -= 1) {
     const message = list[index] as Record<string, unknown> | null;
@@ -102,6 +107,11 @@ export function lastUserText(api: EmulatorApi, body: unknown): string {
 /** The prompt's size in characters, for a usage estimate. */
 export function promptSize(api: EmulatorApi, body: unknown): number {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const prompt = api === 'google-generative-ai' ? [record['systemInstruction'], record['contents']] : [record['system'], record['messages']];
+  const prompt =
+    api === 'google-generative-ai'
+      ? [record['systemInstruction'], record['contents']]
+      : api === 'openai-responses'
+        ? [record['instructions'], record['input']]
+        : [record['system'], record['messages']];
   return JSON.stringify(prompt).length;
 }

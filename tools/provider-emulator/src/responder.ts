@@ -12,9 +12,11 @@ import { estimateTokens, splitIntoChunks } from './wire/answer.js';
 import { anthropicWriter } from './wire/anthropic.js';
 import { geminiWriter } from './wire/gemini.js';
 import { openAiWriter } from './wire/openai.js';
+import { responsesWriter } from './wire/responses.js';
 
 const WRITERS: Readonly<Record<ApiRequest['api'], WireWriter>> = {
   'openai-completions': openAiWriter,
+  'openai-responses': responsesWriter,
   'anthropic-messages': anthropicWriter,
   'google-generative-ai': geminiWriter,
 };

@@ -7,7 +7,7 @@ import JSON5 from 'json5';
 import { z } from 'zod';
 
 /** The wire formats the emulator speaks (the same names as config `models.providers.<id>.api`). */
-export const EMULATOR_APIS = ['openai-completions', 'anthropic-messages', 'google-generative-ai'] as const;
+export const EMULATOR_APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'] as const;
 
 /** One of {@link EMULATOR_APIS}. */
 export type EmulatorApi = (typeof EMULATOR_APIS)[number];

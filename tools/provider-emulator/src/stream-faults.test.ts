@@ -28,6 +28,7 @@ const CHUNKS = ['one ', 'two ', 'three ', 'four'];
 
 const STREAM_PATH: Readonly<Record<EmulatorApi, string>> = {
   'openai-completions': '/v1/chat/completions',
+  'openai-responses': '/v1/responses',
   'anthropic-messages': '/v1/messages',
   'google-generative-ai': '/v1beta/models/g:streamGenerateContent?alt=sse',
 };

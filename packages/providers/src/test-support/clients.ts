@@ -8,6 +8,7 @@ import { createProviderClient } from '../client.js';
 export function baseUrlFor(api: ProviderApi, url: string): string {
   switch (api) {
     case 'openai-completions':
+    case 'openai-responses':
       return `${url}/v1`;
     case 'anthropic-messages':
       return url;
@@ -19,6 +20,7 @@ export function baseUrlFor(api: ProviderApi, url: string): string {
 /** A provider id per wire format, for failures. */
 export const PROVIDER_OF: Readonly<Record<ProviderApi, string>> = {
   'openai-completions': 'openai',
+  'openai-responses': 'openai-responses',
   'anthropic-messages': 'anthropic',
   'google-generative-ai': 'google',
 };

@@ -2,10 +2,12 @@ import type { ProviderApi } from '../chat-types.js';
 import { anthropicMessages } from './anthropic-messages.js';
 import { googleGenerativeAi } from './google-generative-ai.js';
 import { openAiCompletions } from './openai-completions.js';
+import { openAiResponses } from './openai-responses.js';
 import type { WireFormat } from './wire-format.js';
 
 const FORMATS: Readonly<Record<ProviderApi, WireFormat>> = {
   'openai-completions': openAiCompletions,
+  'openai-responses': openAiResponses,
   'anthropic-messages': anthropicMessages,
   'google-generative-ai': googleGenerativeAi,
 };
