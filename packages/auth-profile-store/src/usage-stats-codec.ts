@@ -48,6 +48,9 @@ export function decodeUsageStats(raw: unknown): DecodedUsageStats {
     } else if (field === 'cooldownModel') {
       if (typeof value === 'string' && value.trim() !== '') stats[field] = value;
       else skipped.push({ field, reason: 'not a model id' });
+    } else if (field === 'cooldownNamed') {
+      if (typeof value === 'boolean') stats[field] = value;
+      else skipped.push({ field, reason: 'not a boolean' });
     } else if (field === 'failureCounts') {
       const counts = decodeFailureCounts(value, skipped);
       if (counts !== undefined) stats[field] = counts;

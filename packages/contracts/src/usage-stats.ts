@@ -15,6 +15,12 @@ export interface ProfileUsageStats {
   readonly cooldownModel?: string | undefined;
   /** The reason that opened the active cooldown window. */
   readonly cooldownReason?: FailoverReason | undefined;
+  /**
+   * `true` when the provider named the active cooldown window: its Retry-After or reset time was longer than the
+   * computed step and became the window. Such a window is honoured (no probe before the near-expiry margin);
+   * a window understudy computed itself may be probed on the throttle at any time (docs/policy.md#retries-probes-and-rotation).
+   */
+  readonly cooldownNamed?: boolean | undefined;
   /** Cooldown-lane failures inside the failure window; picks the 30 s / 60 s / 300 s step. */
   readonly errorCount?: number | undefined;
   /** End of the active disable window (billing, auth_permanent), epoch ms. */

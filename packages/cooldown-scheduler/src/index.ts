@@ -30,7 +30,7 @@ export type {
   ProfileOrderSource,
   ProfilePin,
 } from './profile-order.js';
-export { UNAVAILABLE_REASON_PRIORITY, providerUnavailableReason, soonestExpiry } from './provider-state.js';
+export { UNAVAILABLE_REASON_PRIORITY, computedCooldownIndex, providerUnavailableReason, soonestExpiry } from './provider-state.js';
 export { decideUnavailableCandidate } from './probe-decision.js';
 export type { SkipWhy, UnavailableCandidateDecision, UnavailableCandidateInput } from './probe-decision.js';
 export { maxProfileRotations, retryDelayMs } from './retry-delay.js';

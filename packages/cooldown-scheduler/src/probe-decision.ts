@@ -30,6 +30,12 @@ export interface UnavailableCandidateInput {
   readonly lastProbeAtMs?: number | undefined;
   /** A transient probe of this provider already failed in this run (one per provider per run). */
   readonly transientProbeUsed: boolean;
+  /**
+   * At least one blocked profile is in a cooldown understudy computed itself ({@link computedCooldownIndex} ≥ 0):
+   * the primary may then be probed on the throttle whatever the distance to expiry. When every window was named
+   * by the provider (Retry-After, reset time), the near-expiry margin applies. @default false
+   */
+  readonly computedCooldown?: boolean | undefined;
 }
 
 /** Why a candidate is skipped. */
@@ -66,7 +72,8 @@ export type UnavailableCandidateDecision =
  * persistent auth (`auth`, `auth_permanent`, reasons that are not `probeable`) skips outright; `billing` skips
  * except the primary, probed within `probeNearExpiryMs` of expiry, or at any time when it is the only candidate,
  * always on the per-provider throttle; other reasons: the primary is probed within `probeNearExpiryMs` of the
- * soonest expiry (throttled), a same-provider sibling model is tried when the reason is transient; a transient
+ * soonest expiry — or at any time while a blocking cooldown is one understudy computed (`computedCooldown`) —
+ * always throttled, a same-provider sibling model is tried when the reason is transient; a transient
  * probe is allowed once per provider per run.
  *
  * @example decideUnavailableCandidate({ provider: 'openai', isPrimary: false, onlyCandidate: false,
@@ -101,7 +108,7 @@ export function decideUnavailableCandidate(
   }
   if (reasonPolicy.transient && input.transientProbeUsed) return skip('transient_probe_used');
   if (input.isPrimary) {
-    if (!nearExpiry) return skip('not_near_expiry');
+    if (!nearExpiry && input.computedCooldown !== true) return skip('not_near_expiry');
     return throttled ? skip('probe_throttled') : probe;
   }
   if (reasonPolicy.transient && input.isSameProviderSibling) return { kind: 'try_sibling', reason };

@@ -96,3 +96,18 @@ export function soonestExpiry(
   }
   return soonest;
 }
+
+/**
+ * The first of `profiles` blocked for the query by a cooldown understudy computed itself (the 30 s / 1 min /
+ * 5 min ladder: a cooldown-lane window not marked `cooldownNamed`, no active disable). Such a window may be probed
+ * on the throttle at any time; a provider-named one only near its expiry (docs/policy.md#retries-probes-and-rotation).
+ *
+ * @returns its index in `profiles`, or -1 when every blocking window was named by the provider or is a disable.
+ * @example computedCooldownIndex([{ cooldownUntil: 9e12, cooldownNamed: true }, { cooldownUntil: 9e12 }], { nowMs: 0 }) // 1
+ */
+export function computedCooldownIndex(profiles: readonly (ProfileUsageStats | undefined)[], query: AvailabilityQuery): number {
+  return profiles.findIndex((stats) => {
+    const block = profileUnavailability(stats, query);
+    return block !== undefined && block.lane === 'cooldown' && stats?.cooldownNamed !== true && !(stats?.disabledUntil !== undefined && stats.disabledUntil > query.nowMs);
+  });
+}

@@ -303,3 +303,15 @@ describe('properties', () => {
     );
   });
 });
+
+describe('cooldownNamed: whether the provider named the window', () => {
+  it('is set when a Retry-After longer than the computed step became the window, and cleared with the window', () => {
+    const named = recordFailure({}, { reason: 'rate_limit', nowMs: 0, model: 'm', retryAfterMs: 120_000 });
+    expect(named).toMatchObject({ cooldownUntil: 120_000, cooldownNamed: true });
+    expect(recordFailure({}, { reason: 'rate_limit', nowMs: 0, model: 'm', retryAfterMs: 2_000 }).cooldownNamed).toBeUndefined();
+    expect(recordFailure({}, { reason: 'overloaded', nowMs: 0 }).cooldownNamed).toBeUndefined();
+    expect(clearExpiredWindows(named, 120_000).cooldownNamed).toBeUndefined();
+    expect(recordSuccess(named, { nowMs: 1, model: 'm' }).cooldownNamed).toBeUndefined();
+    expect(clearCooldown(named).cooldownNamed).toBeUndefined();
+  });
+});

@@ -59,6 +59,7 @@ export function clearExpiredWindows(
     next.cooldownUntil = undefined;
     next.cooldownModel = undefined;
     next.cooldownReason = undefined;
+    next.cooldownNamed = undefined;
     changed = true;
   }
   if (next.disabledUntil !== undefined && next.disabledUntil <= nowMs) {
@@ -83,7 +84,7 @@ export function clearExpiredWindows(
  * cooldown of `cooldownStepsMs[errorCount]` (30 s / 60 s / 300 s), model-scoped (`cooldownModel`) when the
  * reason's scope is `model` and the model is known. Lane `disable` (`billing`, `auth_permanent`): a doubling
  * disable window by the count of that reason inside the failure window, capped. In both lanes a Retry-After
- * longer than the window becomes the window, and an active window is never extended (probes included); a failure
+ * longer than the window becomes the window (a cooldown so named by the provider is marked `cooldownNamed`), and an active window is never extended (probes included); a failure
  * of another model (or a profile-scoped failure) during an active model-scoped cooldown widens it to the whole
  * profile, keeping its end. Every failure with a lane counts in `failureCounts` and sets `lastFailureAt`.
  * Reasons of lane `none` (`format`, `context_overflow`, `abort`, …) say nothing about the credential: the stats
@@ -124,9 +125,11 @@ export function recordFailure(
       return compact(next);
     }
     if (disableActive) return compact(next);
-    next.cooldownUntil = nowMs + Math.max(cooldownWindowMs(policy, errorCount), retryAfterMs);
+    const computedMs = cooldownWindowMs(policy, errorCount);
+    next.cooldownUntil = nowMs + Math.max(computedMs, retryAfterMs);
     next.cooldownModel = modelScoped ? model : undefined;
     next.cooldownReason = event.reason;
+    next.cooldownNamed = retryAfterMs > computedMs ? true : undefined;
     return compact(next);
   }
 
@@ -163,6 +166,7 @@ export function recordSuccess(
     next.cooldownUntil = undefined;
     next.cooldownModel = undefined;
     next.cooldownReason = undefined;
+    next.cooldownNamed = undefined;
   }
   return compact(next);
 }
@@ -187,6 +191,7 @@ export function clearCooldown(stats: ProfileUsageStats): ProfileUsageStats {
     cooldownUntil: undefined,
     cooldownModel: undefined,
     cooldownReason: undefined,
+    cooldownNamed: undefined,
     disabledUntil: undefined,
     disabledReason: undefined,
     errorCount: undefined,

@@ -143,7 +143,7 @@ describe('exhaustion', () => {
 
   it('a skipped single candidate reports the skip reason and when the provider is usable again', async () => {
     const w = world({ profiles: ['openai:a'] });
-    w.store.setUsageStats('openai:a', { cooldownUntil: NOW + 600_000, cooldownReason: 'rate_limit', failureCounts: { rate_limit: 3 } });
+    w.store.setUsageStats('openai:a', { cooldownUntil: NOW + 600_000, cooldownReason: 'rate_limit', cooldownNamed: true, failureCounts: { rate_limit: 3 } });
     const error = (await w.fail({}, { fallbacksOverride: [] })) as FailoverError;
     expect(error).toMatchObject({ kind: 'exhausted', reason: 'rate_limit', status: null, soonestCooldownExpiry: NOW + 600_000 });
     expect(error.message).toContain('The model is temporarily rate-limited; retry after');

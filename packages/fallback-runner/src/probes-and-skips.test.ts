@@ -16,14 +16,15 @@ import {
 import { brief, world } from './test-support/harness.js';
 
 const NOW = 1_000_000;
-const cooling = (untilMs: number, reason: 'rate_limit' | 'overloaded' | 'auth' | 'billing' = 'rate_limit') =>
+const cooling = (untilMs: number, reason: 'rate_limit' | 'overloaded' | 'auth' | 'billing' = 'rate_limit', named = true) =>
   reason === 'billing'
     ? { disabledUntil: untilMs, disabledReason: reason, failureCounts: { billing: 1 } }
-    : { cooldownUntil: untilMs, cooldownReason: reason, errorCount: 1, failureCounts: { [reason]: 1 } };
+    : { cooldownUntil: untilMs, cooldownReason: reason, errorCount: 1, failureCounts: { [reason]: 1 }, ...(named ? { cooldownNamed: true } : {}) };
 
 describe('every profile unavailable: skip, throttled probe or sibling try', () => {
   it.each([
-    ['the primary far from expiry is skipped', cooling(NOW + 600_000), ['skip openai/gpt-x@- rate_limit', 'call anthropic/claude-x@anthropic:a']],
+    ['the primary far from the expiry of a provider-named window is skipped', cooling(NOW + 600_000), ['skip openai/gpt-x@- rate_limit', 'call anthropic/claude-x@anthropic:a']],
+    ['the primary in a cooldown understudy computed is probed whatever the distance to expiry', cooling(NOW + 300_000, 'overloaded', false), ['probe openai/gpt-x@openai:a']],
     ['the primary within 2 min of expiry is probed', cooling(NOW + 100_000), ['probe openai/gpt-x@openai:a']],
     ['auth cooldowns are never probed', cooling(NOW + 10_000, 'auth'), ['skip openai/gpt-x@- auth', 'call anthropic/claude-x@anthropic:a']],
     ['a billing-disabled primary with fallbacks is skipped far from expiry', cooling(NOW + 3_600_000, 'billing'), ['skip openai/gpt-x@- billing', 'call anthropic/claude-x@anthropic:a']],
@@ -44,6 +45,26 @@ describe('every profile unavailable: skip, throttled probe or sibling try', () =
     w.clock.advance(1);
     expect((await w.run({})).attempts[0]).toMatchObject({ kind: 'probe', ok: true });
     expect(w.store.usageStats('openai:a').cooldownUntil).toBeUndefined();
+  });
+
+  it('a recovered primary in a computed cooldown is back within one throttle window; a probe that fails does not extend the window', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    w.store.setUsageStats('openai:a', cooling(NOW + 300_000, 'overloaded', false));
+    expect(brief((await w.run({ openai: [{ status: 503 }] })).attempts)).toEqual(['probe openai/gpt-x@openai:a overloaded 503', 'call anthropic/claude-x@anthropic:a']);
+    expect(w.store.usageStats('openai:a').cooldownUntil).toBe(NOW + 300_000);
+    w.clock.advance(10_000);
+    expect(brief((await w.run({})).attempts)[0]).toBe('skip openai/gpt-x@- overloaded');
+    w.clock.advance(20_000);
+    expect(brief((await w.run({})).attempts)).toEqual(['probe openai/gpt-x@openai:a']);
+    expect(w.store.usageStats('openai:a').cooldownUntil).toBeUndefined();
+  });
+
+  it('probes the profile whose window understudy computed, not the one the provider named', async () => {
+    const w = world({ profiles: ['openai:a', 'openai:b', 'anthropic:a'] });
+    w.store.setUsageStats('openai:a', cooling(NOW + 200_000));
+    w.store.setUsageStats('openai:b', cooling(NOW + 250_000, 'rate_limit', false));
+    expect(brief((await w.run({})).attempts)).toEqual(['probe openai/gpt-x@openai:b']);
+    expect(w.store.usageStats('openai:a').cooldownUntil).toBe(NOW + 200_000);
   });
 
   it('a billing-disabled only candidate may be probed at any time on the throttle', async () => {

@@ -190,6 +190,7 @@ const usageStatsSchema = z.looseObject({
   cooldownUntil: epochMs.optional(),
   cooldownModel: nonBlank.optional(),
   cooldownReason: reason.optional(),
+  cooldownNamed: z.boolean().optional(),
   errorCount: z.number().int().nonnegative().optional(),
   disabledUntil: epochMs.optional(),
   disabledReason: reason.optional(),

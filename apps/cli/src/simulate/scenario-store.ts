@@ -168,6 +168,7 @@ const USAGE_FIELDS = [
   'cooldownUntil',
   'cooldownModel',
   'cooldownReason',
+  'cooldownNamed',
   'errorCount',
   'disabledUntil',
   'disabledReason',
