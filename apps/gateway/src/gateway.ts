@@ -142,7 +142,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const sdkCapSeconds = envNumber(() => resolveSdkRetryMaxWaitSeconds(env), 'UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS');
   const skipTtlMs = envNumber(() => parseSkipTtlMs(env), 'UNDERSTUDY_FALLBACK_SKIP_TTL_MS') ?? config.session.fallbackSkipTtlMs ?? 0;
   const skipCache = new AuthFailureSkipCache({ ttlMs: skipTtlMs });
-  const providers = new ProviderClients({ config, logger: port, sdkRetryMaxWaitSeconds: sdkCapSeconds, nowMs: () => clock.nowMs() });
+  const providers = new ProviderClients({ config, logger: port, nowMs: () => clock.nowMs() });
 
   const activeWindows = async (): Promise<ActiveWindow[]> => {
     const nowMs = clock.nowMs();

@@ -26,18 +26,24 @@ export const retryConfigSchema = z.strictObject({
 
 const timeoutFields = {
   connectMs: positiveMsSchema.describe('TCP/TLS connect timeout, ms.'),
-  headersMs: positiveMsSchema.describe('Time to response headers, ms.'),
+  headersMs: positiveMsSchema.describe(
+    'Time to the response headers of a streamed answer, ms (a non-streamed answer sends its headers with the whole answer: requestMs bounds it).',
+  ),
   firstTokenMs: positiveMsSchema.describe('Time to the first streamed token (TTFT), ms.'),
   stallMs: positiveMsSchema.describe('Longest silence inside a stream, ms.'),
   requestMs: positiveMsSchema.describe('Whole provider request, ms.'),
 };
 
-/** `models.timeouts`: defaults for every provider. */
+/**
+ * `models.timeouts`: defaults for every provider (docs/configuration.md#timeouts): a silent streamed answer
+ * fails over after at most 10 s (no headers) or 15 s (headers, no token); a long non-streamed answer is bounded
+ * only by `requestMs`.
+ */
 export const timeoutsConfigSchema = z.strictObject({
   connectMs: timeoutFields.connectMs.default(10_000),
-  headersMs: timeoutFields.headersMs.default(60_000),
-  firstTokenMs: timeoutFields.firstTokenMs.default(60_000),
-  stallMs: timeoutFields.stallMs.default(60_000),
+  headersMs: timeoutFields.headersMs.default(10_000),
+  firstTokenMs: timeoutFields.firstTokenMs.default(15_000),
+  stallMs: timeoutFields.stallMs.default(30_000),
   requestMs: timeoutFields.requestMs.default(300_000),
 });
 

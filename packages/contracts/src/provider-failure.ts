@@ -29,8 +29,6 @@ export type AbortCause = 'user' | 'timeout';
  * - `outputStarted`: `true` when output had already reached the caller; such a failure is terminal.
  * - `abortCause`: set when the request was aborted, telling a user abort from a timeout.
  * - `timeoutKind`: which of our timeouts fired, when one did.
- * - `retryAfterBeyondCap`: the response asked to wait (Retry-After) longer than the SDK retry cap
- *   (`UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS`); do not wait it out on the same profile, fail over at once.
  */
 export interface ProviderFailure {
   readonly provider?: string | undefined;
@@ -46,5 +44,4 @@ export interface ProviderFailure {
   readonly outputStarted?: boolean | undefined;
   readonly abortCause?: AbortCause | undefined;
   readonly timeoutKind?: 'connect' | 'headers' | 'first_token' | 'stall' | 'body' | 'turn' | undefined;
-  readonly retryAfterBeyondCap?: boolean | undefined;
 }

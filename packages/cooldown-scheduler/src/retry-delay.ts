@@ -54,7 +54,7 @@ export function retryDelayMs(input: RetryDelayInput): number | null {
 
 /**
  * How many other auth profiles of the same provider may be tried after a failure of `reason` (docs/policy.md#what-each-reason-does):
- * `rateLimitedProfileRotations` / `overloadedProfileRotations` for those reasons, every remaining profile
+ * `rateLimitedProfileRotations` / `overloadedProfileRotations` / `timeoutProfileRotations` for those reasons, every remaining profile
  * (`Infinity`) for auth and billing, 0 otherwise.
  *
  * @example maxProfileRotations('overloaded', DEFAULT_COOLDOWN_POLICY) // 1
@@ -67,6 +67,8 @@ export function maxProfileRotations(reason: FailoverReason, policy: CooldownPoli
       return policy.rateLimitedProfileRotations;
     case 'overloaded':
       return policy.overloadedProfileRotations;
+    case 'timeout':
+      return policy.timeoutProfileRotations;
     case 'none':
       return 0;
   }

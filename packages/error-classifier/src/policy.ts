@@ -8,10 +8,11 @@ import type { CooldownScope, FailoverReason } from '@understudy/contracts';
  * How many other auth profiles of the same provider may be tried after this failure.
  * - `none`: no rotation; the candidate is done.
  * - `all`: every remaining eligible profile.
- * - `rate_limit` / `overloaded`: at most `auth.cooldowns.rateLimitedProfileRotations` /
- *   `auth.cooldowns.overloadedProfileRotations` (default 1 each).
+ * - `rate_limit` / `overloaded` / `timeout`: at most `auth.cooldowns.rateLimitedProfileRotations` /
+ *   `auth.cooldowns.overloadedProfileRotations` / `auth.cooldowns.timeoutProfileRotations` (default 1 each; the
+ *   model-failover doc lists timeouts among the rotation triggers).
  */
-export type ProfileRotation = 'none' | 'all' | 'rate_limit' | 'overloaded';
+export type ProfileRotation = 'none' | 'all' | 'rate_limit' | 'overloaded' | 'timeout';
 
 /**
  * Which window a failure opens on the profile.
@@ -25,6 +26,23 @@ export type FailureLane = 'cooldown' | 'disable' | 'none';
 export interface ReasonPolicy {
   /** Same-profile transient retries allowed (only before output reached the caller). */
   readonly sameProfileRetry: boolean;
+  /**
+   * A Retry-After of at most `retry.provider.maxRetryAfterWaitMs` (5 s) is waited out on the same profile —
+   * counted against the retry budget and window — when rotation finds no other eligible profile, even where
+   * `sameProfileRetry` is false (docs/policy.md#retries-probes-and-rotation).
+   */
+  readonly waitsShortRetryAfter: boolean;
+  /**
+   * A failure that used up one of understudy's own time limits (connect, headers, first token, stall, whole
+   * request) is retried on the same profile only when nothing else can answer: no other profile left to rotate
+   * to and no later candidate. Fast transport failures (reset, refused, hang-up) keep `sameProfileRetry`.
+   */
+  readonly timeLimitRetryLastResort: boolean;
+  /**
+   * The turn does not end when a later candidate has a larger declared context window (`contextWindow` model
+   * metadata, `contextFallbacks`): the run moves on to it, passing over the others (`context_overflow`).
+   */
+  readonly advancesToLargerWindow: boolean;
   /** Rotation to other profiles of the same provider. */
   readonly rotation: ProfileRotation;
   /** `true`: move to the next candidate while one remains. `false`: the turn ends here. */
@@ -43,6 +61,9 @@ export interface ReasonPolicy {
 
 const transientCooldown = (scope: CooldownScope): ReasonPolicy => ({
   sameProfileRetry: true,
+  waitsShortRetryAfter: false,
+  timeLimitRetryLastResort: false,
+  advancesToLargerWindow: false,
   rotation: 'none',
   advancesFallback: true,
   lane: 'cooldown',
@@ -53,6 +74,9 @@ const transientCooldown = (scope: CooldownScope): ReasonPolicy => ({
 
 const terminal: ReasonPolicy = {
   sameProfileRetry: false,
+  waitsShortRetryAfter: false,
+  timeLimitRetryLastResort: false,
+  advancesToLargerWindow: false,
   rotation: 'none',
   advancesFallback: false,
   lane: 'none',
@@ -63,6 +87,9 @@ const terminal: ReasonPolicy = {
 
 const advanceOnly: ReasonPolicy = {
   sameProfileRetry: false,
+  waitsShortRetryAfter: false,
+  timeLimitRetryLastResort: false,
+  advancesToLargerWindow: false,
   rotation: 'none',
   advancesFallback: true,
   lane: 'none',
@@ -73,16 +100,19 @@ const advanceOnly: ReasonPolicy = {
 
 /** The policy of every failover reason (docs/policy.md#what-each-reason-does). */
 export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Object.freeze({
-  rate_limit: { ...transientCooldown('model'), sameProfileRetry: false, rotation: 'rate_limit' },
+  rate_limit: { ...transientCooldown('model'), sameProfileRetry: false, waitsShortRetryAfter: true, rotation: 'rate_limit' },
   overloaded: { ...transientCooldown('profile'), rotation: 'overloaded' },
   server_error: transientCooldown('profile'),
-  timeout: transientCooldown('model'),
+  timeout: { ...transientCooldown('model'), timeLimitRetryLastResort: true, rotation: 'timeout' },
   empty_response: transientCooldown('profile'),
   no_error_details: transientCooldown('profile'),
   unclassified: transientCooldown('profile'),
   unknown: transientCooldown('profile'),
   auth: {
     sameProfileRetry: false,
+    waitsShortRetryAfter: false,
+    timeLimitRetryLastResort: false,
+    advancesToLargerWindow: false,
     rotation: 'all',
     advancesFallback: true,
     lane: 'cooldown',
@@ -92,6 +122,9 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
   },
   auth_permanent: {
     sameProfileRetry: false,
+    waitsShortRetryAfter: false,
+    timeLimitRetryLastResort: false,
+    advancesToLargerWindow: false,
     rotation: 'all',
     advancesFallback: true,
     lane: 'disable',
@@ -101,6 +134,9 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
   },
   billing: {
     sameProfileRetry: false,
+    waitsShortRetryAfter: false,
+    timeLimitRetryLastResort: false,
+    advancesToLargerWindow: false,
     rotation: 'all',
     advancesFallback: true,
     lane: 'disable',
@@ -112,7 +148,7 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
   format: advanceOnly,
   session_expired: advanceOnly,
   tls_certificate: advanceOnly,
-  context_overflow: terminal,
+  context_overflow: { ...terminal, advancesToLargerWindow: true },
   refusal: terminal,
   abort: terminal,
 });

@@ -36,5 +36,10 @@ export interface AttemptRecord {
   readonly detail?: string | undefined;
   readonly summary?: string | undefined;
   readonly retryAfterMs?: number | undefined;
+  /**
+   * A skip's own reason when it is not a failover reason: `context_window` — passed over after a context
+   * overflow because its declared window is not larger (`reason` is then `context_overflow`).
+   */
+  readonly skipReason?: 'context_window' | undefined;
   readonly atMs: number;
 }

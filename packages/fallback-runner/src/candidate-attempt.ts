@@ -8,6 +8,7 @@ import type { Candidate, FailoverReason, FailureClassification, ProfileId, Provi
 import { formatModelRef } from '@understudy/contracts';
 import type { OrderedProfile, ProfileOrder } from '@understudy/cooldown-scheduler';
 import {
+  computedCooldownIndex,
   decideUnavailableCandidate,
   isInlineKeyDisabled,
   maxProfileRotations,
@@ -17,6 +18,7 @@ import {
 } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
+import { CONTEXT_WINDOW_SKIP, fitsContext } from './context-window.js';
 import { skipSummary } from './failure-text.js';
 import type { ProfileAttemptOutcome } from './retry.js';
 import { attemptProfile } from './retry.js';
@@ -47,6 +49,9 @@ export function candidateKey(candidate: Candidate): string {
  */
 export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, index: number): Promise<CandidateOutcome<T>> {
   ctx.checkContinue(candidate);
+  if (!fitsContext(ctx, candidate)) {
+    return skip(ctx, candidate, index, { why: CONTEXT_WINDOW_SKIP, reason: 'context_overflow', skipReason: CONTEXT_WINDOW_SKIP });
+  }
   const unfit = ctx.canServe?.(candidate);
   if (unfit !== undefined) return skip(ctx, candidate, index, { why: unfit, reason: 'format' });
   const provider = candidate.provider;
@@ -56,7 +61,13 @@ export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, 
   const state = await ctx.store.loadProviderAuthState(provider);
   ctx.rememberStats(provider, state.usageStats);
   if (isKeyless(ctx, state)) {
-    const outcome = await attemptProfile(ctx, { candidate, profile: null, kind: 'call', candidateStartMs });
+    const outcome = await attemptProfile(ctx, {
+      candidate,
+      profile: null,
+      kind: 'call',
+      candidateStartMs,
+      alternatives: { rotationLeft: () => false, laterCandidate: index < ctx.chain.length - 1 },
+    });
     return settle(ctx, candidate, index, null, outcome);
   }
 
@@ -114,11 +125,16 @@ async function rotate<T>(
 ): Promise<CandidateOutcome<T>> {
   let rotations = 0;
   let last: CandidateOutcome<T> | undefined;
-  for (const entry of available) {
+  const laterCandidate = index < ctx.chain.length - 1;
+  for (const [position, entry] of available.entries()) {
     if (last?.kind === 'failed') {
       if (rotations >= maxProfileRotations(last.reason, ctx.policy)) break;
       rotations += 1;
     }
+    const alternatives = {
+      rotationLeft: (reason: FailoverReason) => position < available.length - 1 && rotations < maxProfileRotations(reason, ctx.policy),
+      laterCandidate,
+    };
     const credential = await ctx.store.resolveCredential(entry.profileId);
     if (credential === undefined) continue;
     const outcome = await attemptProfile(ctx, {
@@ -126,6 +142,7 @@ async function rotate<T>(
       profile: { view: entry.profile, credential },
       kind: 'call',
       candidateStartMs,
+      alternatives,
     });
     last = settle(ctx, candidate, index, entry.profileId, outcome);
     if (last.kind === 'success' || last.reason === 'tls_certificate') return last;
@@ -146,6 +163,7 @@ async function runUnavailable<T>(
   const stats = order.profiles.map((entry) => known?.get(entry.profileId));
   const query = { nowMs, model: candidate.model };
   const soonestMs = soonestExpiry(stats, query);
+  const computedIndex = computedCooldownIndex(stats, query);
   const decision = decideUnavailableCandidate(
     {
       provider: candidate.provider,
@@ -156,6 +174,7 @@ async function runUnavailable<T>(
       soonestExpiryMs: soonestMs,
       nowMs,
       transientProbeUsed: ctx.transientProbeUsed.has(candidate.provider),
+      computedCooldown: computedIndex >= 0,
     },
     ctx.policy,
   );
@@ -166,7 +185,9 @@ async function runUnavailable<T>(
   if (decision.kind === 'probe' && !(await ctx.store.tryAcquireProbe(decision.throttleKey, nowMs, decision.throttleMs))) {
     return skip(ctx, candidate, index, { why: 'probe_throttled', reason: decision.reason, untilMs: soonestMs });
   }
-  const target = targets[0];
+  // A probe tests a profile whose window understudy computed when there is one (a provider-named window is honoured).
+  const computedTarget = computedIndex >= 0 ? order.profiles[computedIndex] : undefined;
+  const target = computedTarget !== undefined && targets.includes(computedTarget) ? computedTarget : targets[0];
   if (target === undefined) return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
   ctx.emit({
     event: 'model_fallback_decision',
@@ -224,7 +245,13 @@ function skip<T>(
   ctx: RunContext<T>,
   candidate: Candidate,
   index: number,
-  input: { readonly why: string; readonly reason: FailoverReason; readonly untilMs?: number | undefined; readonly profile?: ProfileId | undefined },
+  input: {
+    readonly why: string;
+    readonly reason: FailoverReason;
+    readonly untilMs?: number | undefined;
+    readonly profile?: ProfileId | undefined;
+    readonly skipReason?: AttemptRecord['skipReason'];
+  },
 ): CandidateOutcome<T> {
   const record = ctx.record({
     provider: candidate.provider,
@@ -234,6 +261,7 @@ function skip<T>(
     ok: false,
     reason: input.reason,
     detail: input.why,
+    ...(input.skipReason === undefined ? {} : { skipReason: input.skipReason }),
     summary: skipSummary(input),
     atMs: ctx.nowMs(),
   });

@@ -39,6 +39,7 @@ const SKIP_TEXT: Readonly<Record<string, string>> = Object.freeze({
   auth_failure_cached: 'recent auth failure of this auth profile (skip cache)',
   tls_certificate: 'an earlier TLS certificate failure of this provider in this run',
   inline_key_disabled: 'the inline config key is unavailable until its window ends (never probed)',
+  context_window: 'its context window is not known to be larger than one that already overflowed',
 });
 
 /** How a window of `reason` reads: disabled (billing, permanent auth) or cooling down. */

@@ -26,3 +26,4 @@ export { isOwnException } from './own-exception.js';
 export { MAX_LIVE_SWITCHES, runFollowingLiveSwitches } from './live-switch-owner.js';
 export type { FollowLiveSwitchesOptions } from './live-switch-owner.js';
 export { isUserPin } from './session-state.js';
+export { markFailureAfterOutput } from './retry.js';

@@ -21,7 +21,7 @@ import type { FallbackDecisionEvent } from './events.js';
 import type { AuthFailureSkipCache } from './skip-cache.js';
 
 /** The parts of the parsed config file (`@understudy/config`'s `parseConfig`) the runner reads. */
-export type FallbackConfig = Pick<UnderstudyConfig, 'agents' | 'auth' | 'retry'>;
+export type FallbackConfig = Pick<UnderstudyConfig, 'agents' | 'auth' | 'retry' | 'models'>;
 
 /** What the turn asks for. */
 export interface FallbackRequest {
@@ -58,7 +58,7 @@ export interface FallbackRequest {
 /** Options of `runWithModelFallback`. Every effect comes in through a port. */
 export interface RunWithModelFallbackOptions<T> {
   readonly request: FallbackRequest;
-  /** The parsed config (`parseConfig`): `agents`, `auth` (order, profiles, cooldowns) and `retry.provider`. */
+  /** The parsed config (`parseConfig`): `agents`, `auth` (order, profiles, cooldowns), `retry.provider` and `models` (model metadata). */
   readonly config: FallbackConfig;
   /** The agent's store: profiles, usage stats, probe throttle, sessions. */
   readonly store: AuthStorePort;

@@ -6,18 +6,24 @@
  */
 import type {
   AttemptResult,
+  AuthStorePort,
   Candidate,
+  FailoverReason,
   FailureClassification,
   FormatRepair,
+  Logger,
+  ModelRef,
   ProfileId,
   ProfileUsageStats,
   ProviderFailure,
   ResolvedProfile,
 } from '@understudy/contracts';
-import { formatModelRef } from '@understudy/contracts';
+import { formatModelRef, silentLogger } from '@understudy/contracts';
+import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
 import { recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY, classifyFailure, formatRepairOf } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
+import { routeContextOverflow } from './context-window.js';
 import { FailoverError } from './errors.js';
 import { stillAvailable } from './availability-recheck.js';
 import { failureSummary } from './failure-text.js';
@@ -32,6 +38,51 @@ export interface ProfileAttemptInput {
   readonly kind: 'call' | 'probe';
   /** When the candidate's first attempt started, epoch ms (its retry window is measured from it). */
   readonly candidateStartMs: number;
+  /** What else could answer if this profile gives up. Absent: nothing else (the full retry budget applies). */
+  readonly alternatives?: AttemptAlternatives | undefined;
+}
+
+/** What else could still answer the turn if the current profile gives up (docs/policy.md#retries-probes-and-rotation). */
+export interface AttemptAlternatives {
+  /** Another eligible profile of the provider may still be tried after a failure of `reason`. */
+  readonly rotationLeft: (reason: FailoverReason) => boolean;
+  /** A later candidate of the chain remains. */
+  readonly laterCandidate: boolean;
+}
+
+/** Codes of understudy's own time limits expiring (the providers' timeout codes, and `ETIMEDOUT`). */
+const TIME_LIMIT_CODES: ReadonlySet<string> = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * The failure used up one of understudy's own time limits (connect, headers, first token, stall, whole request):
+ * the provider was silent for that long, so trying it again in place would cost the limit again.
+ */
+export function spentTimeLimit(failure: ProviderFailure): boolean {
+  if (failure.abortCause === 'timeout' || failure.timeoutKind !== undefined) return true;
+  return failure.code !== undefined && TIME_LIMIT_CODES.has(failure.code.toUpperCase());
+}
+
+/**
+ * Whether a failure may be retried on the same profile (docs/policy.md#what-each-reason-does): the reason's
+ * `sameProfileRetry`, narrowed for a spent time limit while something else can answer, widened for a short
+ * Retry-After of a reason that `waitsShortRetryAfter` when rotation finds no other profile.
+ */
+function retriesInPlace<T>(ctx: RunContext<T>, input: ProfileAttemptInput, failure: ProviderFailure, classification: FailureClassification): boolean {
+  const reason = classification.reason;
+  const policy = REASON_POLICY[reason];
+  const rotationLeft = input.alternatives?.rotationLeft(reason) ?? false;
+  if (policy.waitsShortRetryAfter) {
+    const waitMs = classification.retryAfterMs;
+    if (waitMs !== null && waitMs <= ctx.retry.maxRetryAfterWaitMs && !rotationLeft) return true;
+  }
+  if (!policy.sameProfileRetry) return false;
+  if (policy.timeLimitRetryLastResort && spentTimeLimit(failure)) return !rotationLeft && input.alternatives?.laterCandidate !== true;
+  return true;
 }
 
 /** How a profile's try ended (a terminal failure throws instead). */
@@ -97,11 +148,15 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
       repair = formatRepairOf(failure);
       if (repair !== undefined) continue;
     }
+    if (failure.outputStarted !== true && policy.advancesToLargerWindow && routeContextOverflow(ctx, candidate)) {
+      // Not resent here: only a candidate with a larger window may take it (docs/policy.md#what-each-reason-does).
+      return { ok: false, classification, record, ...(thrown === undefined ? {} : { thrown }) };
+    }
     if (failure.outputStarted === true || !policy.advancesFallback) {
       if (sent) await markFailure(ctx, input, classification);
       throw terminalError(ctx, input, classification, failure.outputStarted === true, thrown);
     }
-    if (sent && kind === 'call' && policy.sameProfileRetry && retries < ctx.retry.maxRetries && failure.retryAfterBeyondCap !== true) {
+    if (sent && kind === 'call' && retries < ctx.retry.maxRetries && retriesInPlace(ctx, input, failure, classification)) {
       const delayMs = retryDelayMs({
         attempt: retries + 1,
         baseMs: classification.reason === 'overloaded' ? ctx.policy.overloadedBackoffMs : ctx.retry.baseDelayMs,
@@ -184,24 +239,83 @@ function profileIdOf(input: ProfileAttemptInput): ProfileId | undefined {
 async function markFailure<T>(ctx: RunContext<T>, input: ProfileAttemptInput, classification: FailureClassification): Promise<void> {
   const profileId = profileIdOf(input);
   if (profileId === undefined) return;
-  const probe = input.kind === 'probe';
-  if (REASON_POLICY[classification.reason].lane === 'none' && !probe) return;
-  const nowMs = ctx.nowMs();
-  const next = await ctx.store.updateUsageStats(profileId, (stats) =>
+  const next = await markProfileFailure(ctx.store, ctx.policy, {
+    profileId,
+    model: input.candidate.model,
+    classification,
+    nowMs: ctx.nowMs(),
+    probe: input.kind === 'probe',
+  });
+  if (next !== undefined) ctx.rememberStats(input.candidate.provider, { [profileId]: next });
+}
+
+/**
+ * The one failure-marking path (docs/policy.md#windows): records a classified failure on a profile's usage
+ * stats in one atomic store transition — nothing for a reason of lane `none` unless it was a probe (whose stamp
+ * is kept). Used by the run's attempts and by {@link markFailureAfterOutput}.
+ *
+ * @returns the profile's new usage stats, or `undefined` when nothing was written.
+ */
+async function markProfileFailure(
+  store: AuthStorePort,
+  policy: CooldownPolicy,
+  mark: {
+    readonly profileId: ProfileId;
+    readonly model: string;
+    readonly classification: FailureClassification;
+    readonly nowMs: number;
+    readonly probe: boolean;
+  },
+): Promise<ProfileUsageStats | undefined> {
+  const { profileId, classification, nowMs, probe } = mark;
+  if (REASON_POLICY[classification.reason].lane === 'none' && !probe) return undefined;
+  return store.updateUsageStats(profileId, (stats) =>
     recordFailure(
       probe ? recordProbe(stats, { nowMs }) : stats,
       {
         reason: classification.reason,
         nowMs,
-        model: input.candidate.model,
+        model: mark.model,
         retryAfterMs: classification.retryAfterMs,
         profileId,
         scope: classification.cooldownScope,
       },
-      ctx.policy,
+      policy,
     ),
   );
-  ctx.rememberStats(input.candidate.provider, { [profileId]: next });
+}
+
+/**
+ * A failure after output reached the caller (a streamed answer that broke after its first token, which the run
+ * had already counted a success): classified by the classifier and marked on the profile by the runner's one
+ * failure-marking path, exactly as a failure inside a run would be; never marked for a user abort
+ * (docs/policy.md#what-each-reason-does "any failure after output reached the caller").
+ *
+ * @param options.policy - `auth.cooldowns` of the parsed config.
+ * @returns the classification (with `outputStarted` taken as true); a store failure is logged at warn, not thrown.
+ */
+export async function markFailureAfterOutput(options: {
+  readonly store: AuthStorePort;
+  readonly policy: CooldownPolicy;
+  readonly candidate: ModelRef;
+  readonly profile: ProfileId | null;
+  readonly failure: ProviderFailure;
+  readonly nowMs: number;
+  readonly logger?: Logger | undefined;
+}): Promise<FailureClassification> {
+  const { candidate, profile, failure, nowMs } = options;
+  const classification = classifyFailure(
+    { ...failure, provider: failure.provider ?? candidate.provider, model: failure.model ?? candidate.model, outputStarted: true },
+    { nowMs },
+  );
+  if (profile !== null && failure.abortCause !== 'user') {
+    try {
+      await markProfileFailure(options.store, options.policy, { profileId: profile, model: candidate.model, classification, nowMs, probe: false });
+    } catch (error) {
+      (options.logger ?? silentLogger).warn({ profile, error: error instanceof Error ? error.message : String(error) }, 'could not record a failure after output');
+    }
+  }
+  return classification;
 }
 
 /** Marks the profile used: `lastUsed`, counts reset, windows ended (a successful probe ends them). */

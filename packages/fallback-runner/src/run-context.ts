@@ -33,6 +33,8 @@ export interface RetrySettings {
   readonly windowMs: number;
   /** `null`: no cap. */
   readonly maxRetryAfterMs: number | null;
+  /** `retry.provider.maxRetryAfterWaitMs`: a shorter Retry-After of a rate limit is waited out when no other profile can take the request. */
+  readonly maxRetryAfterWaitMs: number;
 }
 
 /**
@@ -75,6 +77,13 @@ export class RunContext<T> {
   /** Explicit profile of a candidate reached through a live switch (`candidate key → profile`). */
   readonly switchProfiles = new Map<string, ProfileId>();
   chain: readonly Candidate[] = [];
+  /** The agent of the run (`request.agentId`). */
+  readonly agentId: string;
+  /**
+   * Set after a context overflow: the largest window that overflowed (tokens; 0 when unknown) and the models
+   * that overflowed; later candidates must have a larger known window (docs/policy.md#what-each-reason-does).
+   */
+  contextOverflow: { readonly floorTokens: number; readonly models: ReadonlySet<string> } | undefined;
   /** Chain indices treated as primary (the requested model, and a legacy override's origin while it is probed). */
   primaryIndices: ReadonlySet<number> = new Set([0]);
   readonly #onDecision: ((event: FallbackDecisionEvent) => void) | undefined;
@@ -98,6 +107,7 @@ export class RunContext<T> {
       maxDelayMs: provider.maxDelayMs,
       windowMs: provider.windowMs,
       maxRetryAfterMs: cap,
+      maxRetryAfterWaitMs: cap === null ? provider.maxRetryAfterWaitMs : Math.min(provider.maxRetryAfterWaitMs, cap),
     };
     const refreshMs = options.lastUsedRefreshMs ?? 0;
     if (!(refreshMs >= 0 && Number.isFinite(refreshMs))) {
@@ -108,6 +118,7 @@ export class RunContext<T> {
     this.session = session;
     this.skipCache = options.skipCache?.enabled === true ? options.skipCache : undefined;
     this.explicitProfile = options.request.authProfile;
+    this.agentId = options.request.agentId;
     const timeout = options.turnTimeoutMs;
     if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))) {
       throw new FallbackOptionsError('turnTimeoutMs', 'must be a positive number of ms (omit it for no deadline)');

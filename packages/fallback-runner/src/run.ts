@@ -70,8 +70,9 @@ export async function runWithModelFallback<T>(options: RunWithModelFallbackOptio
 
   const failed: FailedCandidate<T>[] = [];
   let index = 0;
-  while (index < chain.candidates.length) {
-    const candidate = chain.candidates[index];
+  // ctx.chain, not chain.candidates: a context overflow may append the agent's contextFallbacks.
+  while (index < ctx.chain.length) {
+    const candidate = ctx.chain[index];
     if (candidate === undefined) break;
     let outcome: CandidateOutcome<T>;
     try {
@@ -99,7 +100,7 @@ export async function runWithModelFallback<T>(options: RunWithModelFallbackOptio
       decision: outcome.kind === 'skipped' ? 'skip_candidate' : 'candidate_failed',
       reason: outcome.reason,
       detail: outcome.kind === 'skipped' ? outcome.why : outcome.classification.detail,
-      finalOutcome: next < chain.candidates.length ? 'next_candidate' : 'exhausted',
+      finalOutcome: next < ctx.chain.length ? 'next_candidate' : 'exhausted',
       next,
       record: outcome.record,
     });

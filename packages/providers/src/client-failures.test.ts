@@ -1,3 +1,4 @@
+import { classifyFailure } from '@understudy/error-classifier';
 /**
  * Every failure phase, against the emulator: what the runner learns from the wire (status, headers, body,
  * code, phase) and whether output had already started.
@@ -115,7 +116,6 @@ describe.each(PROVIDER_APIS)('%s failures before any output', (api) => {
     });
     expect(failure.headers).toMatchObject({ 'retry-after': '3', 'x-request-id': 'req_1' });
     expect(failure.message).toContain('529');
-    expect(failure.retryAfterBeyondCap).toBeUndefined();
   });
 
   it('an error status on a stream request fails before output with the same facts', async () => {
@@ -228,21 +228,19 @@ describe('whole-body failures', () => {
   });
 });
 
-describe('SDK retry-after cap', () => {
-  // A Retry-After longer than the cap is never waited out: the failure says so, so the runner fails over.
+describe('Retry-After travels to the classifier untouched (read once there, capped once by the runner)', () => {
   it.each([
-    [{ 'retry-after': '120' }, 60, true],
-    [{ 'retry-after': '20' }, 60, undefined],
-    [{ 'retry-after-ms': '90000' }, 60, true],
-    [{ 'retry-after': '120' }, null, undefined],
-    [{}, 60, undefined],
-  ] as const)('headers %j with cap %j → retryAfterBeyondCap %j', async (headers, cap, flagged) => {
-    const failure = await completeFailure('openai-completions', { status: 429, headers, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } }, { sdkRetryMaxWaitSeconds: cap });
+    [{ 'retry-after': '120' }, 120_000],
+    [{ 'retry-after': '2' }, 2_000],
+    [{ 'retry-after-ms': '90000' }, 90_000],
+    [{}, null],
+  ] as const)('headers %j → retryAfterMs %j', async (headers, expected) => {
+    const failure = await completeFailure('openai-completions', { status: 429, headers, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } });
     expect(failure.status).toBe(429);
-    expect(failure.retryAfterBeyondCap).toBe(flagged);
+    expect(classifyFailure(failure, { nowMs: 0 }).retryAfterMs).toBe(expected);
   });
 
-  it('reads a retry hint from the body too (Gemini retryDelay)', async () => {
+  it('keeps the body hint too (Gemini retryDelay)', async () => {
     const body = {
       error: {
         code: 429,
@@ -251,7 +249,7 @@ describe('SDK retry-after cap', () => {
         details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '95s' }],
       },
     };
-    expect((await completeFailure('google-generative-ai', { status: 429, body })).retryAfterBeyondCap).toBe(true);
+    expect(classifyFailure(await completeFailure('google-generative-ai', { status: 429, body }), { nowMs: 0 }).retryAfterMs).toBe(95_000);
   });
 });
 

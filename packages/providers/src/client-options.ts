@@ -13,6 +13,8 @@ import { ProviderOptionsError } from './provider-call-error.js';
  * - `connectTimeoutMs`: establishing the TCP/TLS connection. @default 10000
  * - `headersTimeoutMs`: from sending the request to the response headers. A non-streaming answer arrives
  *   whole, so this bounds its generation time. @default 120000
+ * - `completeHeadersTimeoutMs`: the same limit for a non-streaming call, whose headers arrive only with the
+ *   whole answer (so it bounds generation time and must not be short). @default `headersTimeoutMs`
  * - `bodyTimeoutMs`: silence between two chunks of a non-streaming (or error) body. @default 60000
  * - `firstTokenTimeoutMs`: streams only, from sending the request to the first content delta. @default 60000
  * - `stallTimeoutMs`: streams only, silence (no byte) between two chunks once headers arrived. @default 30000
@@ -28,6 +30,7 @@ import { ProviderOptionsError } from './provider-call-error.js';
 export interface ProviderTimeouts {
   readonly connectTimeoutMs?: number | undefined;
   readonly headersTimeoutMs?: number | undefined;
+  readonly completeHeadersTimeoutMs?: number | undefined;
   readonly bodyTimeoutMs?: number | undefined;
   readonly firstTokenTimeoutMs?: number | undefined;
   readonly stallTimeoutMs?: number | undefined;
@@ -42,6 +45,7 @@ export type ResolvedProviderTimeouts = { readonly [K in keyof ProviderTimeouts]-
 export const DEFAULT_PROVIDER_TIMEOUTS: ResolvedProviderTimeouts = Object.freeze({
   connectTimeoutMs: 10_000,
   headersTimeoutMs: 120_000,
+  completeHeadersTimeoutMs: 120_000,
   bodyTimeoutMs: 60_000,
   firstTokenTimeoutMs: 60_000,
   stallTimeoutMs: 30_000,
@@ -60,8 +64,6 @@ export const DEFAULT_PROVIDER_TIMEOUTS: ResolvedProviderTimeouts = Object.freeze
  * - `dispatcher`: an undici dispatcher to use instead of the client's own keep-alive `Agent` (then `pool`
  *   and `timeouts.connectTimeoutMs` do not apply, and `close()` leaves it open).
  * - `oauth`: how to refresh `oauth` credentials; without it, expired tokens are sent as they are.
- * - `sdkRetryMaxWaitSeconds`: the SDK retry-after cap (`null`: disabled); a failure whose Retry-After is
- *   longer gets `retryAfterBeyondCap: true`. @default 60
  * - `defaultMaxTokens`: output limit for formats that require one (Anthropic) when the request has none.
  *   @default 4096
  * - `includeStreamUsage`: OpenAI streams ask for a final usage chunk. @default true
@@ -77,7 +79,6 @@ export interface ProviderClientOptions {
   readonly dispatcher?: Dispatcher | undefined;
   readonly pool?: ProviderPoolOptions | undefined;
   readonly oauth?: OAuthRefreshOptions | undefined;
-  readonly sdkRetryMaxWaitSeconds?: number | null | undefined;
   readonly defaultMaxTokens?: number | undefined;
   readonly includeStreamUsage?: boolean | undefined;
   readonly maxResponseBytes?: number | undefined;
@@ -131,7 +132,13 @@ export interface ProviderClient {
 
 /** Applies the defaults and checks every timeout. @throws {ProviderOptionsError} naming a bad one. */
 export function checkTimeouts(timeouts: ProviderTimeouts | undefined): ResolvedProviderTimeouts {
-  const resolved = { ...DEFAULT_PROVIDER_TIMEOUTS, ...Object.fromEntries(Object.entries(timeouts ?? {}).filter(([, value]) => value !== undefined)) };
+  const given = Object.fromEntries(Object.entries(timeouts ?? {}).filter(([, value]) => value !== undefined));
+  const resolved = {
+    ...DEFAULT_PROVIDER_TIMEOUTS,
+    // Without its own value, a non-streaming call's headers limit is the streaming one.
+    ...(typeof given['headersTimeoutMs'] === 'number' ? { completeHeadersTimeoutMs: given['headersTimeoutMs'] } : {}),
+    ...given,
+  };
   for (const [name, value] of Object.entries(resolved)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new ProviderOptionsError(`timeouts.${name}`, 'must be a number of milliseconds, 0 or more (0 turns it off)');

@@ -20,7 +20,6 @@ import { OAuthRefresher } from './oauth-refresher.js';
 import { ProviderOptionsError } from './provider-call-error.js';
 import type { ProviderCallOptions, ProviderClient, ProviderClientOptions, ResolvedProviderTimeouts } from './client-options.js';
 import { checkBaseUrl, checkTimeouts } from './client-options.js';
-import { DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS } from './sdk-retry-cap.js';
 import { StreamPump, StreamPumpError } from './stream-pump.js';
 import { wireFormatFor } from './wire/registry.js';
 import type { WireFormat } from './wire/wire-format.js';
@@ -65,7 +64,6 @@ class UndiciProviderClient implements ProviderClient {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #refresher: OAuthRefresher | undefined;
-  readonly #capSeconds: number | null;
   readonly #nowMs: () => number;
   readonly #logger: Logger;
   readonly #includeStreamUsage: boolean;
@@ -87,7 +85,6 @@ class UndiciProviderClient implements ProviderClient {
     this.#logger = options.logger ?? silentLogger;
     this.#refresher =
       options.oauth === undefined ? undefined : new OAuthRefresher(options.oauth, { nowMs: this.#nowMs, logger: this.#logger });
-    this.#capSeconds = options.sdkRetryMaxWaitSeconds === undefined ? DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS : options.sdkRetryMaxWaitSeconds;
     this.#includeStreamUsage = options.includeStreamUsage ?? true;
   }
 
@@ -283,7 +280,7 @@ class UndiciProviderClient implements ProviderClient {
     }
     const headers = this.#headers(credential, stream, this.#native(request)?.headers);
     const control = new CallControl(signal);
-    control.arm('headers', this.#timeouts.headersTimeoutMs);
+    control.arm('headers', stream ? this.#timeouts.headersTimeoutMs : this.#timeouts.completeHeadersTimeoutMs);
     if (stream) control.arm('first_token', this.#timeouts.firstTokenTimeoutMs);
     try {
       const response = await postRequest(this.#dispatcher, target, headers, body, control);
@@ -343,8 +340,6 @@ class UndiciProviderClient implements ProviderClient {
       body: text,
       phase: 'body',
       outputStarted: false,
-      capSeconds: this.#capSeconds,
-      nowMs: this.#nowMs(),
     });
   }
 
@@ -392,8 +387,6 @@ class UndiciProviderClient implements ProviderClient {
             body: text,
             phase: 'body',
             outputStarted: false,
-            capSeconds: this.#capSeconds,
-            nowMs: this.#nowMs(),
           }),
         };
       }

@@ -4,8 +4,6 @@
  */
 import type { FailurePhase, ProviderFailure } from '@understudy/contracts';
 import type { AbortInfo } from './call-control.js';
-import { parseRetryAfter } from '@understudy/error-classifier';
-import { shouldSurfaceImmediately } from './sdk-retry-cap.js';
 import { WireError } from './wire/wire-format.js';
 
 /** At most this many bytes of a response body are kept in a failure. */
@@ -60,20 +58,19 @@ export interface HttpFailureInput {
   readonly body: string;
   readonly phase: FailurePhase;
   readonly outputStarted: boolean;
-  /** The SDK retry cap in seconds (`null`: disabled). */
-  readonly capSeconds: number | null;
-  readonly nowMs: number;
   /** Prefix for the message, e.g. `OAuth token refresh failed`. */
   readonly messagePrefix?: string | undefined;
 }
 
-/** A failure from an HTTP response the provider sent (an error status, or an error payload in a 2xx body). */
+/**
+ * A failure from an HTTP response the provider sent (an error status, or an error payload in a 2xx body). The
+ * Retry-After is not read here: the classifier reads it once (`retryAfterMs`), and the runner caps it once.
+ */
 export function httpFailure(context: FailureContext, input: HttpFailureInput): ProviderFailure {
   const body = redactSecrets(input.body, context.secrets);
   const facts = describeErrorBody(body);
   const summary = facts.message === undefined ? '' : `: ${truncate(facts.message, 500)}`;
   const prefix = input.messagePrefix === undefined ? '' : `${input.messagePrefix}: `;
-  const retryAfterMs = parseRetryAfter({ headers: input.headers, texts: [body], nowMs: input.nowMs });
   return {
     provider: context.provider,
     model: context.model,
@@ -85,7 +82,6 @@ export function httpFailure(context: FailureContext, input: HttpFailureInput): P
     ...(facts.errorType === undefined ? {} : { errorType: facts.errorType }),
     phase: input.phase,
     outputStarted: input.outputStarted,
-    ...(shouldSurfaceImmediately(retryAfterMs, input.capSeconds) ? { retryAfterBeyondCap: true } : {}),
   };
 }
 

@@ -50,7 +50,6 @@ export {
   SdkRetryCapError,
   parseSdkRetryMaxWaitSeconds,
   resolveSdkRetryMaxWaitSeconds,
-  shouldSurfaceImmediately,
 } from './sdk-retry-cap.js';
 export { MAX_FAILURE_BODY_BYTES } from './failure.js';
 export type { ProviderPoolOptions } from './http.js';

@@ -290,8 +290,6 @@ export class OAuthRefresher {
             body: text,
             phase: 'body',
             outputStarted: false,
-            capSeconds: null,
-            nowMs: this.#nowMs(),
             messagePrefix: 'OAuth token refresh failed',
           }),
         };

@@ -1,10 +1,8 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   SdkRetryCapError,
   parseSdkRetryMaxWaitSeconds,
   resolveSdkRetryMaxWaitSeconds,
-  shouldSurfaceImmediately,
 } from './sdk-retry-cap.js';
 
 describe('parseSdkRetryMaxWaitSeconds', () => {
@@ -43,28 +41,5 @@ describe('resolveSdkRetryMaxWaitSeconds', () => {
 
   it('names the alias when the alias is the bad value', () => {
     expect(() => resolveSdkRetryMaxWaitSeconds({ OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS: 'x' })).toThrow(/^OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS/);
-  });
-});
-
-describe('shouldSurfaceImmediately', () => {
-  // A Retry-After longer than the cap is not slept on: the failure goes straight to failover.
-  it.each([
-    [90_000, 60, true],
-    [60_000, 60, false],
-    [60_001, 60, true],
-    [20_000, 60, false],
-    [90_000, null, false],
-    [null, 60, false],
-    [undefined, 60, false],
-  ] as const)('retryAfterMs %j with cap %j s → %j', (retryAfterMs, cap, expected) => {
-    expect(shouldSurfaceImmediately(retryAfterMs, cap)).toBe(expected);
-  });
-
-  it('surfaces exactly the waits longer than the cap', () => {
-    fc.assert(
-      fc.property(fc.nat(10_000_000), fc.integer({ min: 1, max: 10_000 }), (retryAfterMs, cap) => {
-        expect(shouldSurfaceImmediately(retryAfterMs, cap)).toBe(retryAfterMs > cap * 1000);
-      }),
-    );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The SDK retry-after cap (the model-failover doc "SDK retry-after caps", docs/configuration.md and docs/policy.md#retries-probes-and-rotation). The clients never sleep on a
  * Retry-After themselves: a retryable response comes back to the runner as a failure with its headers, and one
- * whose Retry-After is longer than the cap is flagged (`retryAfterBeyondCap`) so the runner fails over at once
+ * whose Retry-After is longer than the cap is not waited out: the runner compares it (in ms) and fails over at once
  * instead of waiting. Everything here is pure.
  */
 
@@ -73,20 +73,4 @@ export function resolveSdkRetryMaxWaitSeconds(env: Readonly<Record<string, strin
     if (value !== undefined && value.trim() !== '') return parseSdkRetryMaxWaitSeconds(value, name);
   }
   return DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS;
-}
-
-/**
- * Whether a retryable response must surface to the runner at once rather than be waited out: its Retry-After
- * is longer than the cap. Without a Retry-After, or with the cap disabled (`null`), it never is.
- *
- * @param retryAfterMs the response's Retry-After in milliseconds (as `parseRetryAfter` of
- *   `@understudy/error-classifier` reads it from headers and body).
- * @param capSeconds the cap in seconds, `null` when disabled.
- * @example shouldSurfaceImmediately(90_000, 60) // true
- * @example shouldSurfaceImmediately(20_000, 60) // false
- * @example shouldSurfaceImmediately(90_000, null) // false
- */
-export function shouldSurfaceImmediately(retryAfterMs: number | null | undefined, capSeconds: number | null): boolean {
-  if (capSeconds === null || retryAfterMs === null || retryAfterMs === undefined) return false;
-  return retryAfterMs > capSeconds * 1000;
 }

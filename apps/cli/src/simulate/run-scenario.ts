@@ -67,7 +67,7 @@ function attemptOutput(record: AttemptRecord): AttemptOutput {
     model: record.model,
     profile: record.profile,
     kind: record.kind,
-    ...(record.reason === undefined ? {} : { reason: record.reason }),
+    ...(record.skipReason !== undefined ? { reason: record.skipReason } : record.reason === undefined ? {} : { reason: record.reason }),
     ...(record.status === undefined ? {} : { status: record.status }),
   };
 }

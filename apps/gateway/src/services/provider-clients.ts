@@ -19,6 +19,8 @@ export function providerTimeouts(config: UnderstudyConfig, provider: ProviderCon
   return {
     connectTimeoutMs: timeouts.connectMs,
     headersTimeoutMs: timeouts.headersMs,
+    // A non-streamed answer's headers arrive with the whole answer: only the whole-request limit bounds it.
+    completeHeadersTimeoutMs: timeouts.requestMs,
     bodyTimeoutMs: timeouts.stallMs,
     firstTokenTimeoutMs: timeouts.firstTokenMs,
     stallTimeoutMs: timeouts.stallMs,
@@ -50,7 +52,6 @@ export class ProviderClients {
   constructor(options: {
     readonly config: UnderstudyConfig;
     readonly logger: Logger;
-    readonly sdkRetryMaxWaitSeconds: number | null;
     readonly nowMs: () => number;
   }) {
     for (const [providerId, provider] of Object.entries(options.config.models.providers)) {
@@ -63,7 +64,6 @@ export class ProviderClients {
           ...(provider.headers === undefined ? {} : { headers: provider.headers }),
           timeouts: providerTimeouts(options.config, provider),
           oauth: providerOAuth(providerId, provider),
-          sdkRetryMaxWaitSeconds: options.sdkRetryMaxWaitSeconds,
           logger: options.logger,
           nowMs: options.nowMs,
         }),

@@ -1,0 +1,97 @@
+/**
+ * Silent routes, short Retry-After waits and context-window fallback (docs/policy.md#what-each-reason-does,
+ * docs/policy.md#retries-probes-and-rotation).
+ */
+import { describe, expect, it } from 'vitest';
+import { FailoverError } from './index.js';
+import { brief, world } from './test-support/harness.js';
+
+const SILENT = { code: 'ETIMEDOUT', message: 'first token timeout', abortCause: 'timeout' as const, timeoutKind: 'first_token' as const, latencyMs: 15_000 };
+const OVERFLOW = { status: 400, body: '{"error":{"code":"context_length_exceeded","message":"maximum context length exceeded"}}' };
+
+describe('silent routes: a spent time limit is not retried in place while something else can answer', () => {
+  it('rotates once to the next profile, then advances', async () => {
+    const w = world();
+    const result = await w.run({ openai: [SILENT, SILENT] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a timeout', 'call openai/gpt-x@openai:b timeout', 'call anthropic/claude-x@anthropic:a']);
+    expect(w.clock.sleeps).toEqual([]);
+  });
+
+  it('keeps the quick same-profile retry for a fast transport failure', async () => {
+    const w = world();
+    const result = await w.run({ openai: [{ code: 'ECONNRESET', message: 'socket hang up' }] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a timeout', 'call openai/gpt-x@openai:a']);
+  });
+
+  it('applies the bounded retry budget when nothing else can answer (strict, one profile)', async () => {
+    const w = world({ profiles: ['openai:a'] });
+    const result = await w.run({ openai: [SILENT] }, { fallbacksOverride: [] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a timeout', 'call openai/gpt-x@openai:a']);
+  });
+
+  it('auth.cooldowns.timeoutProfileRotations: 0 advances at once', async () => {
+    const w = world({ config: { auth: { cooldowns: { timeoutProfileRotations: 0 } }, agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['anthropic/claude-x'] } } } } });
+    const result = await w.run({ openai: [SILENT] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a timeout', 'call anthropic/claude-x@anthropic:a']);
+  });
+});
+
+describe('a short Retry-After (≤ retry.provider.maxRetryAfterWaitMs)', () => {
+  it('rotates to another eligible profile first', async () => {
+    const w = world();
+    const result = await w.run({ 'openai/gpt-x@openai:a': [{ status: 429, headers: { 'retry-after': '2' } }] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a rate_limit 429', 'call openai/gpt-x@openai:b']);
+    expect(w.clock.sleeps).toEqual([]);
+  });
+
+  it('is waited out on the only profile, then the same profile answers', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    const result = await w.run({ openai: [{ status: 429, headers: { 'retry-after': '2' } }] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a rate_limit 429', 'call openai/gpt-x@openai:a']);
+    expect(w.clock.sleeps).toEqual([2_000]);
+    expect(w.store.usageStats('openai:a').cooldownUntil).toBeUndefined();
+  });
+
+  it('counts against the retry budget, then falls back', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'], config: { retry: { provider: { maxRetries: 1 } }, agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['anthropic/claude-x'] } } } } });
+    const limited = { status: 429, headers: { 'retry-after': '1' } };
+    const result = await w.run({ openai: [limited, limited] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a rate_limit 429', 'call openai/gpt-x@openai:a rate_limit 429', 'call anthropic/claude-x@anthropic:a']);
+    expect(w.clock.sleeps).toEqual([1_000]);
+  });
+
+  it('a longer one fails over at once', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    const result = await w.run({ openai: [{ status: 429, headers: { 'retry-after': '6' } }] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a rate_limit 429', 'call anthropic/claude-x@anthropic:a']);
+    expect(w.clock.sleeps).toEqual([]);
+  });
+});
+
+describe('context overflow moves only to a larger declared window', () => {
+  const models = {
+    providers: {
+      openai: { baseUrl: 'http://127.0.0.1:9/v1', api: 'openai-completions' as const, models: [{ id: 'gpt-x', contextWindow: 8_000 }, { id: 'gpt-y', contextWindow: 8_000 }] },
+      anthropic: { baseUrl: 'http://127.0.0.1:9', api: 'anthropic-messages' as const, models: [{ id: 'claude-x', contextWindow: 200_000 }] },
+    },
+  };
+
+  it('skips a candidate whose window is not larger (skip reason context_window) and answers from the larger one', async () => {
+    const w = world({ config: { models, agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['openai/gpt-y', 'anthropic/claude-x'] } } } } });
+    const result = await w.run({ 'openai/gpt-x': [OVERFLOW] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a context_overflow 400', 'skip openai/gpt-y@- context_overflow', 'call anthropic/claude-x@anthropic:a']);
+    expect(result.attempts[1]).toMatchObject({ skipReason: 'context_window', detail: 'context_window' });
+  });
+
+  it('tries contextFallbacks that are not in the chain', async () => {
+    const w = world({ config: { models, agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['openai/gpt-y'], contextFallbacks: ['anthropic/claude-x'] } } } } });
+    const result = await w.run({ 'openai/gpt-x': [OVERFLOW] });
+    expect(result.candidate).toMatchObject({ provider: 'anthropic', model: 'claude-x' });
+  });
+
+  it('ends the turn when no candidate has a larger window', async () => {
+    const w = world({ config: { models, agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['openai/gpt-y'] } } } } });
+    const error = await w.fail({ 'openai/gpt-x': [OVERFLOW] });
+    expect(FailoverError.isInstance(error) && error.reason === 'context_overflow' && error.kind === 'terminal').toBe(true);
+  });
+});
