@@ -142,7 +142,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const sdkCapSeconds = envNumber(() => resolveSdkRetryMaxWaitSeconds(env), 'UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS');
   const skipTtlMs = envNumber(() => parseSkipTtlMs(env), 'UNDERSTUDY_FALLBACK_SKIP_TTL_MS') ?? config.session.fallbackSkipTtlMs ?? 0;
   const skipCache = new AuthFailureSkipCache({ ttlMs: skipTtlMs });
-  const providers = new ProviderClients({ config, logger: port, nowMs: () => clock.nowMs() });
 
   const activeWindows = async (): Promise<ActiveWindow[]> => {
     const nowMs = clock.nowMs();
@@ -159,6 +158,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     return windows;
   };
   const metrics = new GatewayMetrics({ activeWindows, stateStoreUp: () => stores.health(), defaultMetrics: options.processMetrics !== false });
+  const providers = new ProviderClients({
+    config,
+    logger: port,
+    nowMs: () => clock.nowMs(),
+    onSkippedStreamEvent: ({ provider }) => metrics.skippedStreamEvents.inc({ provider }),
+  });
   const turn: TurnServices = {
     config,
     providers,

@@ -21,6 +21,8 @@ export class GatewayMetrics {
   readonly requests: Counter<'route' | 'status'>;
   readonly attempts: Counter<'provider' | 'kind' | 'reason'>;
   readonly fallbacks: Counter<'reason'>;
+  /** Stream events skipped because their data was not valid JSON, by provider. */
+  readonly skippedStreamEvents: Counter<'provider'>;
   readonly inFlight: Gauge;
   readonly requestSeconds: Histogram<'route'>;
   readonly upstreamSeconds: Histogram<'provider'>;
@@ -49,6 +51,12 @@ export class GatewayMetrics {
       name: 'understudy_fallbacks_total',
       help: 'Turns answered by a fallback candidate, by the reason the selected model failed.',
       labelNames: ['reason'],
+      registers,
+    });
+    this.skippedStreamEvents = new Counter({
+      name: 'understudy_stream_events_skipped_total',
+      help: 'Upstream stream events skipped because their data was not valid JSON (the stream went on).',
+      labelNames: ['provider'],
       registers,
     });
     this.inFlight = new Gauge({ name: 'understudy_requests_in_flight', help: 'Requests being served.', registers });

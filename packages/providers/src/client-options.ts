@@ -75,6 +75,11 @@ export interface ProviderClientOptions {
   readonly api: ProviderApi;
   readonly baseUrl: string;
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Called for each stream event skipped because its data is not valid JSON (the stream goes on; the skip is
+   * logged at warn with provider and model). The gateway counts them in `/metrics`.
+   */
+  readonly onSkippedStreamEvent?: ((event: { readonly provider: string; readonly model: string }) => void) | undefined;
   readonly timeouts?: ProviderTimeouts | undefined;
   readonly dispatcher?: Dispatcher | undefined;
   readonly pool?: ProviderPoolOptions | undefined;

@@ -152,6 +152,8 @@ class UndiciProviderClient implements ProviderClient {
       status: response.status,
       headers: response.headers,
       native: this.#native(request) !== undefined,
+      logger: this.#logger,
+      onSkippedEvent: () => this.#options.onSkippedStreamEvent?.({ provider: context.provider, model: context.model }),
     });
     const buffered: ChatStreamDelta[] = [];
     for (;;) {

@@ -1,3 +1,5 @@
+import type { Logger } from '@understudy/contracts';
+import { silentLogger } from '@understudy/contracts';
 /**
  * Reads a streaming response: bytes → `eventsource-parser` events → the wire decoder's deltas, one delta at a
  * time, with the stall timer running only while waiting for bytes (so a slow consumer never looks like a
@@ -73,6 +75,20 @@ export interface StreamPumpOptions {
   readonly headers: Readonly<Record<string, string>>;
   /** Also hand out every decoded event as it came (`native` deltas, after the deltas decoded from it). @default false */
   readonly native?: boolean | undefined;
+  /** Told about each event skipped because its data is not valid JSON (it is also logged at warn). */
+  readonly onSkippedEvent?: (() => void) | undefined;
+  /** Where a skipped event is logged (warn, with provider and model; never the event's data). @default silentLogger */
+  readonly logger?: Logger | undefined;
+}
+
+/** True when `text` parses as JSON. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Pulls normalised deltas out of a streaming response. */
@@ -316,6 +332,12 @@ export class StreamPump {
         if (this.native) this.#queue.push(event.event === undefined ? { kind: 'native', data: event.data } : { kind: 'native', event: event.event, data: event.data });
       } catch (error) {
         if (!WireError.isInstance(error)) throw error;
+        if (error.kind === 'malformed' && !isJson(event.data)) {
+          // One event whose data is not JSON between good ones is skipped: the rest of the answer is fine. A
+          // stream that then ends without a finish reason is still an error ("stream ended early").
+          this.#skipEvent();
+          continue;
+        }
         this.#stop(
           error.kind === 'provider_error'
             ? this.#failure(`the provider sent an error in the stream: ${event.data.slice(0, 300)}`, {
@@ -330,6 +352,15 @@ export class StreamPump {
     if (this.#parseError !== undefined) {
       this.#stop(this.#failure(`malformed stream: ${this.#parseError.message}`, { code: 'MALFORMED_STREAM' }));
     }
+  }
+
+  #skipEvent(): void {
+    const { context } = this.#options;
+    (this.#options.logger ?? silentLogger).warn(
+      { provider: context.provider, model: context.model },
+      'skipped a stream event whose data is not valid JSON; the stream goes on',
+    );
+    this.#options.onSkippedEvent?.();
   }
 
   #stop(error: StreamPumpError): void {

@@ -53,6 +53,8 @@ export class ProviderClients {
     readonly config: UnderstudyConfig;
     readonly logger: Logger;
     readonly nowMs: () => number;
+    /** Told about each upstream stream event skipped for data that is not valid JSON. */
+    readonly onSkippedStreamEvent?: ((event: { readonly provider: string; readonly model: string }) => void) | undefined;
   }) {
     for (const [providerId, provider] of Object.entries(options.config.models.providers)) {
       this.#clients.set(
@@ -66,6 +68,7 @@ export class ProviderClients {
           oauth: providerOAuth(providerId, provider),
           logger: options.logger,
           nowMs: options.nowMs,
+          ...(options.onSkippedStreamEvent === undefined ? {} : { onSkippedStreamEvent: options.onSkippedStreamEvent }),
         }),
       );
     }

@@ -68,12 +68,19 @@ export interface Fixture {
 }
 
 /** Starts emulator + gateway. */
-export async function startFixture(options: { readonly gateway?: Record<string, unknown>; readonly script?: unknown } = {}): Promise<Fixture> {
+export async function startFixture(
+  options: {
+    readonly gateway?: Record<string, unknown>;
+    readonly script?: unknown;
+    /** Rewrites the fixture config (given the emulator URL), e.g. shorter windows and timeouts. */
+    readonly config?: ((base: Record<string, unknown>, emulatorUrl: string) => Record<string, unknown>) | undefined;
+  } = {},
+): Promise<Fixture> {
   const emulator = await startEmulator(options.script ?? { routes: [] });
   let gateway: GatewayProcess;
   try {
     gateway = await startGateway({
-      config: fixtureConfig(emulator.url, options.gateway),
+      config: options.config === undefined ? fixtureConfig(emulator.url, options.gateway) : options.config(fixtureConfig(emulator.url, options.gateway), emulator.url),
       env: { TEST_ANTHROPIC_KEY: KEYS.anthropic },
       prepare: seedProfiles,
     });
