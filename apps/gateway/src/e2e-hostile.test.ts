@@ -58,6 +58,17 @@ describe('request targets that are not plain paths', () => {
     await stillServing();
   });
 
+  it.each(['/v1/models/%@@[~00', '/v1/models/%', '/admin/profiles/%E0%A4%A'])(
+    'GET %s (a path segment that is not valid percent-encoding) is a 4xx in the error shape, never a 500',
+    async (target) => {
+      const { status, body } = await raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
+      expect(JSON.parse(body)).toMatchObject({ error: { message: expect.any(String) } });
+      await stillServing();
+    },
+  );
+
   it('reads an absolute-form target by its path', async () => {
     const { status, body } = await raw('GET http://anything.example/v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(status).toBe(200);

@@ -22,6 +22,7 @@ import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { bearerToken, tokenMatches } from '../http/access.js';
 import type { BodyLimits } from '../http/body.js';
 import { readJsonBody } from '../http/body.js';
+import { decodePathSegment } from '../http/request-target.js';
 import { sendJson } from '../http/respond.js';
 import { DEFAULT_AGENT, knownAgents } from '../chat/model-selection.js';
 import type { AgentStores } from '../services/agent-stores.js';
@@ -158,14 +159,6 @@ function agentError(error: unknown, agentId: string): GatewayError {
   return storeError(error, agentId) ?? new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error });
 }
 
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw invalidRequest('the path segment is not valid percent-encoding');
-  }
-}
-
 /**
  * Checks the admin token. @throws {GatewayError} 404 when the admin API is off, 401 for a missing or wrong token.
  */
@@ -207,7 +200,7 @@ export async function handleAdmin(request: IncomingMessage, response: ServerResp
   const profileMatch = PROFILE_PATH.exec(path);
   if (profileMatch !== null && method === 'POST') {
     const agentId = agentOf(request, url, context.config);
-    const profileId = profileIdOf(decode(profileMatch[1] ?? ''));
+    const profileId = profileIdOf(decodePathSegment(profileMatch[1] ?? ''));
     return forAgent(agentId, async () => {
       const store = await context.stores.get(agentId);
       if ((await store.getProfile(profileId)) === undefined) {
@@ -222,7 +215,7 @@ export async function handleAdmin(request: IncomingMessage, response: ServerResp
   const sessionMatch = SESSION_PATH.exec(path);
   if (sessionMatch !== null) {
     const agentId = agentOf(request, url, context.config);
-    const key = checkSessionKey(decode(sessionMatch[1] ?? ''), 'the session key in the path');
+    const key = checkSessionKey(decodePathSegment(sessionMatch[1] ?? ''), 'the session key in the path');
     return forAgent(agentId, () => serveSession(request, response, context, { agentId, key, reset: sessionMatch[2] !== undefined, method, path, nowMs }));
   }
 

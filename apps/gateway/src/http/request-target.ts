@@ -7,8 +7,23 @@
  * query, and anything else is refused.
  */
 
+import { invalidRequest } from '../gateway-error.js';
+
 /** The base every origin-form target is read against: the gateway never uses the host part. */
 const BASE = 'http://gateway.invalid';
+
+/**
+ * Decodes one percent-encoded path segment (`/v1/models/{id}`, `/admin/profiles/{id}`, `/admin/sessions/{key}`).
+ * @throws {GatewayError} 400 `invalid_request` when the segment is not valid percent-encoding (`%@@`, a lone `%`),
+ *   which `decodeURIComponent` would otherwise throw as a `URIError` from inside request handling.
+ */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalidRequest('the path segment is not valid percent-encoding');
+  }
+}
 
 /** What {@link parseRequestTarget} read. */
 export type RequestTarget =

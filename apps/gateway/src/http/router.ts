@@ -19,7 +19,7 @@ import type { UpstreamTimer } from '../turn/run-turn.js';
 import type { WireDialect } from '../wire/dialect.js';
 import { anthropicDialect, openAIDialect, responsesDialect } from '../wire/dialects.js';
 import { clientAllowed } from './access.js';
-import { parseRequestTarget } from './request-target.js';
+import { decodePathSegment, parseRequestTarget } from './request-target.js';
 import { sendJson, sendText } from './respond.js';
 
 /** Everything the router needs. */
@@ -194,7 +194,7 @@ export function createRequestListener(context: RouterContext): (request: Incomin
           return handleCountTokens(request, response, context.chat, abort.signal, timer);
         case 'model': {
           if (method !== 'GET') throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use GET`, { code: 'method_not_allowed' });
-          const id = decodeURIComponent(path.slice(path.indexOf('/models/') + '/models/'.length));
+          const id = decodePathSegment(path.slice(path.indexOf('/models/') + '/models/'.length));
           sendJson(response, 200, renderModel(context.chat.config, id, dialect.id === 'anthropic'));
           return { status: 200 };
         }
