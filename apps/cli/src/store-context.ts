@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import type { Command } from 'commander';
-import { AuthStoreError, DEFAULT_AGENT_ID, LegacyAuthFilesError, connectPostgresState, openAuthProfileStore } from '@understudy/auth-profile-store';
+import { AuthStoreError, DEFAULT_AGENT_ID, LegacyAuthFilesError, connectPostgresState, listAgentIds, openAuthProfileStore } from '@understudy/auth-profile-store';
 import type { AuthProfileStore, InlineKey, StatePaths } from '@understudy/auth-profile-store';
 import { ConfigError } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
@@ -70,6 +70,26 @@ export function commandContext(options: CommonOptions, io: CliIo): CommandContex
     config: loaded.config,
     paths,
   };
+}
+
+/**
+ * Refuses an agent that neither the config names (`main` or an `agents.entries` key) nor the state root holds, so
+ * a read-only command such as `models status --agent ghost` reports the typo instead of creating an empty store
+ * for it. Commands that add state (`models auth add`) may create a new agent and do not call this.
+ *
+ * @throws {CliError} exit code 2 (`unknown_agent`) naming the known agents and how to add one.
+ */
+export function requireKnownAgent(context: CommandContext): void {
+  const known = new Set([DEFAULT_AGENT_ID, ...Object.keys(context.config.agents.entries)]);
+  // Shared PostgreSQL state keeps every agent in one schema: a store there is never created by a read.
+  if (known.has(context.agentId) || resolveSharedState(context.config, context.io.env) !== undefined) return;
+  const stored = listAgentIds(context.paths.stateRoot);
+  if (stored.includes(context.agentId)) return;
+  throw new CliError(
+    `unknown agent "${context.agentId}": known agents are ${[...new Set([...known, ...stored])].join(', ')}; ` +
+      `check --agent, or add agents.entries.${context.agentId} to the config (models auth add --agent ${context.agentId} creates its store)`,
+    { exitCode: ExitCode.usage, code: 'unknown_agent' },
+  );
 }
 
 /** The config's inline keys (`models.providers.<id>.apiKey`) as `<provider>:inline` profiles. */

@@ -210,3 +210,21 @@ describe('--state-dir and UNDERSTUDY_STATE_DIR', () => {
     expect(listed.map((entry: { id: string }) => entry.id)).toEqual(['anthropic:inline', 'groq:default']);
   });
 });
+
+describe('models status for an agent nobody configured', () => {
+  it('refuses --agent ghost with the known agents named, and creates no store for it', async () => {
+    const result = await run(['models', 'status', '--agent', 'ghost']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown agent "ghost"');
+    expect(result.stderr).toContain('main');
+    expect(fs.existsSync(path.join(temp.home, '.understudy', 'agents', 'ghost'))).toBe(false);
+  });
+
+  it('still reports an agent whose store exists although the config does not name it', async () => {
+    const added = await run(['models', 'auth', 'add', '--agent', 'side', '--provider', 'openai', '--id', 'alpha', '--type', 'api_key', '--key-stdin'], { stdin: `${KEY_A}\n` });
+    expect(added.code).toBe(0);
+    const status = await run(['models', 'status', '--agent', 'side', '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ agent: 'side' });
+  });
+});

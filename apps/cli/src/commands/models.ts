@@ -13,7 +13,7 @@ import type { IneligibleReason, ProfileOrderSource } from '@understudy/cooldown-
 import type { RegisterCommand } from '../main.js';
 import { writeLine } from '../io.js';
 import { isoTime, renderTable, writeJson } from '../output.js';
-import { addCommonOptions, cliAction, commandContext, withStore } from '../store-context.js';
+import { addCommonOptions, cliAction, commandContext, requireKnownAgent, withStore } from '../store-context.js';
 import type { CommandContext, CommonOptions } from '../store-context.js';
 import { registerModelsAuthCommands } from './models-auth.js';
 import { describeProfileState, profileState } from './models-profile-state.js';
@@ -228,6 +228,7 @@ export const registerModelsCommands: RegisterCommand = (program: Command, io) =>
   addCommonOptions(models.command('status').description('Selected model, fallbacks and the state of every auth profile.')).action(
     cliAction(async (options: CommonOptions) => {
       const context = commandContext(options, io);
+      requireKnownAgent(context);
       const report = await withStore(context, (store) => buildStatusReport(context, store, Date.now()));
       if (context.json) writeJson(io.stdout, report);
       else printStatus(context, report);
