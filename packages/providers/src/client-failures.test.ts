@@ -312,3 +312,27 @@ describe('a request that cannot be serialised (issue 20, defect 2)', () => {
     }
   });
 });
+
+describe('a stored credential that cannot be sent as a header value (issue 20, defect 7)', () => {
+  it.each(PROVIDER_APIS)('%s: is an auth failure of the profile, never a timeout, and nothing is sent', async (api) => {
+    await emulator.setScript({ routes: [{ steps: [{ chunks: ['x'] }] }] });
+    await emulator.clearRequests();
+    const client = emulatorClient(api, emulator.url);
+    try {
+      for (const call of [
+        () => client.complete(request, { credential: apiKey('sk-test-broken\nkey-1234') }),
+        () => client.stream(request, { credential: apiKey('sk-test-broken\nkey-1234') }),
+      ]) {
+        const result = await call();
+        expect(result.ok).toBe(false);
+        if (result.ok) return;
+        expect(result.failure).toMatchObject({ code: 'INVALID_CREDENTIAL', errorType: 'authentication_error', outputStarted: false });
+        expect(result.failure.message).not.toContain('broken');
+        expect(classifyFailure(result.failure).reason).toBe('auth');
+      }
+      expect(await emulator.requests()).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});

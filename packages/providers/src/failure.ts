@@ -170,7 +170,24 @@ const TIMEOUT_WORDS: Record<string, string> = {
   turn: 'the turn deadline passed',
 };
 
-/** A failure from a transport error, one of our timeouts, or a caller abort. */
+/** Headers that carry a profile's credential: a value undici refuses there is the credential's fault. */
+const CREDENTIAL_HEADER = /\b(authorization|x-api-key|x-goog-api-key|api-key)\b/i;
+
+/**
+ * True for undici's refusal of a header value it cannot send (`UND_ERR_INVALID_ARG`, "invalid authorization
+ * header") when the header is one that carries the profile's credential: a stored key with a line break, say.
+ */
+function isInvalidCredentialHeader(error: unknown, code: string | undefined): boolean {
+  if (code !== 'UND_ERR_INVALID_ARG') return false;
+  const message = error instanceof Error ? error.message : '';
+  return /header/i.test(message) && CREDENTIAL_HEADER.test(message);
+}
+
+/**
+ * A failure from a transport error, one of our timeouts, or a caller abort. A credential that cannot be sent as
+ * a header value is not a transport problem: it comes back as an `authentication_error` (failover reason `auth`),
+ * so the profile is cooled and the rotation moves on instead of the request being read as a timeout.
+ */
 export function transportFailure(context: FailureContext, error: unknown, input: TransportFailureInput): ProviderFailure {
   const shared = {
     provider: context.provider,
@@ -193,6 +210,14 @@ export function transportFailure(context: FailureContext, error: unknown, input:
       message: `Request timed out: ${TIMEOUT_WORDS[timeoutKind] ?? 'timeout'}${after}`,
       abortCause: 'timeout',
       timeoutKind,
+    };
+  }
+  if (isInvalidCredentialHeader(error, code)) {
+    return {
+      ...shared,
+      code: 'INVALID_CREDENTIAL',
+      errorType: 'authentication_error',
+      message: 'Invalid API key: the credential of this auth profile cannot be sent as an HTTP header value (it holds a line break, a control character or another character headers cannot carry); replace it with `understudy models auth add`',
     };
   }
   const raw = error instanceof Error ? error.message : String(error);
