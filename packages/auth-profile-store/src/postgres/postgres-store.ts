@@ -424,7 +424,23 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
               .execute();
           }
         }
-        await this.#notifyKysely(trx, [['p', provider], ['c', id]]);
+        // Every session pin naming it goes too, user and automatic (the model-failover doc "Session stickiness"),
+        // as in SQLite; the revision moves so a turn that read the session before cannot write the pin back.
+        const unpinned = await trx
+          .updateTable('sessions')
+          .set((eb) => ({
+            auth_profile_override: null,
+            auth_profile_override_source: null,
+            auth_profile_override_compaction_count: null,
+            revision: eb('revision', '+', 1),
+            updated_at: this.#nowMs(),
+          }))
+          .where('agent_id', '=', this.agentId)
+          .where('auth_profile_override', '=', id)
+          .returning('key')
+          .execute();
+        await this.#notifyKysely(trx, [['p', provider], ['c', id], ...unpinned.map((row): ['s', string] => ['s', row.key])]);
+        for (const row of unpinned) this.#sessions.invalidate(row.key);
         return (deleted.numDeletedRows ?? 0n) > 0n;
       }),
     );

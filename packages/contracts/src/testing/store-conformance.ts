@@ -220,6 +220,29 @@ export const STORE_CONFORMANCE_CASES: readonly StoreConformanceCase[] = Object.f
     },
   },
   {
+    name: 'a removed profile clears every session pin naming it, user and automatic, with a new revision',
+    async run(h: StoreHarness): Promise<void> {
+      await h.addApiKeyProfile('openai:pinned', 'sk-conf-pinned');
+      await h.addApiKeyProfile('openai:other', 'sk-conf-other');
+      const user = await h.store.writeSession('pin-user', null, { authProfileOverride: 'openai:pinned', authProfileOverrideSource: 'user' }, T0);
+      const auto = await h.store.writeSession('pin-auto', null, { authProfileOverride: 'openai:pinned', authProfileOverrideSource: 'auto', authProfileOverrideCompactionCount: 2 }, T0);
+      const other = await h.store.writeSession('pin-other', null, { authProfileOverride: 'openai:other', authProfileOverrideSource: 'user' }, T0);
+      if (!user.ok || !auto.ok || !other.ok) fail('the session writes before removal did not succeed');
+      await h.settle();
+      same((await h.peer.getSession('pin-user'))?.authProfileOverride, 'openai:pinned', 'the pin before removal, seen by the peer');
+      same(await h.removeProfile('openai:pinned'), true, 'removal of the pinned profile');
+      await h.settle();
+      for (const key of ['pin-user', 'pin-auto']) {
+        const entry = await h.peer.getSession(key);
+        same(entry?.authProfileOverride, undefined, `${key}: pin after removal`);
+        same(entry?.authProfileOverrideSource, undefined, `${key}: pin source after removal`);
+        same(entry?.authProfileOverrideCompactionCount, undefined, `${key}: pin compaction count after removal`);
+        same(entry?.revision, 2, `${key}: revision after removal`);
+      }
+      same((await h.peer.getSession('pin-other'))?.authProfileOverride, 'openai:other', 'a pin naming another profile stays');
+    },
+  },
+  {
     name: 'the OAuth refresh lock has one holder at a time until released or its lease ends',
     async run(h: StoreHarness): Promise<void> {
       const lease = 35_000;

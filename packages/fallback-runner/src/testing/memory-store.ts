@@ -77,6 +77,12 @@ export class MemoryAuthStore implements AuthStorePort {
       if (remaining.length === 0) this.#orders.delete(provider);
       else this.#orders.set(provider, remaining);
     }
+    // Session pins naming it go too, user and automatic, with a new revision: the same as the real stores.
+    for (const [key, entry] of this.#sessions) {
+      if (entry.authProfileOverride === profileId) {
+        this.#sessions.set(key, applyPatch(entry, key, { authProfileOverride: null, authProfileOverrideSource: null, authProfileOverrideCompactionCount: null }, entry.updatedAt));
+      }
+    }
     return removed;
   }
 
