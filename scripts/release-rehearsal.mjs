@@ -125,6 +125,21 @@ function freePort() {
   });
 }
 
+/**
+ * `fetch` that survives a pooled keep-alive socket the server closed while this process sat in a synchronous
+ * step (`spawnSync` blocks the event loop, so undici only sees the close on its next use: "other side closed").
+ * One retry on a fresh socket; a second failure is real.
+ */
+async function fetchOnce(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return fetch(url, init);
+  }
+}
+
 async function waitFor(url, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -224,7 +239,7 @@ async function rehearse() {
   await waitFor(`${registry}-/ping`, 60_000);
   log(`registry up at ${registry} (Verdaccio, no uplinks)`);
 
-  const user = await fetch(`${registry}-/user/org.couchdb.user:rehearsal`, {
+  const user = await fetchOnce(`${registry}-/user/org.couchdb.user:rehearsal`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'rehearsal', password: `pw-${process.pid}-${Date.now()}` }),
@@ -238,7 +253,7 @@ async function rehearse() {
   const publishEnv = { ...baseEnv, npm_config_userconfig: publisherRc, npm_config_registry: registry };
   const publishOut = runStep('pnpm', ['release', '--no-git-tag'], { cwd: root, env: publishEnv, timeoutMs: 300_000 });
   for (const pkg of packages) {
-    const response = await fetch(`${registry}${pkg.name.replace('/', '%2f')}`);
+    const response = await fetchOnce(`${registry}${pkg.name.replace('/', '%2f')}`);
     const meta = response.ok ? await response.json() : {};
     if (meta.versions?.[pkg.version] === undefined) {
       throw new RehearsalError(`${pkg.name}@${pkg.version} is not in the registry after "pnpm release":\n${tail(publishOut)}`);
@@ -344,7 +359,7 @@ async function rehearse() {
   const gateway = startProcess('gateway', understudy, ['gateway', '--config', configFile, '--port', '0'], { env: cliEnv, captureStdout: true });
   const gatewayUrl = await readyUrl(gateway, 'understudy gateway');
   log(`understudy gateway --config ${configFile}: listening at ${gatewayUrl}`);
-  const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+  const response = await fetchOnce(`${gatewayUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-understudy-session': 'rehearsal' },
     body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'Hello from the rehearsal' }] }),
