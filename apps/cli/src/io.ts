@@ -2,6 +2,10 @@
  * The CLI's view of the process, injected so commands are testable in-process.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { AuthStoreErrorCode } from '@understudy/auth-profile-store';
+import type { ConfigError } from '@understudy/config';
+import { UnderstudyError } from '@understudy/contracts';
+import type { ConfigFileErrorCode } from '@understudy/runtime';
 
 export interface CliIo {
   readonly stdin: Readable;
@@ -20,24 +24,31 @@ export const ExitCode = {
 } as const;
 
 /**
+ * The codes of {@link CliError}, snake_case: the CLI's own, or the code of the package error it reports.
+ */
+export type CliErrorCode =
+  | 'cli_error'
+  | 'bad_input'
+  | 'invalid_profile_id'
+  | 'invalid_now'
+  | 'invalid_scenario'
+  | 'scenario_unreadable'
+  | 'gateway_not_built'
+  | 'store_unavailable'
+  | ConfigError['code']
+  | ConfigFileErrorCode
+  | AuthStoreErrorCode;
+
+/**
  * An error the CLI reports as one clear line and an exit code, never a stack trace.
  * `code` is a literal identifier for scripts.
  */
-export class CliError extends Error {
-  static readonly brand = Symbol.for('understudy.error.CliError');
+export class CliError extends UnderstudyError<CliErrorCode> {
   readonly exitCode: number;
-  readonly code: string;
 
-  constructor(message: string, options: { readonly exitCode?: number; readonly code?: string; readonly cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'CliError';
+  constructor(message: string, options: { readonly exitCode?: number; readonly code?: CliErrorCode; readonly cause?: unknown } = {}) {
+    super(options.code ?? 'cli_error', message, options);
     this.exitCode = options.exitCode ?? ExitCode.failure;
-    this.code = options.code ?? 'cli_error';
-    Object.defineProperty(this, CliError.brand, { value: true });
-  }
-
-  static isInstance(value: unknown): value is CliError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CliError.brand] === true;
   }
 }
 

@@ -1,7 +1,11 @@
 /**
  * The one error the HTTP layer renders: a status, a kind that each wire format maps to its own error type, a
- * message that is safe to show (no provider bodies, no secrets), and an optional Retry-After.
+ * message that is safe to show (no provider bodies, no secrets), and an optional Retry-After. It sits on the one
+ * error base of `@understudy/contracts`.
  */
+import type { AuthStoreErrorCode } from '@understudy/auth-profile-store';
+import type { FailoverReason } from '@understudy/contracts';
+import { UnderstudyError } from '@understudy/contracts';
 
 /**
  * What went wrong, independent of the wire format. OpenAI and Anthropic renderers map it to their own `type`.
@@ -28,12 +32,48 @@ export type GatewayErrorKind =
   | 'misconfigured'
   | 'internal';
 
-const brand = Symbol.for('understudy.error.GatewayError');
+/**
+ * The machine-readable `code` of a gateway error (the wire body's `code`), snake_case: the kind itself when
+ * nothing more precise applies, the final failover reason of a failed turn, the summary of an exhausted chain,
+ * a store code, or one of the gateway's own codes for bad requests and access.
+ */
+export type GatewayErrorCode =
+  | GatewayErrorKind
+  | FailoverReason
+  | AuthStoreErrorCode
+  | 'all_models_rate_limited'
+  | 'all_models_cooling_down'
+  | 'all_models_failed'
+  | 'no_model_configured'
+  | 'invalid_model'
+  | 'internal_error'
+  | 'admin_disabled'
+  | 'invalid_admin_token'
+  | 'invalid_api_key'
+  | 'agent_not_found'
+  | 'provider_not_configured'
+  | 'session_not_found'
+  | 'session_busy'
+  | 'invalid_session_key'
+  | 'invalid_session_patch'
+  | 'invalid_chat_type'
+  | 'invalid_json'
+  | 'invalid_body'
+  | 'incomplete_body'
+  | 'missing_messages'
+  | 'method_not_allowed'
+  | 'model_not_found'
+  | 'bad_request'
+  | 'headers_too_large'
+  | 'request_timeout'
+  | 'rate_limit_exceeded'
+  | 'insufficient_quota'
+  | 'shutting_down';
 
 /** Options of {@link GatewayError}. */
 export interface GatewayErrorOptions {
-  /** A short machine-readable code (`model_not_found`, `invalid_json`, a failover reason, …). */
-  readonly code?: string | undefined;
+  /** A short machine-readable code; defaults to the kind. */
+  readonly code?: GatewayErrorCode | undefined;
   /** Seconds the client should wait; sent as the `retry-after` header. */
   readonly retryAfterSeconds?: number | undefined;
   /** Extra fields for the body's `understudy` object (e.g. the attempts of a failed turn). */
@@ -52,33 +92,24 @@ export interface GatewayErrorOptions {
  *
  * @example throw new GatewayError(404, 'not_found', 'unknown model "x"; valid: default, openai/gpt-4o', { code: 'model_not_found' })
  */
-export class GatewayError extends Error {
+export class GatewayError extends UnderstudyError<GatewayErrorCode> {
   readonly status: number;
   readonly kind: GatewayErrorKind;
-  readonly code: string;
   readonly retryAfterSeconds: number | undefined;
   readonly details: Readonly<Record<string, unknown>> | undefined;
   readonly exhausted: boolean;
 
   constructor(status: number, kind: GatewayErrorKind, message: string, options: GatewayErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'GatewayError';
+    super(options.code ?? kind, message, options);
     this.status = status;
     this.kind = kind;
-    this.code = options.code ?? kind;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.details = options.details;
     this.exhausted = options.exhausted === true;
-    Object.defineProperty(this, brand, { value: true, enumerable: false });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is GatewayError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 }
 
 /** A 400 naming the bad field and the fix. */
-export function invalidRequest(message: string, code = 'invalid_request'): GatewayError {
+export function invalidRequest(message: string, code: GatewayErrorCode = 'invalid_request'): GatewayError {
   return new GatewayError(400, 'invalid_request', message, { code });
 }

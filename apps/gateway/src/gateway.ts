@@ -16,6 +16,7 @@ import { resolveStateRoot } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import { isLoopbackHost } from '@understudy/config';
 import type { Clock, RandomSource } from '@understudy/contracts';
+import { UnderstudyError } from '@understudy/contracts';
 import { AuthFailureSkipCache, parseSkipTtlMs } from '@understudy/fallback-runner';
 import { resolveSdkRetryMaxWaitSeconds } from '@understudy/providers';
 import { resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
@@ -72,22 +73,10 @@ export interface Gateway {
   readonly stateDir: string;
 }
 
-const startErrorBrand = Symbol.for('understudy.error.GatewayStartError');
-
 /** The gateway cannot start as configured; the message says how to fix it. */
-export class GatewayStartError extends Error {
-  readonly code: 'unsafe_bind' | 'invalid_environment' | 'state_unavailable';
-
-  constructor(code: 'unsafe_bind' | 'invalid_environment' | 'state_unavailable', message: string, options?: { readonly cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'GatewayStartError';
-    this.code = code;
-    Object.defineProperty(this, startErrorBrand, { value: true, enumerable: false });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is GatewayStartError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[startErrorBrand] === true;
+export class GatewayStartError extends UnderstudyError<'unsafe_bind' | 'invalid_environment' | 'state_unavailable'> {
+  constructor(code: 'unsafe_bind' | 'invalid_environment' | 'state_unavailable', message: string, options: { readonly cause?: unknown } = {}) {
+    super(code, message, options);
   }
 }
 

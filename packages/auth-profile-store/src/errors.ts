@@ -1,7 +1,8 @@
 /**
- * Errors of the auth-profile store. Each carries a `Symbol.for` brand (duplicate-install safe), a literal
- * `code` and an optional `cause`. Messages never contain a secret.
+ * Errors of the auth-profile store, on the one error base of `@understudy/contracts` (brand, snake_case `code`,
+ * `cause`, duplicate-install-safe `isInstance`). Messages never contain a secret.
  */
+import { UnderstudyError } from '@understudy/contracts';
 
 /** Why a store operation failed. */
 export type AuthStoreErrorCode =
@@ -23,27 +24,16 @@ export type AuthStoreErrorCode =
   | 'credential_corrupt'
   | 'invalid_postgres_options'
   /** The shared PostgreSQL state cannot be reached right now (the store serves its last known state). */
-  | 'state_unreachable';
-
-const storeErrorBrand = Symbol.for('understudy.error.AuthStoreError');
+  | 'state_unreachable'
+  | 'legacy_auth_files';
 
 /**
  * A store operation failed: bad input (the message names the field and the fix), a read-only or closed store,
  * or an SQLite failure (kept as `cause`).
  */
-export class AuthStoreError extends Error {
-  readonly code: AuthStoreErrorCode;
-
-  constructor(code: AuthStoreErrorCode, message: string, options: { readonly cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'AuthStoreError';
-    this.code = code;
-    Object.defineProperty(this, storeErrorBrand, { value: true });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is AuthStoreError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[storeErrorBrand] === true;
+export class AuthStoreError extends UnderstudyError<Exclude<AuthStoreErrorCode, 'legacy_auth_files'>> {
+  constructor(code: Exclude<AuthStoreErrorCode, 'legacy_auth_files'>, message: string, options: { readonly cause?: unknown } = {}) {
+    super(code, message, options);
   }
 }
 
@@ -55,32 +45,23 @@ export interface BlockingLegacyFile {
   readonly why: 'credentials' | 'unreadable';
 }
 
-const legacyErrorBrand = Symbol.for('understudy.error.LegacyAuthFilesError');
-
 /**
  * The agent has credential-bearing legacy files (`auth-profiles.json`, `credentials/oauth.json`, `auth.json`)
  * that were never imported. The store fails closed rather than silently ignoring or reading them
  * (the model-failover doc "Auth storage"); the message names the command that imports them.
  */
-export class LegacyAuthFilesError extends Error {
-  readonly code = 'legacy_auth_files' as const;
+export class LegacyAuthFilesError extends UnderstudyError<'legacy_auth_files'> {
   readonly agentId: string;
   readonly files: readonly BlockingLegacyFile[];
 
   constructor(agentId: string, files: readonly BlockingLegacyFile[]) {
     const names = files.map((file) => file.path).join(', ');
     super(
+      'legacy_auth_files',
       `agent "${agentId}" has legacy auth files that are not imported yet (${names}); ` +
         `run \`understudy doctor --fix${agentId === 'main' ? '' : ` --agent ${agentId}`}\` to import them`,
     );
-    this.name = 'LegacyAuthFilesError';
     this.agentId = agentId;
     this.files = files;
-    Object.defineProperty(this, legacyErrorBrand, { value: true });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is LegacyAuthFilesError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[legacyErrorBrand] === true;
   }
 }

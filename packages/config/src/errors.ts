@@ -1,8 +1,8 @@
 /**
- * The config error: a branded class listing every bad path of the config file and how to fix it.
+ * The config error, on the one error base of `@understudy/contracts`: it lists every bad path of the config file
+ * and how to fix it.
  */
-
-const CONFIG_ERROR = Symbol.for('understudy.error.ConfigError');
+import { UnderstudyError } from '@understudy/contracts';
 
 /** One problem in the config: the path (`auth.cooldowns.preset`, `models.providers.openai.baseUrl`, …) and what to do. */
 export interface ConfigIssue {
@@ -16,25 +16,18 @@ export interface ConfigIssue {
  * Thrown by `parseConfig` (and `expandEnvPlaceholders`) when the config is invalid. The message lists each bad
  * path with its fix, one per line; `issues` holds the same as data.
  */
-export class ConfigError extends Error {
-  readonly code = 'invalid_config' as const;
+export class ConfigError extends UnderstudyError<'invalid_config'> {
   readonly issues: readonly ConfigIssue[];
 
   constructor(issues: readonly ConfigIssue[], options?: { readonly cause?: unknown; readonly source?: string }) {
     const where = options?.source === undefined ? 'config' : `config ${options.source}`;
     super(
+      'invalid_config',
       `Invalid ${where} (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${issues
         .map((issue) => `  - ${issue.path}: ${issue.message}`)
         .join('\n')}`,
-      options?.cause === undefined ? undefined : { cause: options.cause },
+      { cause: options?.cause },
     );
-    this.name = 'ConfigError';
     this.issues = Object.freeze([...issues]);
-    Object.defineProperty(this, CONFIG_ERROR, { value: true });
-  }
-
-  /** True for a {@link ConfigError}, even one from another copy of this package. */
-  static isInstance(value: unknown): value is ConfigError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CONFIG_ERROR] === true;
   }
 }

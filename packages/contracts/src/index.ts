@@ -16,6 +16,7 @@ export {
 export type { ProfileId } from './profile-id.js';
 export { Secret } from './secret.js';
 export { redactUrl, redactUrlsInText } from './redact-url.js';
+export { UnderstudyError } from './understudy-error.js';
 export { credentialFacts } from './credential.js';
 export type {
   ApiKeyCredential,

@@ -1,23 +1,14 @@
 /**
- * Errors of the fallback runner: branded classes with a literal `code` and a `cause`, so
- * `isInstance` survives duplicate installs (the model-failover doc "Report failure if exhausted", "Observability and failure
+ * Errors of the fallback runner, on the one error base of `@understudy/contracts` (brand, snake_case `code`,
+ * `cause`; `isInstance` survives duplicate installs (the model-failover doc "Report failure if exhausted", "Observability and failure
  * summaries", "Session overrides and live model switching").
  */
 import type { FailoverReason, FailureClassification, ModelRef, ProfileId } from '@understudy/contracts';
+import { UnderstudyError } from '@understudy/contracts';
 import type { AttemptRecord } from './attempt-record.js';
 
-const FAILOVER_ERROR = Symbol.for('understudy.error.FailoverError');
-const FALLBACK_SUMMARY_ERROR = Symbol.for('understudy.error.FallbackSummaryError');
-const LIVE_SWITCH_ERROR = Symbol.for('understudy.error.LiveSessionModelSwitchError');
-const OPTIONS_ERROR = Symbol.for('understudy.error.FallbackOptionsError');
-
-function brand(target: object, symbol: symbol): void {
-  Object.defineProperty(target, symbol, { value: true, enumerable: false });
-}
-
-function isBranded(value: unknown, symbol: symbol): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
-}
+/** The error codes of the fallback runner. */
+export type FallbackRunnerErrorCode = 'failover_error' | 'all_models_failed' | 'live_session_model_switch' | 'invalid_fallback_options';
 
 /**
  * How a {@link FailoverError} ended the turn.
@@ -51,8 +42,7 @@ export interface FailoverErrorInit {
  * (`kind: 'terminal'`, `endedTurn`), or the turn deadline passed (`kind: 'deadline'`, reason `timeout`). The
  * message is `<provider/model>: <summary>`; it never holds a raw provider body.
  */
-export class FailoverError extends Error {
-  readonly code = 'failover_error' as const;
+export class FailoverError extends UnderstudyError<'failover_error'> {
   readonly kind: FailoverErrorKind;
   readonly reason: FailoverReason;
   readonly provider: string;
@@ -65,8 +55,7 @@ export class FailoverError extends Error {
   readonly soonestCooldownExpiry: number | undefined;
 
   constructor(message: string, init: FailoverErrorInit) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'FailoverError';
+    super('failover_error', message, init);
     this.kind = init.kind;
     this.reason = init.reason;
     this.provider = init.provider;
@@ -77,17 +66,11 @@ export class FailoverError extends Error {
     this.outputStarted = init.outputStarted === true;
     this.attempts = Object.freeze([...init.attempts]);
     this.soonestCooldownExpiry = init.soonestCooldownExpiry;
-    brand(this, FAILOVER_ERROR);
   }
 
   /** `true` when this failure ended the turn without trying the remaining candidates. */
   get endedTurn(): boolean {
     return this.kind !== 'exhausted';
-  }
-
-  /** True for a {@link FailoverError}, even one from another copy of this package. */
-  static isInstance(value: unknown): value is FailoverError {
-    return isBranded(value, FAILOVER_ERROR);
   }
 }
 
@@ -108,24 +91,16 @@ export interface FallbackSummaryErrorInit {
  * skipped, followed by "All models are temporarily rate-limited …" with the soonest expiry only when every
  * failure was a rate limit or cooldown.
  */
-export class FallbackSummaryError extends Error {
-  readonly code = 'all_models_failed' as const;
+export class FallbackSummaryError extends UnderstudyError<'all_models_failed'> {
   readonly attempts: readonly AttemptRecord[];
   readonly soonestCooldownExpiry: number | undefined;
   readonly allRateLimited: boolean;
 
   constructor(message: string, init: FallbackSummaryErrorInit) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'FallbackSummaryError';
+    super('all_models_failed', message, init);
     this.attempts = Object.freeze([...init.attempts]);
     this.soonestCooldownExpiry = init.soonestCooldownExpiry;
     this.allRateLimited = init.allRateLimited;
-    brand(this, FALLBACK_SUMMARY_ERROR);
-  }
-
-  /** True for a {@link FallbackSummaryError}, even one from another copy of this package. */
-  static isInstance(value: unknown): value is FallbackSummaryError {
-    return isBranded(value, FALLBACK_SUMMARY_ERROR);
   }
 }
 
@@ -134,8 +109,7 @@ export class FallbackSummaryError extends Error {
  * candidate of this run's chain: the run hands the turn back so its owner can run it on `target` (the model-failover doc
  * "Session overrides and live model switching"). The pending switch has been cleared.
  */
-export class LiveSessionModelSwitchError extends Error {
-  readonly code = 'live_session_model_switch' as const;
+export class LiveSessionModelSwitchError extends UnderstudyError<'live_session_model_switch'> {
   readonly target: ModelRef;
   readonly authProfile: ProfileId | undefined;
   readonly attempts: readonly AttemptRecord[];
@@ -144,37 +118,19 @@ export class LiveSessionModelSwitchError extends Error {
     target: ModelRef,
     init: { readonly authProfile?: ProfileId | undefined; readonly attempts: readonly AttemptRecord[]; readonly cause?: unknown },
   ) {
-    super(
-      `The session switched to ${target.provider}/${target.model} during the turn; run the turn on that model`,
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
-    this.name = 'LiveSessionModelSwitchError';
+    super('live_session_model_switch', `The session switched to ${target.provider}/${target.model} during the turn; run the turn on that model`, init);
     this.target = target;
     this.authProfile = init.authProfile;
     this.attempts = Object.freeze([...init.attempts]);
-    brand(this, LIVE_SWITCH_ERROR);
-  }
-
-  /** True for a {@link LiveSessionModelSwitchError}, even one from another copy of this package. */
-  static isInstance(value: unknown): value is LiveSessionModelSwitchError {
-    return isBranded(value, LIVE_SWITCH_ERROR);
   }
 }
 
 /** An option of the runner (or one of its environment variables) is unusable; `field` names it. */
-export class FallbackOptionsError extends Error {
-  readonly code = 'invalid_fallback_options' as const;
+export class FallbackOptionsError extends UnderstudyError<'invalid_fallback_options'> {
   readonly field: string;
 
   constructor(field: string, message: string) {
-    super(`${field}: ${message}`);
-    this.name = 'FallbackOptionsError';
+    super('invalid_fallback_options', `${field}: ${message}`);
     this.field = field;
-    brand(this, OPTIONS_ERROR);
-  }
-
-  /** True for a {@link FallbackOptionsError}, even one from another copy of this package. */
-  static isInstance(value: unknown): value is FallbackOptionsError {
-    return isBranded(value, OPTIONS_ERROR);
   }
 }

@@ -36,7 +36,7 @@ describe('ProviderCallError', () => {
     const error = new ProviderCallError({ message: 'Request timed out', outputStarted: true, phase: 'stream' });
     expect(ProviderCallError.isInstance(error)).toBe(true);
     expect(ProviderCallError.isInstance(new Error('x'))).toBe(false);
-    expect(error).toMatchObject({ code: 'PROVIDER_CALL_FAILED', message: 'Request timed out', name: 'ProviderCallError' });
+    expect(error).toMatchObject({ code: 'provider_call_failed', message: 'Request timed out', name: 'ProviderCallError' });
     expect(error.failure.outputStarted).toBe(true);
   });
 });

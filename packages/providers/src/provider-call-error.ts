@@ -1,6 +1,15 @@
 import type { ProviderFailure } from '@understudy/contracts';
+import { UnderstudyError } from '@understudy/contracts';
 
-const brand = Symbol.for('understudy.error.ProviderCallError');
+/**
+ * The error codes of `@understudy/providers` (snake_case, like every package's).
+ * - `provider_call_failed`: a started stream failed ({@link ProviderCallError}).
+ * - `invalid_provider_options`: a client was built with unusable options ({@link ProviderOptionsError}).
+ * - `stream_failed`: a stream could not be read further (internal, turned into a failure).
+ * - `wire_error`: a wire value is not an answer (internal, turned into a failure).
+ * - `invalid_sdk_retry_cap`: an unreadable SDK retry cap value.
+ */
+export type ProviderErrorCode = 'provider_call_failed' | 'invalid_provider_options' | 'stream_failed' | 'wire_error' | 'invalid_sdk_retry_cap';
 
 /**
  * A provider call that failed, carrying the {@link ProviderFailure} the classifier reads.
@@ -10,43 +19,25 @@ const brand = Symbol.for('understudy.error.ProviderCallError');
  * (its `failure.outputStarted` is then `true`), because an async iterator can only end or throw.
  * Its message is the failure's message; neither carries a secret.
  */
-export class ProviderCallError extends Error {
-  readonly code = 'PROVIDER_CALL_FAILED' as const;
+export class ProviderCallError extends UnderstudyError<'provider_call_failed'> {
   readonly failure: ProviderFailure;
 
-  constructor(failure: ProviderFailure, options?: { readonly cause?: unknown }) {
-    super(failure.message ?? 'provider call failed', options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ProviderCallError';
+  constructor(failure: ProviderFailure, options: { readonly cause?: unknown } = {}) {
+    super('provider_call_failed', failure.message ?? 'provider call failed', options);
     this.failure = failure;
-    Object.defineProperty(this, brand, { value: true, enumerable: false });
-  }
-
-  /** Duplicate-install-safe check for a {@link ProviderCallError}. */
-  static isInstance(value: unknown): value is ProviderCallError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 }
-
-const optionsBrand = Symbol.for('understudy.error.ProviderOptionsError');
 
 /**
  * Invalid client options (a bad `baseUrl`, an unknown `api`, a negative timeout): a programming or
  * configuration error, thrown by {@link createProviderClient} at construction, never during a call.
  */
-export class ProviderOptionsError extends Error {
-  readonly code = 'PROVIDER_OPTIONS_INVALID' as const;
+export class ProviderOptionsError extends UnderstudyError<'invalid_provider_options'> {
   /** The option at fault, e.g. `timeouts.stallTimeoutMs`. */
   readonly field: string;
 
-  constructor(field: string, message: string, options?: { readonly cause?: unknown }) {
-    super(`${field}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ProviderOptionsError';
+  constructor(field: string, message: string, options: { readonly cause?: unknown } = {}) {
+    super('invalid_provider_options', `${field}: ${message}`, options);
     this.field = field;
-    Object.defineProperty(this, optionsBrand, { value: true, enumerable: false });
-  }
-
-  /** Duplicate-install-safe check for a {@link ProviderOptionsError}. */
-  static isInstance(value: unknown): value is ProviderOptionsError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[optionsBrand] === true;
   }
 }

@@ -4,6 +4,7 @@
  * whose Retry-After is longer than the cap is not waited out: the runner compares it (in ms) and fails over at once
  * instead of waiting. Everything here is pure.
  */
+import { UnderstudyError } from '@understudy/contracts';
 
 /** Default cap on an SDK-internal Retry-After wait, in seconds. */
 export const DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS = 60;
@@ -14,24 +15,14 @@ export const SDK_RETRY_MAX_WAIT_ENV_NAMES = Object.freeze([
   'OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS',
 ] as const);
 
-const brand = Symbol.for('understudy.error.SdkRetryCapError');
-
 /** An unreadable cap value; the message names the variable and the accepted forms. */
-export class SdkRetryCapError extends Error {
-  readonly code = 'SDK_RETRY_CAP_INVALID' as const;
+export class SdkRetryCapError extends UnderstudyError<'invalid_sdk_retry_cap'> {
   /** The variable or option that held the bad value. */
   readonly field: string;
 
   constructor(field: string, value: string) {
-    super(`${field}: expected a number of seconds (e.g. 60), or 0 / off to disable the cap; got ${JSON.stringify(value)}`);
-    this.name = 'SdkRetryCapError';
+    super('invalid_sdk_retry_cap', `${field}: expected a number of seconds (e.g. 60), or 0 / off to disable the cap; got ${JSON.stringify(value)}`);
     this.field = field;
-    Object.defineProperty(this, brand, { value: true, enumerable: false });
-  }
-
-  /** Duplicate-install-safe check for an {@link SdkRetryCapError}. */
-  static isInstance(value: unknown): value is SdkRetryCapError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 }
 

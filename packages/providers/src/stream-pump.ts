@@ -15,6 +15,7 @@ import { silentLogger } from '@understudy/contracts';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceParser, ParseError } from 'eventsource-parser';
 import type { ProviderFailure } from '@understudy/contracts';
+import { UnderstudyError } from '@understudy/contracts';
 import type { ChatStreamDelta } from './chat-types.js';
 import type { CallControl } from './call-control.js';
 import { streamFailure, transportFailure } from './failure.js';
@@ -33,28 +34,18 @@ const MAX_SSE_BUFFER_CHARS = 16 * 1024 * 1024;
  */
 const HIGH_WATER_BYTES = 1024 * 1024;
 
-const brand = Symbol.for('understudy.error.StreamPumpError');
-
 /** Why a stream could not be read further; turned into a failure once we know whether output started. */
-export class StreamPumpError extends Error {
-  readonly code = 'STREAM_FAILED' as const;
+export class StreamPumpError extends UnderstudyError<'stream_failed'> {
   readonly #toFailure: (outputStarted: boolean) => ProviderFailure;
 
-  constructor(message: string, toFailure: (outputStarted: boolean) => ProviderFailure, options?: { readonly cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'StreamPumpError';
+  constructor(message: string, toFailure: (outputStarted: boolean) => ProviderFailure, options: { readonly cause?: unknown } = {}) {
+    super('stream_failed', message, options);
     this.#toFailure = toFailure;
-    Object.defineProperty(this, brand, { value: true, enumerable: false });
   }
 
   /** The failure, marked with whether output had reached the caller. */
   failure(outputStarted: boolean): ProviderFailure {
     return this.#toFailure(outputStarted);
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is StreamPumpError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 }
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import JSON5 from 'json5';
 import { ConfigError, expandEnvPlaceholders, parseConfig } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
+import { UnderstudyError } from '@understudy/contracts';
 
 /** The environment variable naming the config file. */
 export const CONFIG_PATH_ENV = 'UNDERSTUDY_CONFIG';
@@ -35,27 +36,16 @@ export interface LoadedConfig extends ConfigLocation {
 /** Why a config file could not be loaded (before validation). */
 export type ConfigFileErrorCode = 'config_not_found' | 'config_unreadable' | 'config_syntax';
 
-const configFileErrorBrand = Symbol.for('understudy.error.ConfigFileError');
-
 /**
  * The config file is missing (when asked for explicitly), unreadable, or not valid JSON5. Invalid content
  * (unknown keys, bad values, unset `${ENV}`) is `@understudy/config`'s `ConfigError` instead.
  */
-export class ConfigFileError extends Error {
-  readonly code: ConfigFileErrorCode;
+export class ConfigFileError extends UnderstudyError<ConfigFileErrorCode> {
   readonly path: string;
 
   constructor(code: ConfigFileErrorCode, filePath: string, message: string, options: { readonly cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ConfigFileError';
-    this.code = code;
+    super(code, message, options);
     this.path = filePath;
-    Object.defineProperty(this, configFileErrorBrand, { value: true });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is ConfigFileError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[configFileErrorBrand] === true;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import JSON5 from 'json5';
 import { z } from 'zod';
+import { UnderstudyError } from '@understudy/contracts';
 
 /** The wire formats the emulator speaks (the same names as config `models.providers.<id>.api`). */
 export const EMULATOR_APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'] as const;
@@ -156,21 +157,10 @@ export type DeviceLogin = z.infer<typeof deviceLoginSchema>;
 /** The script used when none is given: every request gets an ok answer echoing the last user message. */
 export const EMPTY_SCRIPT: EmulatorScript = Object.freeze({ routes: [] });
 
-const brand = Symbol.for('understudy.error.EmulatorScriptError');
-
 /** An invalid script; the message names the path of the bad field and what is expected there. */
-export class EmulatorScriptError extends Error {
-  readonly code = 'EMULATOR_SCRIPT_INVALID' as const;
-
-  constructor(message: string, options?: { readonly cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'EmulatorScriptError';
-    Object.defineProperty(this, brand, { value: true, enumerable: false });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is EmulatorScriptError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+export class EmulatorScriptError extends UnderstudyError<'invalid_emulator_script'> {
+  constructor(message: string, options: { readonly cause?: unknown } = {}) {
+    super('invalid_emulator_script', message, options);
   }
 }
 

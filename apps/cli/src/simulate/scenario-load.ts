@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import JSON5 from 'json5';
 import type { UnderstudyConfig } from '@understudy/config';
 import { ConfigError, configIssuesFromZod, safeParseConfig } from '@understudy/config';
+import { UnderstudyError } from '@understudy/contracts';
 import { CliError, ExitCode } from '../io.js';
 import type { Scenario } from './scenario-schema.js';
 import { scenarioSchema } from './scenario-schema.js';
@@ -18,24 +19,14 @@ export interface LoadedScenario {
   readonly config: UnderstudyConfig;
 }
 
-const SCENARIO_FIELD_ERROR = Symbol.for('understudy.error.ScenarioFieldError');
-
 /** A scenario field that passed the schema but cannot be used (e.g. a profile the store rejects). */
-export class ScenarioFieldError extends Error {
-  readonly code = 'invalid_scenario_field' as const;
+export class ScenarioFieldError extends UnderstudyError<'invalid_scenario_field'> {
   /** Path of the field in the scenario, e.g. `profiles[1]` or `turns[0].request.model`. */
   readonly path: string;
 
   constructor(path: string, message: string, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = 'ScenarioFieldError';
+    super('invalid_scenario_field', message, { cause });
     this.path = path;
-    Object.defineProperty(this, SCENARIO_FIELD_ERROR, { value: true });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is ScenarioFieldError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO_FIELD_ERROR] === true;
   }
 }
 

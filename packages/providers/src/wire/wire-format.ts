@@ -3,6 +3,7 @@
  * stateful decoder for its server-sent events. Decoders never see HTTP or timers; they turn text into
  * normalised values or throw a {@link WireError}.
  */
+import { UnderstudyError } from '@understudy/contracts';
 import type { ChatRequest, ChatResult, ChatStreamDelta, ProviderApi } from '../chat-types.js';
 
 /** One server-sent event, as `eventsource-parser` delivers it. */
@@ -71,25 +72,15 @@ export interface WireFormat {
 /** Why a wire value could not be used. */
 export type WireErrorKind = 'malformed' | 'provider_error' | 'empty' | 'invalid_request';
 
-const brand = Symbol.for('understudy.error.WireError');
-
 /** A wire value that is not an answer: malformed, an error payload, empty, or an inexpressible request. */
-export class WireError extends Error {
-  readonly code = 'WIRE_ERROR' as const;
+export class WireError extends UnderstudyError<'wire_error'> {
   readonly kind: WireErrorKind;
   /** The offending raw text (event data or body), when there is one. */
   readonly raw: string | undefined;
 
   constructor(kind: WireErrorKind, message: string, options?: { readonly raw?: string | undefined; readonly cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'WireError';
+    super('wire_error', message, { cause: options?.cause });
     this.kind = kind;
     this.raw = options?.raw;
-    Object.defineProperty(this, brand, { value: true, enumerable: false });
-  }
-
-  /** Duplicate-install-safe check for a {@link WireError}. */
-  static isInstance(value: unknown): value is WireError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 }
