@@ -64,6 +64,7 @@ export type GatewayErrorCode =
   | 'method_not_allowed'
   | 'model_not_found'
   | 'bad_request'
+  | 'invalid_request_target'
   | 'headers_too_large'
   | 'request_timeout'
   | 'rate_limit_exceeded'

@@ -19,8 +19,11 @@ function brandOf(className: string): symbol {
   return Symbol.for(`understudy.error.${className}`);
 }
 
-/** A class whose instances {@link UnderstudyError.isInstance} can recognise. */
-type ErrorClass<T> = abstract new (...args: never[]) => T;
+/** A class whose instances {@link UnderstudyError.isInstance} can recognise (by its name and prototype). */
+interface ErrorClass<T> {
+  readonly name: string;
+  readonly prototype: T;
+}
 
 /**
  * Base of every understudy error: `name` is the class name, `code` a snake_case literal of the package's code
