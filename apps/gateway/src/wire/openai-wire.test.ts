@@ -149,6 +149,6 @@ describe('OpenAI answers', () => {
     { status: 413, kind: 'request_too_large', type: 'invalid_request_error' },
     { status: 500, kind: 'internal', type: 'server_error' },
   ] as const)('renders a $status error as {error: {message, type: $type, code}}', ({ status, kind, type }) => {
-    expect(renderOpenAIError(new GatewayError(status, kind, 'words', { code: 'c' }))).toEqual({ error: { message: 'words', type, param: null, code: 'c' } });
+    expect(renderOpenAIError(new GatewayError(status, kind, 'words', { code: 'invalid_json' }))).toEqual({ error: { message: 'words', type, param: null, code: 'invalid_json' } });
   });
 });
