@@ -35,6 +35,8 @@ export type CliErrorCode =
   | 'scenario_unreadable'
   | 'gateway_not_built'
   | 'store_unavailable'
+  /** A failed OAuth device login: `oauth_` + the OAuth error (`oauth_access_denied`, `oauth_expired_token`, …). */
+  | `oauth_${string}`
   | ConfigError['code']
   | ConfigFileErrorCode
   | AuthStoreErrorCode;

@@ -57,6 +57,7 @@ export type GatewayErrorCode =
   | 'invalid_session_key'
   | 'invalid_session_patch'
   | 'invalid_chat_type'
+  | 'invalid_selection_source'
   | 'invalid_json'
   | 'invalid_body'
   | 'incomplete_body'

@@ -5,7 +5,7 @@
  * (docs/configuration.md).
  */
 import type { OAuthCredential } from '@understudy/contracts';
-import { Secret } from '@understudy/contracts';
+import { Secret, UnderstudyError } from '@understudy/contracts';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 
@@ -46,20 +46,9 @@ export interface DeviceLoginOptions {
 }
 
 /** Why a device login failed. `code` is the OAuth error (`access_denied`, `expired_token`, …) or `http` / `invalid_response`. */
-export class DeviceLoginError extends Error {
-  static readonly brand = Symbol.for('understudy.error.DeviceLoginError');
-  readonly code: string;
-
-  constructor(code: string, message: string, options?: { readonly cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'DeviceLoginError';
-    this.code = code;
-    Object.defineProperty(this, DeviceLoginError.brand, { value: true });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is DeviceLoginError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[DeviceLoginError.brand] === true;
+export class DeviceLoginError extends UnderstudyError {
+  constructor(code: string, message: string, options: { readonly cause?: unknown } = {}) {
+    super(code, message, options);
   }
 }
 
