@@ -5,7 +5,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { AuthStoreErrorCode } from '@understudy/auth-profile-store';
 import type { ConfigError } from '@understudy/config';
 import { UnderstudyError } from '@understudy/contracts';
-import type { ConfigFileErrorCode } from '@understudy/runtime';
+import type { ConfigFileErrorCode, RuntimeEnv } from '@understudy/runtime';
+import { RuntimeEnvError, parseRuntimeEnv } from '@understudy/runtime';
 
 export interface CliIo {
   readonly stdin: Readable;
@@ -34,7 +35,9 @@ export type CliErrorCode =
   | 'invalid_scenario'
   | 'scenario_unreadable'
   | 'gateway_not_built'
+  | 'gateway_not_installed'
   | 'store_unavailable'
+  | 'invalid_environment'
   /** A failed OAuth device login: `oauth_` + the OAuth error (`oauth_access_denied`, `oauth_expired_token`, …). */
   | `oauth_${string}`
   | ConfigError['code']
@@ -52,6 +55,27 @@ export class CliError extends UnderstudyError<CliErrorCode> {
     super(options.code ?? 'cli_error', message, options);
     this.exitCode = options.exitCode ?? ExitCode.failure;
   }
+}
+
+const parsedSettings = new WeakMap<CliIo, RuntimeEnv>();
+
+/**
+ * The environment's settings (docs/configuration.md#environment-variables), parsed once per {@link CliIo}.
+ *
+ * @throws {CliError} `invalid_environment` (exit 2) naming the variable whose value is refused.
+ */
+export function settingsOf(io: CliIo): RuntimeEnv {
+  const known = parsedSettings.get(io);
+  if (known !== undefined) return known;
+  let settings: RuntimeEnv;
+  try {
+    settings = parseRuntimeEnv(io.env);
+  } catch (error) {
+    if (RuntimeEnvError.isInstance(error)) throw new CliError(error.message, { exitCode: ExitCode.usage, code: error.code, cause: error });
+    throw error;
+  }
+  parsedSettings.set(io, settings);
+  return settings;
 }
 
 /** Writes a line to a stream. */

@@ -40,7 +40,3 @@ export function renderTable(head: readonly string[], rows: readonly (readonly st
   return table.toString();
 }
 
-/** An epoch-ms time as ISO text, or `''`/`fallback` when absent. */
-export function isoTime(epochMs: number | undefined, fallback = ''): string {
-  return epochMs === undefined || !Number.isFinite(epochMs) ? fallback : new Date(epochMs).toISOString();
-}

@@ -12,7 +12,7 @@ import type { UnderstudyConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
 import { ConfigFileError, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
 import type { LoadedConfig } from '@understudy/runtime';
-import { CliError, ExitCode } from './io.js';
+import { CliError, ExitCode, settingsOf } from './io.js';
 import type { CliIo } from './io.js';
 import { colorsFor } from './output.js';
 import type { Colors } from './output.js';
@@ -59,8 +59,9 @@ export interface CommandContext {
  */
 export function commandContext(options: CommonOptions, io: CliIo): CommandContext {
   const homeDir = homeDirOf(io);
-  const loaded = loadConfig(resolveConfigLocation({ flag: options.config, env: io.env, homeDir }), io.env);
-  const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, env: io.env, homeDir, config: loaded.config });
+  const settings = settingsOf(io);
+  const loaded = loadConfig(resolveConfigLocation({ flag: options.config, settings, homeDir }), io.env);
+  const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, settings, homeDir, config: loaded.config });
   return {
     io,
     json: options.json === true,

@@ -14,6 +14,7 @@ import { Writable } from 'node:stream';
 import { openAuthProfileStore } from '@understudy/auth-profile-store';
 import { parseConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
+import { parseRuntimeEnv } from '@understudy/runtime';
 import { createGateway } from './gateway.js';
 import { createLogger } from './logger.js';
 
@@ -131,7 +132,7 @@ async function main(): Promise<number> {
   });
   const gateway = createGateway({
     config,
-    env: { UNDERSTUDY_STATE_DIR: stateDir },
+    settings: { ...parseRuntimeEnv({}), stateDir },
     homeDir: dir,
     logger: createLogger({ level: 'info', destination: logSink }),
     processMetrics: false,

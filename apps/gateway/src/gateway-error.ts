@@ -57,6 +57,7 @@ export type GatewayErrorCode =
   | 'invalid_session_key'
   | 'invalid_session_patch'
   | 'invalid_chat_type'
+  | 'live_switch_loop'
   | 'nesting_too_deep'
   | 'invalid_selection_source'
   | 'invalid_json'

@@ -17,8 +17,8 @@ import type { UnderstudyConfig } from '@understudy/config';
 import { isLoopbackHost } from '@understudy/config';
 import type { Clock, RandomSource } from '@understudy/contracts';
 import { UnderstudyError } from '@understudy/contracts';
-import { AuthFailureSkipCache, parseSkipTtlMs } from '@understudy/fallback-runner';
-import { resolveSdkRetryMaxWaitSeconds } from '@understudy/providers';
+import { AuthFailureSkipCache } from '@understudy/fallback-runner';
+import type { RuntimeEnv } from '@understudy/runtime';
 import { resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
 import { profileUnavailability } from '@understudy/cooldown-scheduler';
 import { loggerPort } from './logger.js';
@@ -37,8 +37,16 @@ import type { TurnServices } from './turn/run-turn.js';
 export interface GatewayOptions {
   /** The parsed config, flags already applied (`--host`, `--port` override `gateway.host` / `gateway.port`). */
   readonly config: UnderstudyConfig;
-  /** The environment (`UNDERSTUDY_STATE_DIR`, `UNDERSTUDY_FALLBACK_SKIP_TTL_MS`, `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS`). */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The environment's settings, parsed once by `parseRuntimeEnv` (`UNDERSTUDY_STATE_DIR`,
+   * `UNDERSTUDY_FALLBACK_SKIP_TTL_MS`, `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS`; docs/configuration.md#environment-variables).
+   */
+  readonly settings: RuntimeEnv;
+  /**
+   * The raw environment, read only for the shared state (`UNDERSTUDY_POSTGRES_URL` and the variable
+   * `state.secretKeyEnv` names, docs/configuration.md#environment-variables). @default {}
+   */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The home folder (default state root `~/.understudy`). */
   readonly homeDir: string;
   readonly logger: PinoLogger;
@@ -81,9 +89,8 @@ export class GatewayStartError extends UnderstudyError<'unsafe_bind' | 'invalid_
 }
 
 /** The state root the gateway uses: `UNDERSTUDY_STATE_DIR`, else `state.dir`, else `<home>/.understudy`. */
-export function gatewayStateDir(config: UnderstudyConfig, env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
-  const fromEnv = env['UNDERSTUDY_STATE_DIR']?.trim();
-  return resolveStateRoot({ env: {}, homeDir, stateDir: fromEnv === undefined || fromEnv === '' ? config.state.dir : fromEnv });
+export function gatewayStateDir(config: UnderstudyConfig, settings: Pick<RuntimeEnv, 'stateDir'>, homeDir: string): string {
+  return resolveStateRoot({ homeDir, stateDir: settings.stateDir ?? config.state.dir });
 }
 
 /**
@@ -100,37 +107,35 @@ export function checkBindSafety(config: UnderstudyConfig): void {
   }
 }
 
-function envNumber<T>(read: () => T, name: string): T {
+/** The shared state settings; an unreadable variable is a start error naming it. */
+function sharedStateOf(config: UnderstudyConfig, env: Readonly<Record<string, string | undefined>>): ReturnType<typeof resolveSharedState> {
   try {
-    return read();
+    return resolveSharedState(config, env);
   } catch (error) {
-    throw new GatewayStartError('invalid_environment', `${name}: ${(error as Error).message}`, { cause: error });
+    throw new GatewayStartError('invalid_environment', `UNDERSTUDY_POSTGRES_URL: ${(error as Error).message}`, { cause: error });
   }
 }
 
 /**
  * Builds a gateway from a parsed config.
  *
- * @throws {GatewayStartError} `unsafe_bind` for a non-loopback host without a token, `invalid_environment` for an
- *   unreadable `UNDERSTUDY_*` variable.
+ * @throws {GatewayStartError} `unsafe_bind` for a non-loopback host without a token.
  * @example
- * const gateway = createGateway({ config, env: process.env, homeDir: os.homedir(), logger });
+ * const gateway = createGateway({ config, settings: parseRuntimeEnv(process.env), homeDir: os.homedir(), logger });
  * const { url } = await gateway.listen();
  * process.once('SIGTERM', () => void gateway.close());
  */
 export function createGateway(options: GatewayOptions): Gateway {
-  const { env, logger } = options;
+  const { settings, logger } = options;
   const config = options.config;
   checkBindSafety(config);
   const clock = options.clock ?? systemClock;
   const random = options.random ?? systemRandom;
   const port = loggerPort(logger);
-  const stateDir = gatewayStateDir(config, env, options.homeDir);
-  const shared = envNumber(() => resolveSharedState(config, env), 'UNDERSTUDY_POSTGRES_URL');
+  const stateDir = gatewayStateDir(config, settings, options.homeDir);
+  const shared = sharedStateOf(config, options.env ?? {});
   const stores = new AgentStores({ stateDir, config, nowMs: () => clock.nowMs(), shared, logger: port });
-  const sdkCapSeconds = envNumber(() => resolveSdkRetryMaxWaitSeconds(env), 'UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS');
-  const skipTtlMs = envNumber(() => parseSkipTtlMs(env), 'UNDERSTUDY_FALLBACK_SKIP_TTL_MS') ?? config.session.fallbackSkipTtlMs ?? 0;
-  const skipCache = new AuthFailureSkipCache({ ttlMs: skipTtlMs });
+  const skipCache = new AuthFailureSkipCache({ ttlMs: settings.fallbackSkipTtlMs ?? config.session.fallbackSkipTtlMs ?? 0 });
 
   const activeWindows = async (): Promise<ActiveWindow[]> => {
     const nowMs = clock.nowMs();
@@ -161,7 +166,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger: port,
     metrics,
     skipCache: skipCache.enabled ? skipCache : undefined,
-    maxRetryAfterMs: sdkCapSeconds === null ? null : sdkCapSeconds * 1000,
+    maxRetryAfterMs: settings.sdkRetryMaxWaitMs,
   };
 
   const inFlight = new Set<AbortController>();

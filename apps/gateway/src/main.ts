@@ -61,10 +61,12 @@ async function main(): Promise<void> {
   const env = process.env;
   const homeDir = env['HOME']?.trim() || os.homedir();
   let startup;
+  let settings;
   try {
-    startup = loadStartupConfig(flags, env, homeDir);
+    settings = parseRuntimeEnv(env);
+    startup = loadStartupConfig(flags, env, settings, homeDir);
   } catch (error) {
-    if (ConfigFileError.isInstance(error) || ConfigError.isInstance(error)) fail(error.message, 2);
+    if (RuntimeEnvError.isInstance(error) || ConfigFileError.isInstance(error) || ConfigError.isInstance(error)) fail(error.message, 2);
     throw error;
   }
   const { config } = startup;
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
 
   let gateway;
   try {
-    gateway = createGateway({ config, env, homeDir, logger });
+    gateway = createGateway({ config, settings, homeDir, logger });
   } catch (error) {
     if (GatewayStartError.isInstance(error)) fail(error.message, 2);
     throw error;

@@ -5,6 +5,7 @@
  */
 import type { UnderstudyConfig } from '@understudy/config';
 import { loadConfig, resolveConfigLocation } from '@understudy/runtime';
+import type { RuntimeEnv } from '@understudy/runtime';
 import type { EnvironmentConfig } from './default-config.js';
 import { defaultConfigFromEnv } from './default-config.js';
 
@@ -27,11 +28,18 @@ export interface StartupConfig {
 /**
  * Loads the startup config.
  *
+ * @param env - the raw environment, for `${VAR}` placeholders and the provider keys of a config built from it.
+ * @param settings - the environment parsed once (`UNDERSTUDY_CONFIG`).
  * @throws {ConfigFileError | ConfigError} for a missing (explicit), unreadable or invalid config file. Flags are
  *   checked by the caller.
  */
-export function loadStartupConfig(flags: GatewayFlags, env: Readonly<Record<string, string | undefined>>, homeDir: string): StartupConfig {
-  const loaded = loadConfig(resolveConfigLocation({ flag: flags.config, env, homeDir }), env);
+export function loadStartupConfig(
+  flags: GatewayFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  settings: Pick<RuntimeEnv, 'configPath'>,
+  homeDir: string,
+): StartupConfig {
+  const loaded = loadConfig(resolveConfigLocation({ flag: flags.config, settings, homeDir }), env);
   const fromEnvironment = loaded.found ? undefined : defaultConfigFromEnv(env);
   const base = fromEnvironment?.config ?? loaded.config;
   const config: UnderstudyConfig =

@@ -60,7 +60,7 @@ import { parseStoredUsageStats } from './usage-stats-codec.js';
  * await store.close();
  */
 export async function openAuthProfileStore(options: OpenAuthProfileStoreOptions): Promise<AuthProfileStore> {
-  const stateRoot = options.stateDir ?? resolveStateRoot({ env: {}, homeDir: os.homedir() });
+  const stateRoot = options.stateDir ?? resolveStateRoot({ homeDir: os.homedir() });
   const paths = statePathsUnder(stateRoot, options.agentId);
   if ((options.legacyFiles ?? 'fail-closed') === 'fail-closed') {
     const blocking = findLegacyAuthFiles(paths).filter((file) => file.blocking);

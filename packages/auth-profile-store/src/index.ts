@@ -29,9 +29,7 @@ export { PG_MIGRATION_NAMES } from './postgres/pg-migrations.js';
 export { AuthStoreError, LegacyAuthFilesError } from './errors.js';
 export type { AuthStoreErrorCode, BlockingLegacyFile } from './errors.js';
 export {
-  DATABASE_FILE_NAME,
   DEFAULT_AGENT_ID,
-  STATE_DIR_ENV,
   assertAgentId,
   listAgentIds,
   resolveStatePaths,
@@ -39,11 +37,11 @@ export {
   statePathsUnder,
 } from './state-paths.js';
 export type { StatePaths } from './state-paths.js';
-export { DEFAULT_BUSY_TIMEOUT_MS, DATABASE_FILE_MODE, DIRECTORY_MODE } from './agent-database.js';
+export { DATABASE_FILE_MODE, DIRECTORY_MODE } from './agent-database.js';
 export { CREDENTIAL_TYPES } from './credential-rows.js';
 export { findLegacyAuthFiles } from './legacy/legacy-files.js';
 export type { LegacyFileContent, LegacyFileKind, LegacyFileStatus, LegacyProfile, LegacySkip } from './legacy/legacy-files.js';
 export { importLegacyAuthFiles } from './legacy/legacy-import.js';
 export type { ImportLegacyAuthFilesOptions, LegacyImportAction, LegacyImportReport } from './legacy/legacy-import.js';
-export { diagnoseAuthStore, findPermissionProblems, repairAuthStorePermissions } from './store-diagnosis.js';
+export { diagnoseAuthStore, repairAuthStorePermissions } from './store-diagnosis.js';
 export type { AuthStoreDiagnosis, DatabaseDiagnosis, PermissionProblem } from './store-diagnosis.js';

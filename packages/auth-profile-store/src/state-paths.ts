@@ -1,7 +1,7 @@
 /**
- * Where an agent's state lives (docs/configuration.md): `<stateRoot>/agents/<agentId>/agent/understudy-agent.sqlite`, with
- * the state root taken from `UNDERSTUDY_STATE_DIR`, else `~/.understudy`. Also the legacy files that
- * `understudy doctor --fix` imports.
+ * Where an agent's state lives (docs/configuration.md#state-files): `<stateRoot>/agents/<agentId>/agent/understudy-agent.sqlite`,
+ * with the state root chosen by the app (`UNDERSTUDY_STATE_DIR`, `state.dir`, a flag) and passed in, else
+ * `~/.understudy`. Also the legacy files that `understudy doctor --fix` imports.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,12 +13,9 @@ export const DEFAULT_AGENT_ID = 'main';
 /** File name of the per-agent database. */
 export const DATABASE_FILE_NAME = 'understudy-agent.sqlite';
 
-/** The environment variable that moves the state root. */
-export const STATE_DIR_ENV = 'UNDERSTUDY_STATE_DIR';
-
 /** Every path of one agent's state, absolute. */
 export interface StatePaths {
-  /** `UNDERSTUDY_STATE_DIR`, else `~/.understudy`. */
+  /** The state root the app chose, else `~/.understudy`. */
   readonly stateRoot: string;
   readonly agentId: string;
   /** `<stateRoot>/agents/<agentId>/agent`. */
@@ -57,17 +54,13 @@ export function assertAgentId(agentId: string): void {
 }
 
 /**
- * The state root: `stateDir` when given, else `env.UNDERSTUDY_STATE_DIR`, else `<homeDir>/.understudy`.
- * A leading `~/` is expanded with `homeDir`; a relative path is resolved against the working directory.
+ * The state root: `stateDir` when given (not blank), else `<homeDir>/.understudy`. A leading `~/` is expanded
+ * with `homeDir`; a relative path is resolved against the working directory.
  *
- * @example resolveStateRoot({ env: {}, homeDir: '/home/ada' }) // '/home/ada/.understudy'
+ * @example resolveStateRoot({ homeDir: '/home/ada' }) // '/home/ada/.understudy'
  */
-export function resolveStateRoot(options: {
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly homeDir: string;
-  readonly stateDir?: string | undefined;
-}): string {
-  const chosen = nonBlank(options.stateDir) ?? nonBlank(options.env[STATE_DIR_ENV]);
+export function resolveStateRoot(options: { readonly homeDir: string; readonly stateDir?: string | undefined }): string {
+  const chosen = nonBlank(options.stateDir);
   if (chosen === undefined) return path.join(options.homeDir, '.understudy');
   if (chosen === '~') return options.homeDir;
   if (chosen.startsWith('~/')) return path.join(options.homeDir, chosen.slice(2));
@@ -75,20 +68,18 @@ export function resolveStateRoot(options: {
 }
 
 /**
- * All paths of one agent's state. Reads no environment itself: pass `process.env` and `os.homedir()` from the
- * app. `stateDir` (the CLI's `--state-dir`) wins over the environment.
+ * All paths of one agent's state under the state root the app chose (`stateDir`, see {@link resolveStateRoot}).
  *
  * @throws {AuthStoreError} `invalid_agent_id` for an agent id that is not a safe folder name.
- * @example resolveStatePaths({ env: { UNDERSTUDY_STATE_DIR: '/srv/us' }, homeDir: '/root', agentId: 'main' }).databasePath
+ * @example resolveStatePaths({ stateDir: '/srv/us', homeDir: '/root', agentId: 'main' }).databasePath
  * // '/srv/us/agents/main/agent/understudy-agent.sqlite'
  */
 export function resolveStatePaths(options: {
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   readonly homeDir: string;
   readonly stateDir?: string | undefined;
   readonly agentId: string;
 }): StatePaths {
-  const stateRoot = resolveStateRoot({ env: options.env ?? {}, homeDir: options.homeDir, stateDir: options.stateDir });
+  const stateRoot = resolveStateRoot({ homeDir: options.homeDir, stateDir: options.stateDir });
   return statePathsUnder(stateRoot, options.agentId);
 }
 

@@ -27,7 +27,7 @@ export interface InlineKey {
 
 /** Options of `openAuthProfileStore`. */
 export interface OpenAuthProfileStoreOptions {
-  /** The state root. The app resolves `UNDERSTUDY_STATE_DIR` (see `resolveStateRoot`). @default `~/.understudy` */
+  /** The state root, as the app chose it (`UNDERSTUDY_STATE_DIR`, `state.dir`; see `resolveStateRoot`). @default `~/.understudy` */
   readonly stateDir?: string | undefined;
   /** The agent whose store to open, e.g. `main`. */
   readonly agentId: string;

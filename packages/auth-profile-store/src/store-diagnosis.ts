@@ -51,7 +51,7 @@ export interface AuthStoreDiagnosis {
  * @example diagnoseAuthStore({ stateDir: '/home/ada/.understudy', agentId: 'main' }).database.health // 'ok'
  */
 export function diagnoseAuthStore(options: { readonly stateDir?: string | undefined; readonly agentId: string }): AuthStoreDiagnosis {
-  const stateRoot = options.stateDir ?? resolveStateRoot({ env: {}, homeDir: os.homedir() });
+  const stateRoot = options.stateDir ?? resolveStateRoot({ homeDir: os.homedir() });
   const paths = statePathsUnder(stateRoot, options.agentId);
   return {
     paths,

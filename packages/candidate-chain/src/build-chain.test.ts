@@ -165,7 +165,7 @@ describe('image requests route through agents.defaults.imageModel', () => {
   });
 });
 
-describe('session overrides (seed "Session overrides and live model switching", docs/contracts.md#simulate)', () => {
+describe('session overrides (the model-failover doc "Session overrides and live model switching", docs/contracts.md#simulate)', () => {
   const session = (fields: SessionFields): SessionFields => fields;
   it.each<[string, SessionFields, SelectionSource | undefined, string[], SelectionSource]>([
     [

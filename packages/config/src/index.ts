@@ -38,26 +38,16 @@ export type {
 } from './model-metadata.js';
 export { ConfigError } from './errors.js';
 export type { ConfigIssue } from './errors.js';
-export { authConfigSchema, authProfileConfigSchema } from './auth-schema.js';
+export { authConfigSchema } from './auth-schema.js';
 export {
-  agentEntryConfigSchema,
-  agentIdSchema,
   agentsConfigSchema,
-  modelEntryConfigSchema,
-  modelSelectionSchema,
 } from './agents-schema.js';
 export {
-  LOG_LEVELS,
-  PROVIDER_APIS,
   gatewayConfigSchema,
   modelsConfigSchema,
-  providerConfigSchema,
-  providerRetryConfigSchema,
-  providerTimeoutsConfigSchema,
   retryConfigSchema,
   sessionConfigSchema,
   stateConfigSchema,
-  timeoutsConfigSchema,
 } from './runtime-schema.js';
 export { providerOAuthConfigSchema, resolveProviderOAuth } from './oauth-schema.js';
 export type { ProviderOAuthConfig, ResolvedProviderOAuth } from './oauth-schema.js';

@@ -2,6 +2,7 @@
  * `retry.*`, `models.*`, `gateway.*`, `state.*` and `session.*` (docs/configuration.md, docs/contracts.md#gateway, docs/policy.md#retries-probes-and-rotation).
  */
 import * as z from 'zod';
+import { PROVIDER_APIS } from '@understudy/contracts';
 import { providerModelsSchema } from './model-metadata.js';
 import { providerOAuthConfigSchema } from './oauth-schema.js';
 import { msSchema, positiveMsSchema, providerRecord } from './schema-parts.js';
@@ -55,9 +56,6 @@ export const providerTimeoutsConfigSchema = z.strictObject({
   stallMs: timeoutFields.stallMs.optional(),
   requestMs: timeoutFields.requestMs.optional(),
 });
-
-/** The provider wire formats understudy speaks. */
-export const PROVIDER_APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'] as const;
 
 /** `models.providers.<id>`: how to reach one provider. */
 export const providerConfigSchema = z.strictObject({

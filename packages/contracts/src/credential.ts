@@ -40,7 +40,7 @@ export type Credential = ApiKeyCredential | OAuthCredential | TokenCredential;
 
 /**
  * What the policy code may know about a credential without seeing it: enough for the eligibility rules of
- * seed "Rotation order" (non-blank key, unexpired token, OAuth with access or refresh).
+ * the model-failover doc "Rotation order" (non-blank key, unexpired token, OAuth with access or refresh).
  */
 export interface CredentialFacts {
   readonly type: CredentialType;

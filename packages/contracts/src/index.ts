@@ -1,7 +1,7 @@
 export { FAILOVER_REASONS, isFailoverReason } from './failover-reason.js';
 export type { CooldownScope, FailoverReason, FailureClassification } from './failover-reason.js';
 export type { AbortCause, FailurePhase, ProviderFailure } from './provider-failure.js';
-export { PROVIDER_ID_ALIASES, formatModelRef, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
+export { formatModelRef, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
 export type { ModelRef } from './model-ref.js';
 export {
   DEFAULT_PROFILE_NAME,
@@ -17,6 +17,9 @@ export type { ProfileId } from './profile-id.js';
 export { Secret } from './secret.js';
 export { redactUrl, redactUrlsInText } from './redact-url.js';
 export { UnderstudyError } from './understudy-error.js';
+export { formatDurationMs, isoTime } from './time-text.js';
+export { PROVIDER_APIS } from './provider-api.js';
+export type { ProviderApi } from './provider-api.js';
 export { credentialFacts } from './credential.js';
 export type {
   ApiKeyCredential,

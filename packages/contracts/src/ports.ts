@@ -44,7 +44,7 @@ const ignore = (): void => undefined;
 export const silentLogger: Logger = Object.freeze({ debug: ignore, info: ignore, warn: ignore, error: ignore });
 
 /**
- * Everything rotation needs to order one provider's auth profiles (seed "Rotation order"):
+ * Everything rotation needs to order one provider's auth profiles (the model-failover doc "Rotation order"):
  * the provider's profiles (stored and inline), the stored order override, and their usage stats.
  */
 export interface ProviderAuthState {

@@ -20,7 +20,7 @@ export class Secret {
     return this.#value;
   }
 
-  /** True when the value is empty or whitespace only (such a key is not eligible, seed "Rotation order"). */
+  /** True when the value is empty or whitespace only (such a key is not eligible, the model-failover doc "Rotation order"). */
   isBlank(): boolean {
     return this.#value.trim() === '';
   }

@@ -11,7 +11,7 @@ export type SelectionSource = 'default' | 'agent' | 'auto' | 'user' | 'legacy' |
 /** Who set a session override: the user, or (legacy, auto-fallback era) the system. */
 export type OverrideSource = 'user' | 'auto';
 
-/** The conversation type: notices are shown only in `direct` chats (seed "User-visible fallback notices"). */
+/** The conversation type: notices are shown only in `direct` chats (the model-failover doc "User-visible fallback notices"). */
 export type ChatType = 'direct' | 'group' | 'channel';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isProfileAvailable, profileUnavailability, profileUnavailableUntil } from './index.js';
 
-describe('availability of a profile for a model (seed "Model-scoped cooldowns")', () => {
+describe('availability of a profile for a model (the model-failover doc "Model-scoped cooldowns")', () => {
   it.each([
     ['never-used profiles are available', undefined, { nowMs: 0 }, undefined],
     ['an ended window does not block', { cooldownUntil: 10 }, { nowMs: 10 }, undefined],

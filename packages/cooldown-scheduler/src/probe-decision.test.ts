@@ -24,7 +24,7 @@ const probe = (reason: FailoverReason, transient: boolean): UnavailableCandidate
 const skip = (why: string, reason: FailoverReason): UnavailableCandidateDecision =>
   ({ kind: 'skip', why, reason }) as UnavailableCandidateDecision;
 
-describe('cooldown skip vs probe (seed "Cooldown skip vs probe behavior", docs/policy.md#retries-probes-and-rotation)', () => {
+describe('cooldown skip vs probe (the model-failover doc "Cooldown skip vs probe behavior", docs/policy.md#retries-probes-and-rotation)', () => {
   it.each<[string, Partial<UnavailableCandidateInput>, UnavailableCandidateDecision]>([
     ['persistent auth failures skip the whole provider', { reason: 'auth' }, skip('persistent_auth', 'auth')],
     ['permanent auth is never probed, even for the only candidate', { reason: 'auth_permanent', onlyCandidate: true }, skip('persistent_auth', 'auth_permanent')],

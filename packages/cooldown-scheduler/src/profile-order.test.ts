@@ -7,7 +7,7 @@ import { apiKey, oauth, state, token, view } from './test-support/profiles.js';
 const NOW = 1_000_000;
 const ids = (order: ReturnType<typeof resolveProfileOrder>): string[] => order.profiles.map((entry) => entry.profileId);
 
-describe('eligibility (seed "Rotation order")', () => {
+describe('eligibility (the model-failover doc "Rotation order")', () => {
   it.each<[string, AuthProfileView | undefined, { configMode?: 'api_key' | 'oauth' | 'token' }, string | true]>([
     ['a missing credential is not eligible', undefined, {}, 'missing_credential'],
     ['the provider must match', apiKey('anthropic:a'), {}, 'provider_mismatch'],
@@ -144,7 +144,7 @@ describe('round robin without an explicit order', () => {
   });
 });
 
-describe('pinned profile (seed "Session stickiness")', () => {
+describe('pinned profile (the model-failover doc "Session stickiness")', () => {
   const profiles = [oauth('openai:o'), apiKey('openai:a'), apiKey('openai:b')];
   it('is tried first while eligible and available', () => {
     const order = resolveProfileOrder({ state: state('openai', profiles), pinned: { profileId: 'OpenAI:b', source: 'user' }, nowMs: NOW });

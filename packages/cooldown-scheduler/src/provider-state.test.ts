@@ -60,7 +60,7 @@ describe('provider unavailable reason (docs/policy.md#retries-probes-and-rotatio
   });
 });
 
-describe('soonest expiry (seed "Observability": the cooldown summary is model-aware)', () => {
+describe('soonest expiry (the model-failover doc "Observability": the cooldown summary is model-aware)', () => {
   it.each<[string, (ProfileUsageStats | undefined)[], string | undefined, number | undefined]>([
     ['none blocked', [{}, undefined], 'm', undefined],
     ['the soonest of the blocked profiles', [{ cooldownUntil: 500 }, { disabledUntil: 300 }], 'm', 300],

@@ -28,7 +28,7 @@ function failTimes(
   return times.reduce((stats, nowMs) => recordFailure(stats, { reason, nowMs, ...extra }, usedPolicy), start);
 }
 
-describe('cooldown lane (seed "Cooldowns": 30 s, 1 min, then 5 min by recent error count)', () => {
+describe('cooldown lane (the model-failover doc "Cooldowns": 30 s, 1 min, then 5 min by recent error count)', () => {
   it('opens a 30 s window on the first failure, with the reason and counts', () => {
     expect(recordFailure({}, { reason: 'overloaded', nowMs: 1_000 }, policy)).toEqual({
       errorCount: 1,
@@ -130,7 +130,7 @@ describe('failure window (seed: counters reset once the failure window has passe
   });
 });
 
-describe('disable lane (seed "Billing disables"; docs/policy.md#windows)', () => {
+describe('disable lane (the model-failover doc "Billing disables"; docs/policy.md#windows)', () => {
   it('disables for 10 min on the first billing failure, then doubles inside the window', () => {
     let stats = recordFailure({}, { reason: 'billing', nowMs: 0, profileId: 'openai:a' }, policy);
     expect(stats).toMatchObject({ disabledUntil: 10 * MIN, disabledReason: 'billing', failureCounts: { billing: 1 } });

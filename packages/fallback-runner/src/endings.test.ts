@@ -149,6 +149,28 @@ describe('exhaustion', () => {
     expect(error.message).toContain('The model is temporarily rate-limited; retry after');
   });
 
+  it('a strict 429 whose provider asked for 8 s says retry in 8 s (the moment it asked for), not the 30 s cooldown', async () => {
+    const w = world({ profiles: ['openai:a'] });
+    const error = (await w.fail({ openai: [{ status: 429, headers: { 'retry-after': '8' } }] }, { fallbacksOverride: [] })) as FailoverError;
+    expect(error.exhaustion).toMatchObject({ kind: 'rate_limited', reasons: ['rate_limit'], finalReason: 'rate_limit', finalStatus: 429 });
+    const failedAt = error.attempts[0]?.atMs ?? Number.NaN;
+    expect(error.exhaustion.recovery.retryAt).toBe(failedAt + 8_000);
+    expect(error.soonestCooldownExpiry).toBe(failedAt + 30_000);
+    expect(error.message).toContain('The model is temporarily rate-limited; retry after');
+    expect(error.message).toContain('(in 8 s).');
+  });
+
+  it('a candidate skipped for a timeout cooldown is cooling down after timeouts, not rate-limited', async () => {
+    const w = world({ profiles: ['openai:a'] });
+    w.store.setUsageStats('openai:a', { cooldownUntil: NOW + 60_000, cooldownReason: 'timeout', errorCount: 2, failureCounts: { timeout: 2 } });
+    expect(await w.store.tryAcquireProbe('openai', NOW, 30_000)).toBe(true);
+    const error = (await w.fail({}, { fallbacksOverride: [] })) as FailoverError;
+    expect(error).toMatchObject({ kind: 'exhausted', reason: 'timeout', status: null });
+    expect(error.exhaustion).toMatchObject({ kind: 'cooling_down', reasons: ['timeout'], recovery: { profile: NOW + 60_000, retryAt: NOW + 60_000 } });
+    expect(error.message).toContain('The model is cooling down after timeouts; retry after 1970-01-01T00:17:40.000Z (in 1 min).');
+    expect(error.message).not.toContain('rate-limited');
+  });
+
   it('a live switch outside the chain hands the turn back (LiveSessionModelSwitchError)', async () => {
     const w = world({ profiles: ['openai:a', 'anthropic:a'] });
     w.store.setSession('s1', { pendingLiveSwitch: { provider: 'mistral', model: 'large', requestedAt: 5 } });

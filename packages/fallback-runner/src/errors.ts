@@ -6,6 +6,8 @@
 import type { FailoverReason, FailureClassification, ModelRef, ProfileId } from '@understudy/contracts';
 import { UnderstudyError } from '@understudy/contracts';
 import type { AttemptRecord } from './attempt-record.js';
+import type { Exhaustion } from './exhaustion-types.js';
+import { soonestOf } from './exhaustion-types.js';
 
 /** The error codes of the fallback runner. */
 export type FallbackRunnerErrorCode = 'failover_error' | 'all_models_failed' | 'live_session_model_switch' | 'invalid_fallback_options';
@@ -34,6 +36,11 @@ export interface FailoverErrorInit {
   readonly attempts: readonly AttemptRecord[];
   /** Soonest moment a blocked auth profile of the attempted models is usable again, epoch ms. */
   readonly soonestCooldownExpiry?: number | undefined;
+  /**
+   * How the run ended, as data. @default for `exhausted`: kind `failed`; otherwise kind `ended`; reasons
+   * `[reason]`, the status as final status, `soonestCooldownExpiry` as the moment to retry.
+   */
+  readonly exhaustion?: Exhaustion | undefined;
   readonly cause?: unknown;
 }
 
@@ -53,6 +60,8 @@ export class FailoverError extends UnderstudyError<'failover_error'> {
   readonly outputStarted: boolean;
   readonly attempts: readonly AttemptRecord[];
   readonly soonestCooldownExpiry: number | undefined;
+  /** How the run ended, as data: what the HTTP edge renders its reply from. */
+  readonly exhaustion: Exhaustion;
 
   constructor(message: string, init: FailoverErrorInit) {
     super('failover_error', message, init);
@@ -66,6 +75,13 @@ export class FailoverError extends UnderstudyError<'failover_error'> {
     this.outputStarted = init.outputStarted === true;
     this.attempts = Object.freeze([...init.attempts]);
     this.soonestCooldownExpiry = init.soonestCooldownExpiry;
+    this.exhaustion = init.exhaustion ?? {
+      kind: init.kind === 'exhausted' ? 'failed' : 'ended',
+      reasons: [init.reason],
+      finalReason: init.reason,
+      finalStatus: init.status,
+      recovery: init.soonestCooldownExpiry === undefined ? {} : { retryAt: init.soonestCooldownExpiry },
+    };
   }
 
   /** `true` when this failure ended the turn without trying the remaining candidates. */
@@ -77,10 +93,8 @@ export class FailoverError extends UnderstudyError<'failover_error'> {
 /** Fields of a {@link FallbackSummaryError}. */
 export interface FallbackSummaryErrorInit {
   readonly attempts: readonly AttemptRecord[];
-  /** Soonest moment a blocked auth profile of the attempted models is usable again (model-aware), epoch ms. */
-  readonly soonestCooldownExpiry?: number | undefined;
-  /** Every failure was a rate limit or a cooldown. */
-  readonly allRateLimited: boolean;
+  /** How the run ended: kind, reasons, soonest recovery per scope. */
+  readonly exhaustion: Exhaustion;
   /** The last candidate's failure. */
   readonly cause?: unknown;
 }
@@ -88,19 +102,28 @@ export interface FallbackSummaryErrorInit {
 /**
  * Every candidate of the chain failed or was skipped (the model-failover doc "Report failure if exhausted"). The message is
  * `All models failed (N): <provider/model>: <summary> | …`, N counting the candidates that were tried or
- * skipped, followed by "All models are temporarily rate-limited …" with the soonest expiry only when every
- * failure was a rate limit or cooldown.
+ * skipped, followed by "All models are temporarily rate-limited …" (exhaustion kind `rate_limited`) or "All
+ * models are cooling down after …" (kind `cooling_down`) with the moment to retry.
  */
 export class FallbackSummaryError extends UnderstudyError<'all_models_failed'> {
   readonly attempts: readonly AttemptRecord[];
-  readonly soonestCooldownExpiry: number | undefined;
-  readonly allRateLimited: boolean;
+  /** How the run ended, as data: what the HTTP edge renders its reply from. */
+  readonly exhaustion: Exhaustion;
 
   constructor(message: string, init: FallbackSummaryErrorInit) {
     super('all_models_failed', message, init);
     this.attempts = Object.freeze([...init.attempts]);
-    this.soonestCooldownExpiry = init.soonestCooldownExpiry;
-    this.allRateLimited = init.allRateLimited;
+    this.exhaustion = init.exhaustion;
+  }
+
+  /** Soonest moment a blocked auth profile of the attempted models is usable again (model-aware), epoch ms. */
+  get soonestCooldownExpiry(): number | undefined {
+    return soonestOf(this.exhaustion.recovery.profile, this.exhaustion.recovery.model);
+  }
+
+  /** Every candidate failed on a rate limit or was passed over for a rate-limit cooldown (kind `rate_limited`). */
+  get allRateLimited(): boolean {
+    return this.exhaustion.kind === 'rate_limited';
   }
 }
 

@@ -4,6 +4,7 @@
  * message). Raw provider bodies never reach these texts.
  */
 import type { FailoverReason } from '@understudy/contracts';
+import { formatDurationMs, isoTime } from '@understudy/contracts';
 
 /** What each failover reason means to the person reading the error (one row per reason). */
 export const REASON_TEXT: Readonly<Record<FailoverReason, string>> = Object.freeze({
@@ -45,21 +46,6 @@ const SKIP_TEXT: Readonly<Record<string, string>> = Object.freeze({
 /** How a window of `reason` reads: disabled (billing, permanent auth) or cooling down. */
 function windowWord(reason: FailoverReason): string {
   return reason === 'billing' || reason === 'auth_permanent' ? 'disabled' : 'cooling down';
-}
-
-/** `2026-01-01T00:00:30.000Z`; `undefined` stays `undefined`. */
-export function isoTime(epochMs: number | undefined): string | undefined {
-  return epochMs === undefined || !Number.isFinite(epochMs) ? undefined : new Date(epochMs).toISOString();
-}
-
-/** `30 s`, `2 min 5 s`, `1 h 10 min`. */
-export function formatDurationMs(durationMs: number): string {
-  const seconds = Math.max(0, Math.ceil(durationMs / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
-  const hours = Math.floor(minutes / 60);
-  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
 /**

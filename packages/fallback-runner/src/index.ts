@@ -8,16 +8,15 @@ export { runWithModelFallback } from './run.js';
 export type { FallbackConfig, FallbackRequest, FallbackRunResult, RunWithModelFallbackOptions } from './options.js';
 export type { AttemptKind, AttemptRecord } from './attempt-record.js';
 export { FailoverError, FallbackOptionsError, FallbackSummaryError, LiveSessionModelSwitchError } from './errors.js';
-export type { FailoverErrorInit, FailoverErrorKind, FallbackSummaryErrorInit } from './errors.js';
+export type { FailoverErrorInit, FailoverErrorKind, FallbackRunnerErrorCode, FallbackSummaryErrorInit } from './errors.js';
+export type { Exhaustion, ExhaustionKind, ExhaustionRecovery } from './exhaustion-types.js';
 export { FALLBACK_DECISION_MESSAGE } from './events.js';
 export type { FallbackDecision, FallbackDecisionEvent, FallbackStepOutcome } from './events.js';
 export {
   AuthFailureSkipCache,
   MAX_SKIP_TTL_MS,
   MIN_SKIP_TTL_MS,
-  SKIP_TTL_ENV_NAMES,
   clampSkipTtlMs,
-  parseSkipTtlMs,
 } from './skip-cache.js';
 export type { SkipCacheKey } from './skip-cache.js';
 export { fallbackClearedNoticeText, fallbackNoticeText } from './notice.js';

@@ -95,7 +95,7 @@ export interface RunWithModelFallbackOptions<T> {
    * granularity for round-robin order. `0` writes every success. @default 0
    */
   readonly lastUsedRefreshMs?: number | undefined;
-  /** The process-local auth failure skip cache (opt-in; see `parseSkipTtlMs`). @default none */
+  /** The process-local auth failure skip cache (opt-in: the app builds it from `UNDERSTUDY_FALLBACK_SKIP_TTL_MS`). @default none */
   readonly skipCache?: AuthFailureSkipCache | undefined;
   /** Called with every `model_fallback_decision` event (also logged at info). */
   readonly onDecision?: ((event: FallbackDecisionEvent) => void) | undefined;

@@ -7,11 +7,9 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   AuthFailureSkipCache,
   FALLBACK_DECISION_MESSAGE,
-  FallbackOptionsError,
   MAX_SKIP_TTL_MS,
   MIN_SKIP_TTL_MS,
   clampSkipTtlMs,
-  parseSkipTtlMs,
 } from './index.js';
 import { brief, world } from './test-support/harness.js';
 
@@ -122,22 +120,15 @@ describe('TLS certificate failures', () => {
 });
 
 describe('auth failure skip cache', () => {
-  it.each<[Record<string, string>, number | undefined]>([
-    [{}, undefined],
-    [{ UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '0' }, undefined],
-    [{ UNDERSTUDY_FALLBACK_SKIP_TTL_MS: ' ' }, undefined],
-    [{ OPENCLAW_FALLBACK_SKIP_TTL_MS: '60000' }, 60_000],
-    [{ UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '5000', OPENCLAW_FALLBACK_SKIP_TTL_MS: '60000' }, 5_000],
-    [{ UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '10' }, MIN_SKIP_TTL_MS],
-    [{ UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '99999999' }, MAX_SKIP_TTL_MS],
-  ])('parseSkipTtlMs(%j) = %s (0/unset disables; clamped to 1 s – 10 min)', (env, expected) => {
-    expect(parseSkipTtlMs(env)).toBe(expected);
-  });
-
-  it('an unreadable TTL names the variable', () => {
-    expect(() => parseSkipTtlMs({ OPENCLAW_FALLBACK_SKIP_TTL_MS: 'one minute' })).toThrow(FallbackOptionsError);
-    expect(() => parseSkipTtlMs({ OPENCLAW_FALLBACK_SKIP_TTL_MS: 'one minute' })).toThrow(/OPENCLAW_FALLBACK_SKIP_TTL_MS/);
-    expect(clampSkipTtlMs(-5)).toBeUndefined();
+  it.each<[number, number | undefined]>([
+    [0, undefined],
+    [-5, undefined],
+    [60_000, 60_000],
+    [10, MIN_SKIP_TTL_MS],
+    [99_999_999, MAX_SKIP_TTL_MS],
+  ])('clampSkipTtlMs(%j) = %s (0 disables; clamped to 1 s – 10 min)', (ttlMs, expected) => {
+    expect(clampSkipTtlMs(ttlMs)).toBe(expected);
+    expect(new AuthFailureSkipCache({ ttlMs }).ttlMs).toBe(expected);
   });
 
   it('remembers only auth-class failures, per session, provider, model and profile, until the TTL ends', () => {

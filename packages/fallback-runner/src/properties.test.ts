@@ -1,8 +1,8 @@
 /**
  * Properties of the runner over random chains, profiles, initial usage stats and scripted outcomes:
- * - a user abort never reaches a second candidate (seed "Does not continue on": explicit aborts);
+ * - a user abort never reaches a second candidate (the model-failover doc "Does not continue on": explicit aborts);
  * - no profile is called while it is unavailable except as a counted probe (docs/policy.md#retries-probes-and-rotation);
- * - fallback never writes the session's model selection (seed "Runtime fallback" is turn-local);
+ * - fallback never writes the session's model selection (the model-failover doc "Runtime fallback" is turn-local);
  * - every request is one attempt record (docs/contracts.md#simulate).
  */
 import type { AttemptFunction, Candidate, ProfileUsageStats, ProviderFailure, ResolvedProfile } from '@understudy/contracts';

@@ -209,7 +209,7 @@ export class RunContext<T> {
   /** Emits a decision event to `onDecision` and the logger. */
   emit(event: FallbackDecisionEvent): void {
     const compact = compactEvent(event);
-    // A first-try success is no fallback decision worth an info line on every request (seed "Observability":
+    // A first-try success is no fallback decision worth an info line on every request (the model-failover doc "Observability":
     // the flat fields matter when a candidate fails, is skipped, or a later fallback succeeds).
     const routine = event.decision === 'candidate_succeeded' && event.fallbackStepFromModel === undefined;
     if (routine) this.logger.debug({ ...compact }, FALLBACK_DECISION_MESSAGE);

@@ -5,14 +5,11 @@
  * the marker.
  */
 import type { FailoverReason, ProfileId } from '@understudy/contracts';
-import { FallbackOptionsError } from './errors.js';
 
 /** Shortest TTL, ms: positive values are clamped up to 1 s. */
 export const MIN_SKIP_TTL_MS = 1_000;
 /** Longest TTL, ms: positive values are clamped down to 10 min. */
 export const MAX_SKIP_TTL_MS = 600_000;
-/** The environment variables that set the TTL, in order of precedence. */
-export const SKIP_TTL_ENV_NAMES = Object.freeze(['UNDERSTUDY_FALLBACK_SKIP_TTL_MS', 'OPENCLAW_FALLBACK_SKIP_TTL_MS'] as const);
 
 /**
  * A positive TTL clamped to 1 s – 10 min; 0 (or less) means disabled (`undefined`).
@@ -23,27 +20,6 @@ export const SKIP_TTL_ENV_NAMES = Object.freeze(['UNDERSTUDY_FALLBACK_SKIP_TTL_M
 export function clampSkipTtlMs(ttlMs: number): number | undefined {
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) return undefined;
   return Math.min(MAX_SKIP_TTL_MS, Math.max(MIN_SKIP_TTL_MS, Math.floor(ttlMs)));
-}
-
-/**
- * Reads the skip-cache TTL from an environment record: `UNDERSTUDY_FALLBACK_SKIP_TTL_MS`, else
- * `OPENCLAW_FALLBACK_SKIP_TTL_MS`. Pure: pass `process.env` (or any record).
- *
- * @returns the TTL in ms, clamped to 1 s – 10 min, or `undefined` when unset, blank or 0 (cache disabled).
- * @throws {FallbackOptionsError} naming the variable when its value is not a number of milliseconds.
- * @example parseSkipTtlMs({ OPENCLAW_FALLBACK_SKIP_TTL_MS: '60000' }) // 60000
- * @example parseSkipTtlMs({ UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '999999999' }) // 600000
- */
-export function parseSkipTtlMs(env: Readonly<Record<string, string | undefined>>): number | undefined {
-  for (const name of SKIP_TTL_ENV_NAMES) {
-    const text = env[name]?.trim();
-    if (text === undefined || text === '') continue;
-    if (!/^\d+(\.\d+)?$/.test(text)) {
-      throw new FallbackOptionsError(name, `expected milliseconds (e.g. 60000), or 0 to disable the cache; got ${JSON.stringify(text)}`);
-    }
-    return clampSkipTtlMs(Number(text));
-  }
-  return undefined;
 }
 
 /** What a skip marker is keyed by. */
@@ -64,7 +40,7 @@ interface Marker {
  * to every run; entries expire after `ttlMs`. Bounded: the oldest entries go first beyond `maxEntries`.
  *
  * @example
- * const cache = new AuthFailureSkipCache({ ttlMs: parseSkipTtlMs(process.env) ?? 0 });
+ * const cache = new AuthFailureSkipCache({ ttlMs: 60_000 }); // the app passes UNDERSTUDY_FALLBACK_SKIP_TTL_MS, parsed once
  * if (cache.enabled) runWithModelFallback({ ...options, skipCache: cache });
  */
 export class AuthFailureSkipCache {

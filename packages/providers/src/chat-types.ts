@@ -4,16 +4,11 @@
  * and answers come back as a {@link ChatResult} (whole) or {@link ChatStreamDelta}s (streamed).
  */
 
-/** The three wire formats a provider can speak (config `models.providers.<id>.api`, docs/configuration.md). */
-export type ProviderApi = 'openai-completions' | 'openai-responses' | 'anthropic-messages' | 'google-generative-ai';
+import type { ProviderApi } from '@understudy/contracts';
 
-/** Every {@link ProviderApi}, in a stable order. */
-export const PROVIDER_APIS: readonly ProviderApi[] = Object.freeze([
-  'openai-completions',
-  'openai-responses',
-  'anthropic-messages',
-  'google-generative-ai',
-]);
+/** The wire formats a provider can speak: the one list of `@understudy/contracts`. */
+export { PROVIDER_APIS } from '@understudy/contracts';
+export type { ProviderApi };
 
 /**
  * Where an image comes from: a URL (`https:` or a `data:` URL), or base64 bytes with their media type.

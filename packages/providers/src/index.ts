@@ -28,7 +28,6 @@ export type {
   WireApi,
 } from './chat-types.js';
 export { createProviderClient } from './client.js';
-export { DEFAULT_PROVIDER_TIMEOUTS } from './client-options.js';
 export type {
   ProviderCallOptions,
   ProviderClient,
@@ -41,7 +40,7 @@ export type { ChatStream } from './chat-stream.js';
 export { completeAttempt, streamAttempt } from './attempt.js';
 export type { AttemptOptions, CandidateRequest, ClientResolver } from './attempt.js';
 export { ProviderCallError, ProviderOptionsError } from './provider-call-error.js';
-export { ANTHROPIC_OAUTH_BETA, ANTHROPIC_VERSION, authHeaders } from './auth-headers.js';
+export { ANTHROPIC_VERSION, authHeaders } from './auth-headers.js';
 export { OAuthRefresher } from './oauth-refresher.js';
 export type { OAuthCredentialSink, OAuthCredentialStore, OAuthRefreshOptions, RefreshOutcome } from './oauth-refresher.js';
 export {

@@ -7,9 +7,8 @@ import { UnderstudyError } from '@understudy/contracts';
  * - `invalid_provider_options`: a client was built with unusable options ({@link ProviderOptionsError}).
  * - `stream_failed`: a stream could not be read further (internal, turned into a failure).
  * - `wire_error`: a wire value is not an answer (internal, turned into a failure).
- * - `invalid_sdk_retry_cap`: an unreadable SDK retry cap value.
  */
-export type ProviderErrorCode = 'provider_call_failed' | 'invalid_provider_options' | 'stream_failed' | 'wire_error' | 'invalid_sdk_retry_cap';
+export type ProviderErrorCode = 'provider_call_failed' | 'invalid_provider_options' | 'stream_failed' | 'wire_error';
 
 /**
  * A provider call that failed, carrying the {@link ProviderFailure} the classifier reads.

@@ -1,5 +1,6 @@
 /**
- * The SDK retry-after cap (the model-failover doc "SDK retry-after caps", docs/configuration.md and docs/policy.md#retries-probes-and-rotation). The clients never sleep on a
+ * The SDK retry-after cap (the model-failover doc "SDK retry-after caps", docs/configuration.md#environment-variables and docs/policy.md#retries-probes-and-rotation);
+ * its variable is parsed once by the app (`parseRuntimeEnv` of `@understudy/runtime`). The clients never sleep on a
  * Retry-After themselves: a retryable response comes back to the runner as a failure with its headers, and one
  * whose Retry-After is longer than the cap is not waited out: the runner compares it (in ms) and fails over at once
  * instead of waiting. Everything here is pure.

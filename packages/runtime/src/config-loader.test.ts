@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ConfigError } from '@understudy/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigFileError, loadConfig, parseConfigText, resolveConfigLocation } from './config-loader.js';
+import { parseRuntimeEnv } from './runtime-env.js';
 
 let dir: string;
 beforeEach(() => {
@@ -18,7 +19,8 @@ describe('resolveConfigLocation (docs/configuration.md: --config, else UNDERSTUD
     ['a blank variable is ignored', { env: { UNDERSTUDY_CONFIG: '  ' } }, { path: '/home/ada/.understudy/understudy.json5', source: 'default' }],
     ['~ expands to the home folder', { flag: '~/cfg.json5', env: {} }, { path: '/home/ada/cfg.json5', source: 'flag' }],
   ])('%s', (_label, input, expected) => {
-    expect(resolveConfigLocation({ ...input, homeDir: '/home/ada' })).toEqual(expected);
+    const flag = 'flag' in input ? { flag: input.flag } : {};
+    expect(resolveConfigLocation({ ...flag, settings: parseRuntimeEnv(input.env), homeDir: '/home/ada' })).toEqual(expected);
   });
 });
 

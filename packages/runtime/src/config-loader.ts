@@ -12,6 +12,7 @@ import JSON5 from 'json5';
 import { ConfigError, expandEnvPlaceholders, parseConfig } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
 import { UnderstudyError } from '@understudy/contracts';
+import type { RuntimeEnv } from './runtime-env.js';
 
 /** The environment variable naming the config file. */
 export const CONFIG_PATH_ENV = 'UNDERSTUDY_CONFIG';
@@ -50,20 +51,21 @@ export class ConfigFileError extends UnderstudyError<ConfigFileErrorCode> {
 }
 
 /**
- * Which config file to read: `flag` (the `--config` value) wins, then `env.UNDERSTUDY_CONFIG`, then
- * `<homeDir>/.understudy/understudy.json5`. Relative paths resolve against the working directory.
+ * Which config file to read: `flag` (the `--config` value) wins, then `UNDERSTUDY_CONFIG` (as parsed by
+ * `parseRuntimeEnv`), then `<homeDir>/.understudy/understudy.json5`. Relative paths resolve against the working
+ * directory.
  *
- * @example resolveConfigLocation({ env: {}, homeDir: '/home/ada' }) // { path: '/home/ada/.understudy/understudy.json5', source: 'default' }
+ * @example resolveConfigLocation({ settings: parseRuntimeEnv({}), homeDir: '/home/ada' }) // { path: '/home/ada/.understudy/understudy.json5', source: 'default' }
  */
 export function resolveConfigLocation(options: {
   readonly flag?: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly settings: Pick<RuntimeEnv, 'configPath'>;
   readonly homeDir: string;
 }): ConfigLocation {
   const flag = options.flag?.trim();
   if (flag !== undefined && flag !== '') return { path: path.resolve(expandHome(flag, options.homeDir)), source: 'flag' };
-  const fromEnv = options.env[CONFIG_PATH_ENV]?.trim();
-  if (fromEnv !== undefined && fromEnv !== '') return { path: path.resolve(expandHome(fromEnv, options.homeDir)), source: 'env' };
+  const fromEnv = options.settings.configPath;
+  if (fromEnv !== undefined) return { path: path.resolve(expandHome(fromEnv, options.homeDir)), source: 'env' };
   return { path: path.join(options.homeDir, '.understudy', 'understudy.json5'), source: 'default' };
 }
 
@@ -73,7 +75,7 @@ export function resolveConfigLocation(options: {
  * @throws {ConfigFileError} `config_not_found` (only for a `flag`/`env` path), `config_unreadable`, `config_syntax`
  * (with line and column).
  * @throws {ConfigError} (from `@understudy/config`) for invalid content, naming each bad path.
- * @example loadConfig(resolveConfigLocation({ env: process.env, homeDir: os.homedir() }), process.env).config.gateway.port
+ * @example loadConfig(resolveConfigLocation({ settings: parseRuntimeEnv(process.env), homeDir: os.homedir() }), process.env).config.gateway.port
  */
 export function loadConfig(location: ConfigLocation, env: Readonly<Record<string, string | undefined>>): LoadedConfig {
   let text: string;

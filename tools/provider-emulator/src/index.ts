@@ -5,5 +5,5 @@
  */
 export { startEmulator } from './server.js';
 export type { EmulatorHandle, EmulatorOptions, EmulatorStats, RecordedRequest } from './server.js';
-export { EMPTY_SCRIPT, EMULATOR_APIS, EmulatorScriptError, parseEmulatorScript } from './script.js';
+export { EMPTY_SCRIPT, EmulatorScriptError, parseEmulatorScript } from './script.js';
 export type { EmulatorApi, EmulatorRoute, EmulatorScript, EmulatorStep, OAuthStep } from './script.js';

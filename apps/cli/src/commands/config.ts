@@ -3,7 +3,7 @@
  * fix) and `understudy config schema` (the JSON Schema of the file, docs/configuration.md).
  */
 import { ConfigError, configJsonSchema } from '@understudy/config';
-import { ExitCode, writeLine } from '../io.js';
+import { ExitCode, settingsOf, writeLine } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { writeJson } from '../output.js';
 import { ConfigFileError, loadConfig, resolveConfigLocation } from '@understudy/runtime';
@@ -16,7 +16,7 @@ export const registerConfigCommands: RegisterCommand = (program, io, state) => {
 
   addCommonOptions(config.command('validate').description('Check the config file: JSON5 syntax, ${ENV} placeholders, keys and values.')).action(
     cliAction(async (options: CommonOptions) => {
-      const location = resolveConfigLocation({ flag: options.config, env: io.env, homeDir: homeDirOf(io) });
+      const location = resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io) });
       try {
         const loaded = loadConfig(location, io.env);
         if (options.json === true) writeJson(io.stdout, { valid: true, path: loaded.path, found: loaded.found, issues: [] });

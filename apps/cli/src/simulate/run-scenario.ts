@@ -12,11 +12,11 @@ import {
   FailoverError,
   FallbackSummaryError,
   LiveSessionModelSwitchError,
-  parseSkipTtlMs,
   runFollowingLiveSwitches,
   runWithModelFallback,
 } from '@understudy/fallback-runner';
 import { FakeClock, seededRandom } from '@understudy/fallback-runner/testing';
+import { RuntimeEnvError, parseRuntimeEnv } from '@understudy/runtime';
 import type { LoadedScenario } from './scenario-load.js';
 import { ScenarioFieldError } from './scenario-load.js';
 import type { ScenarioTurn } from './scenario-schema.js';
@@ -72,19 +72,6 @@ function attemptOutput(record: AttemptRecord): AttemptOutput {
   };
 }
 
-/** The SDK retry-after cap in ms from the environment (`0`/`off`: no cap; default 60 s). */
-export function maxRetryAfterMsFromEnv(env: Readonly<Record<string, string | undefined>>): number | null {
-  for (const name of ['UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS', 'OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS']) {
-    const text = env[name]?.trim();
-    if (text === undefined || text === '') continue;
-    if (text.toLowerCase() === 'off') return null;
-    const seconds = Number(text);
-    if (!Number.isFinite(seconds) || seconds < 0) throw new ScenarioFieldError(name, 'expected a number of seconds, or 0 / off for no cap');
-    return seconds === 0 ? null : seconds * 1000;
-  }
-  return 60_000;
-}
-
 /** The scenario path of a bad model reference found while building a turn's chain. */
 function chainErrorPath(error: CandidateChainError, turnIndex: number): string {
   const field = error.field;
@@ -124,12 +111,13 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
   let skipCache: AuthFailureSkipCache;
   let maxRetryAfterMs: number | null;
   try {
-    skipCache = new AuthFailureSkipCache({ ttlMs: parseSkipTtlMs(options.env) ?? config.session.fallbackSkipTtlMs ?? 0 });
-    maxRetryAfterMs = maxRetryAfterMsFromEnv(options.env);
+    // The same parse, with the same grammar, as the gateway's (docs/configuration.md#environment-variables).
+    const settings = parseRuntimeEnv(options.env);
+    skipCache = new AuthFailureSkipCache({ ttlMs: settings.fallbackSkipTtlMs ?? config.session.fallbackSkipTtlMs ?? 0 });
+    maxRetryAfterMs = settings.sdkRetryMaxWaitMs;
   } catch (error) {
-    if (ScenarioFieldError.isInstance(error)) throw error;
-    const field = (error as { readonly field?: string }).field ?? 'environment';
-    throw new ScenarioFieldError(field, error instanceof Error ? error.message : String(error), error);
+    if (!RuntimeEnvError.isInstance(error)) throw error;
+    throw new ScenarioFieldError(error.variable, error.message, error);
   }
   const seeded = await openScenarioStore({
     agentId,

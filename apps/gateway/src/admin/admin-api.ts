@@ -16,7 +16,7 @@ import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { LegacyAuthFilesError } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { Clock, Logger } from '@understudy/contracts';
-import { normalizeProfileId, parseProfileId, redactUrl } from '@understudy/contracts';
+import { isoTime, normalizeProfileId, parseProfileId, redactUrl } from '@understudy/contracts';
 import { clearCooldown, profileUnavailability } from '@understudy/cooldown-scheduler';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { bearerToken, tokenMatches } from '../http/access.js';
@@ -45,10 +45,6 @@ export interface AdminContext {
   readonly gatewayState: () => { readonly url: string | undefined; readonly draining: boolean; readonly inFlight: number; readonly startedAtMs: number };
 }
 
-function isoOf(epochMs: number | undefined): string | undefined {
-  return epochMs === undefined ? undefined : new Date(epochMs).toISOString();
-}
-
 function agentOf(request: IncomingMessage, url: URL, config: UnderstudyConfig): string {
   const header = request.headers['x-understudy-agent'];
   const agent = url.searchParams.get('agent')?.trim() || (typeof header === 'string' ? header.trim() : '') || DEFAULT_AGENT;
@@ -72,11 +68,11 @@ async function profilesOf(store: AuthProfileStore, nowMs: number): Promise<Recor
       source: profile.source,
       ...(profile.email === undefined ? {} : { email: profile.email }),
       eligible: profile.facts.hasSecret || profile.facts.hasRefresh,
-      ...(profile.facts.expiresAt === undefined ? {} : { expiresAt: isoOf(profile.facts.expiresAt) }),
+      ...(profile.facts.expiresAt === undefined ? {} : { expiresAt: isoTime(profile.facts.expiresAt) }),
       available: block === undefined,
       ...(block === undefined
         ? {}
-        : { unavailable: { lane: block.lane, reason: block.reason, until: isoOf(block.untilMs), ...(block.model === undefined ? {} : { model: block.model }) } }),
+        : { unavailable: { lane: block.lane, reason: block.reason, until: isoTime(block.untilMs), ...(block.model === undefined ? {} : { model: block.model }) } }),
       usageStats: usage,
     };
   });
@@ -91,7 +87,7 @@ async function agentStatus(context: AdminContext, agentId: string, nowMs: number
     selected: chain.selected ?? null,
     chain: chain.chain,
     strict: chain.strict,
-    cooldowns: chain.cooldowns.map((block) => ({ ...block, profiles: block.profiles.map((profile) => ({ ...profile, until: isoOf(profile.untilMs) })) })),
+    cooldowns: chain.cooldowns.map((block) => ({ ...block, profiles: block.profiles.map((profile) => ({ ...profile, until: isoTime(profile.untilMs) })) })),
     ...(chain.problem === undefined ? {} : { problem: chain.problem }),
     profiles: await profilesOf(store, nowMs),
   };

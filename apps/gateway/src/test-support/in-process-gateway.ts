@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseConfig } from '@understudy/config';
+import { parseRuntimeEnv } from '@understudy/runtime';
 import type { Gateway, ListenInfo } from '../gateway.js';
 import { createGateway } from '../gateway.js';
 import type { HttpLimits } from '../http/server-limits.js';
@@ -61,7 +62,7 @@ export async function startInProcessGateway(
   });
   const gateway = createGateway({
     config,
-    env: { UNDERSTUDY_STATE_DIR: stateDir },
+    settings: { ...parseRuntimeEnv({}), stateDir },
     homeDir: stateDir,
     logger: createLogger({ level: config.gateway.logLevel, destination }),
     processMetrics: false,

@@ -1,73 +1,77 @@
 /**
- * How a failed turn becomes an HTTP error (docs/contracts.md#gateway): the final failure's HTTP status kept, the runner's
- * summary as the message (our own words: never a provider body or a secret), and the attempts as structured
- * details. "Temporarily rate-limited" with status 429 and a `retry-after` header only when every failure was a
- * rate limit (a call that got one, or a profile cooling down from one); cooling down after other failures
- * (timeouts, overloads) is said as such, keeps the last failure's status, and carries `retry-after` too when
- * the soonest expiry is known. A store that cannot be used is a 503 naming `understudy doctor`.
+ * How a failed turn becomes an HTTP error (docs/contracts.md#gateway), rendered from the runner's structured
+ * exhaustion (`FailoverError.exhaustion`, `FallbackSummaryError.exhaustion`) through exhaustive tables keyed by failover reason — never from the wording of a message:
+ * the final failure's HTTP status kept when the provider sent one, else the status of its reason (500 for a
+ * server-side failure, 408 for a timeout); the runner's summary as the message (our own words: never a provider
+ * body or a secret) plus, for transient failures, that the failure is temporary; `retry-after` from the
+ * soonest moment a retry may be answered; the attempts as structured details. A store that cannot be used is a
+ * 503 naming `understudy doctor`.
  */
 import { LegacyAuthFilesError } from '@understudy/auth-profile-store';
 import { CandidateChainError } from '@understudy/candidate-chain';
 import type { FailoverReason } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
-import type { AttemptRecord } from '@understudy/fallback-runner';
+import type { AttemptRecord, ExhaustionKind } from '@understudy/fallback-runner';
 import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError, MAX_LIVE_SWITCHES } from '@understudy/fallback-runner';
-import type { GatewayErrorKind } from '../gateway-error.js';
+import type { GatewayErrorCode, GatewayErrorKind } from '../gateway-error.js';
 import { GatewayError } from '../gateway-error.js';
 import { storeError } from '../services/store-errors.js';
 
-/** The wire-format error family of a failover reason. */
-export function kindOfReason(reason: FailoverReason): GatewayErrorKind {
-  switch (reason) {
-    case 'rate_limit':
-      return 'rate_limit';
-    case 'billing':
-      return 'billing';
-    case 'auth':
-    case 'auth_permanent':
-      return 'authentication';
-    case 'overloaded':
-      return 'overloaded';
-    case 'timeout':
-      return 'timeout';
-    case 'model_not_found':
-      return 'not_found';
-    case 'format':
-    case 'context_overflow':
-    case 'refusal':
-      return 'invalid_request';
-    default:
-      return 'upstream';
-  }
+/** How the edge renders a final failure of each reason. */
+interface ReasonReply {
+  /** The wire-format error family. */
+  readonly kind: GatewayErrorKind;
+  /** The HTTP status when the failure brought none (a transport failure, a skip). */
+  readonly status: number;
+  /** The failure is the provider's passing trouble: the reply says a retry may work. */
+  readonly temporary: boolean;
 }
 
-/** The HTTP status for a failure that brought none (transport failures, skips), by reason. */
-export function statusOfReason(reason: FailoverReason): number {
-  switch (reason) {
-    case 'rate_limit':
-      return 429;
-    case 'billing':
-      return 402;
-    case 'auth':
-    case 'auth_permanent':
-      return 401;
-    case 'model_not_found':
-      return 404;
-    case 'format':
-    case 'context_overflow':
-      return 400;
-    case 'refusal':
-      return 422;
-    case 'timeout':
-      return 504;
-    case 'overloaded':
-      return 503;
-    case 'abort':
-      return 499;
-    default:
-      return 502;
-  }
+/**
+ * The reply of each failover reason. A failure without a status answers as the model-failover doc has it: a
+ * provider-side failure is a 500 (`server_error` and the failures without details), a timeout a 408.
+ */
+export const REASON_REPLY: Readonly<Record<FailoverReason, ReasonReply>> = Object.freeze({
+  rate_limit: { kind: 'rate_limit', status: 429, temporary: true },
+  overloaded: { kind: 'overloaded', status: 503, temporary: true },
+  server_error: { kind: 'upstream', status: 500, temporary: true },
+  timeout: { kind: 'timeout', status: 408, temporary: true },
+  empty_response: { kind: 'upstream', status: 500, temporary: true },
+  no_error_details: { kind: 'upstream', status: 500, temporary: true },
+  unclassified: { kind: 'upstream', status: 500, temporary: true },
+  unknown: { kind: 'upstream', status: 500, temporary: true },
+  billing: { kind: 'billing', status: 402, temporary: false },
+  auth: { kind: 'authentication', status: 401, temporary: false },
+  auth_permanent: { kind: 'authentication', status: 401, temporary: false },
+  model_not_found: { kind: 'not_found', status: 404, temporary: false },
+  format: { kind: 'invalid_request', status: 400, temporary: false },
+  context_overflow: { kind: 'invalid_request', status: 400, temporary: false },
+  refusal: { kind: 'invalid_request', status: 422, temporary: false },
+  session_expired: { kind: 'upstream', status: 502, temporary: false },
+  tls_certificate: { kind: 'upstream', status: 502, temporary: false },
+  abort: { kind: 'invalid_request', status: 499, temporary: false },
+});
+
+/** The wire-format error family of a failover reason. @example kindOfReason('timeout') // 'timeout' */
+export function kindOfReason(reason: FailoverReason): GatewayErrorKind {
+  return REASON_REPLY[reason].kind;
 }
+
+/** The HTTP status of a failure of `reason` that brought none. @example statusOfReason('server_error') // 500 */
+export function statusOfReason(reason: FailoverReason): number {
+  return REASON_REPLY[reason].status;
+}
+
+/** The `code` of an exhausted chain of several candidates, by how it ended. */
+const SUMMARY_CODE: Readonly<Record<ExhaustionKind, GatewayErrorCode>> = Object.freeze({
+  rate_limited: 'all_models_rate_limited',
+  cooling_down: 'all_models_cooling_down',
+  failed: 'all_models_failed',
+  ended: 'all_models_failed',
+});
+
+/** The sentence a temporary failure's reply ends with when the runner named no moment to retry. */
+const TEMPORARY_SENTENCE = ' The failure is temporary on the provider side: retrying shortly may succeed.';
 
 /** An attempt as the error details show it (no bodies, no secrets: the runner's own summary). */
 function attemptDetail(record: AttemptRecord): Record<string, unknown> {
@@ -82,83 +86,28 @@ function attemptDetail(record: AttemptRecord): Record<string, unknown> {
   };
 }
 
-function retryAfterSeconds(soonestMs: number | undefined, nowMs: number): number | undefined {
-  if (soonestMs === undefined || !Number.isFinite(soonestMs)) return undefined;
-  return Math.max(1, Math.ceil((soonestMs - nowMs) / 1000));
+/** Whole seconds until `atMs` (at least 1), or `undefined` when the moment is unknown. */
+function secondsUntil(atMs: number | undefined, nowMs: number): number | undefined {
+  if (atMs === undefined || !Number.isFinite(atMs)) return undefined;
+  return Math.max(1, Math.ceil((atMs - nowMs) / 1000));
 }
 
-/** A usable status (the provider's, unless it is not an error status). */
-function errorStatus(status: number | null | undefined, reason: FailoverReason): number {
-  return typeof status === 'number' && status >= 400 && status <= 599 ? status : statusOfReason(reason);
+/** The provider's status when it is an error status, else the status of the reason. */
+function replyStatus(status: number | null, reason: FailoverReason): number {
+  return status !== null && status >= 400 && status <= 599 ? status : REASON_REPLY[reason].status;
 }
 
-/** The runner's closing sentence when every failure was a rate limit or a cooldown ("… temporarily rate-limited …"). */
-const RATE_LIMIT_HINT = / (?:The model is|All models are) temporarily rate-limited\b[^]*$/;
-
-/** The failover reasons of the failed and skipped attempts, each once, in order. */
-function failureReasons(attempts: readonly AttemptRecord[]): FailoverReason[] {
-  return [...new Set(attempts.flatMap((record) => (record.ok || record.reason === undefined ? [] : [record.reason])))];
-}
-
-/** A reason as the cause of a cooldown, in words ("cooling down after timeouts"). */
-function cooldownCause(reason: FailoverReason): string {
-  switch (reason) {
-    case 'rate_limit':
-      return 'rate limits';
-    case 'timeout':
-      return 'timeouts';
-    case 'overloaded':
-      return 'overload errors';
-    case 'server_error':
-      return 'server errors';
-    default:
-      return `${reason.replaceAll('_', ' ')} failures`;
-  }
-}
-
-/**
- * Our sentence for a model (or every model) that is cooling down for other reasons than rate limits: what it
- * is cooling down from and, when known, when to retry. It replaces the runner's "temporarily rate-limited".
- */
-function coolingDownSentence(subject: 'The model is' | 'All models are', reasons: readonly FailoverReason[], soonestMs: number | undefined, nowMs: number): string {
-  const causes = reasons.length === 0 ? 'earlier failures' : reasons.map(cooldownCause).join(' and ');
-  const seconds = retryAfterSeconds(soonestMs, nowMs);
-  if (soonestMs === undefined || seconds === undefined) return ` ${subject} cooling down after ${causes}.`;
-  return ` ${subject} cooling down after ${causes}; retry after ${new Date(soonestMs).toISOString()} (in ${seconds} s).`;
-}
-
-function failoverErrorToHttp(error: FailoverError, nowMs: number): GatewayError {
-  const hinted = RATE_LIMIT_HINT.test(error.message);
-  const rateLimited = hinted && error.reason === 'rate_limit';
-  // Cooling down after timeouts or overloads is not a rate limit: say what it is, still with when to retry.
-  const coolingDown = hinted && !rateLimited;
-  const reasons = coolingDown ? [...new Set([error.reason, ...failureReasons(error.attempts)])] : [];
-  const message = coolingDown ? error.message.replace(RATE_LIMIT_HINT, coolingDownSentence('The model is', reasons, error.soonestCooldownExpiry, nowMs)) : error.message;
-  const retryAfter = hinted ? retryAfterSeconds(error.soonestCooldownExpiry, nowMs) : undefined;
-  return new GatewayError(errorStatus(error.status, error.reason), kindOfReason(error.reason), message, {
-    code: error.reason,
-    ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
-    details: { reason: error.reason, attempts: error.attempts.map(attemptDetail) },
-    exhausted: true,
-    cause: error,
-  });
-}
-
-function summaryErrorToHttp(error: FallbackSummaryError, nowMs: number): GatewayError {
-  const last = FailoverError.isInstance(error.cause) ? error.cause : undefined;
-  const reasons = failureReasons(error.attempts);
-  // The runner's `allRateLimited` also covers cooldowns after timeouts or overloads; only real rate limits are
-  // a 429 "temporarily rate-limited".
-  const rateLimited = error.allRateLimited && reasons.every((reason) => reason === 'rate_limit');
-  const coolingDown = error.allRateLimited && !rateLimited;
-  const reason: FailoverReason = rateLimited ? 'rate_limit' : (last?.reason ?? 'unknown');
-  const status = rateLimited ? 429 : errorStatus(last?.status, reason);
-  const retryAfter = error.allRateLimited ? retryAfterSeconds(error.soonestCooldownExpiry, nowMs) : undefined;
-  const message = coolingDown
-    ? error.message.replace(RATE_LIMIT_HINT, coolingDownSentence('All models are', reasons, error.soonestCooldownExpiry, nowMs))
-    : error.message;
-  return new GatewayError(status, kindOfReason(reason), message, {
-    code: rateLimited ? 'all_models_rate_limited' : coolingDown ? 'all_models_cooling_down' : 'all_models_failed',
+/** The HTTP error of a run's ending: its status, family, `retry-after`, message guidance and details. */
+function exhaustionToHttp(error: FailoverError | FallbackSummaryError, code: GatewayErrorCode, nowMs: number): GatewayError {
+  const { exhaustion } = error;
+  const waiting = exhaustion.kind === 'rate_limited' || exhaustion.kind === 'cooling_down';
+  const reason: FailoverReason = exhaustion.kind === 'rate_limited' ? 'rate_limit' : exhaustion.finalReason;
+  const status = exhaustion.kind === 'rate_limited' ? 429 : replyStatus(exhaustion.finalStatus, reason);
+  const reply = REASON_REPLY[reason];
+  const retryAfter = waiting ? secondsUntil(exhaustion.recovery.retryAt, nowMs) : undefined;
+  const temporary = !waiting && (reply.temporary || status >= 500);
+  return new GatewayError(status, reply.kind, `${error.message}${temporary ? TEMPORARY_SENTENCE : ''}`, {
+    code,
     ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
     details: { reason, attempts: error.attempts.map(attemptDetail) },
     exhausted: true,
@@ -170,12 +119,12 @@ function summaryErrorToHttp(error: FallbackSummaryError, nowMs: number): Gateway
  * The HTTP error for anything a turn throws.
  *
  * @param agentId - the agent whose store the turn used (named in a `store_unavailable` message).
- * @example turnError(new FallbackSummaryError('All models failed (2): …', { attempts, allRateLimited: true, soonestCooldownExpiry }), Date.now()).status // 429
+ * @example turnError(summaryError, Date.now()).status // 429 when every candidate was rate-limited
  */
 export function turnError(error: unknown, nowMs: number, agentId?: string): GatewayError {
   if (GatewayError.isInstance(error)) return error;
-  if (FailoverError.isInstance(error)) return failoverErrorToHttp(error, nowMs);
-  if (FallbackSummaryError.isInstance(error)) return summaryErrorToHttp(error, nowMs);
+  if (FailoverError.isInstance(error)) return exhaustionToHttp(error, error.reason, nowMs);
+  if (FallbackSummaryError.isInstance(error)) return exhaustionToHttp(error, SUMMARY_CODE[error.exhaustion.kind], nowMs);
   if (CandidateChainError.isInstance(error)) {
     return error.code === 'missing_model'
       ? new GatewayError(503, 'misconfigured', error.message, { code: 'no_model_configured', cause: error })
@@ -197,3 +146,4 @@ export function turnError(error: unknown, nowMs: number, agentId?: string): Gate
   if (fromStore !== undefined) return fromStore;
   return new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error });
 }
+

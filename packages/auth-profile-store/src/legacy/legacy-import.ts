@@ -69,7 +69,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] 
  */
 export async function importLegacyAuthFiles(options: ImportLegacyAuthFilesOptions): Promise<LegacyImportReport> {
   const nowMs = options.nowMs ?? Date.now;
-  const stateRoot = options.stateDir ?? resolveStateRoot({ env: {}, homeDir: os.homedir() });
+  const stateRoot = options.stateDir ?? resolveStateRoot({ homeDir: os.homedir() });
   const paths = statePathsUnder(stateRoot, options.agentId);
   const report: Mutable<LegacyImportReport> = {
     agentId: paths.agentId,
