@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@understudy/config';
-import { ConfigFileError } from '@understudy/runtime';
+import { ConfigFileError, RuntimeEnvError, parseRuntimeEnv } from '@understudy/runtime';
 import { GatewayStartError, createGateway } from './gateway.js';
 import { createLogger, flushLogger } from './logger.js';
 import { KNOWN_PROVIDERS } from './default-config.js';
