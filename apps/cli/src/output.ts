@@ -3,6 +3,7 @@
  * tables for people (cli-table3), colour only when stdout is a terminal (picocolors).
  */
 import type { Writable } from 'node:stream';
+import { isoTime as isoText } from '@understudy/contracts';
 import Table from 'cli-table3';
 import picocolors from 'picocolors';
 
@@ -40,3 +41,8 @@ export function renderTable(head: readonly string[], rows: readonly (readonly st
   return table.toString();
 }
 
+
+/** An epoch-ms time as ISO text, or `fallback` (default `''`) when absent: the one helper of `@understudy/contracts`. */
+export function isoTime(epochMs: number | undefined, fallback = ''): string {
+  return isoText(epochMs, fallback);
+}
