@@ -64,6 +64,8 @@ export type GatewayErrorCode =
   | 'invalid_body'
   | 'incomplete_body'
   | 'missing_messages'
+  | 'missing_input'
+  | 'unsupported_stored_state'
   | 'method_not_allowed'
   | 'model_not_found'
   | 'bad_request'
@@ -72,6 +74,8 @@ export type GatewayErrorCode =
   | 'request_timeout'
   | 'rate_limit_exceeded'
   | 'insufficient_quota'
+  /** The shared PostgreSQL state cannot be reached: a write that needs it is refused (503). */
+  | 'state_store_unreachable'
   | 'shutting_down';
 
 /** Options of {@link GatewayError}. */

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
 
   let gateway;
   try {
-    gateway = createGateway({ config, settings, homeDir, logger });
+    gateway = createGateway({ config, settings, env, homeDir, logger });
   } catch (error) {
     if (GatewayStartError.isInstance(error)) fail(error.message, 2);
     throw error;

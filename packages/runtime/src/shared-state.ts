@@ -5,6 +5,7 @@
  * `state.secretKeyEnv` names. The environment is read here, at the edge; the store takes plain values.
  */
 import type { UnderstudyConfig } from '@understudy/config';
+import { UnderstudyError } from '@understudy/contracts';
 
 /** The variable that names the PostgreSQL URL (wins over `state.postgres.url`). */
 export const POSTGRES_URL_ENV = 'UNDERSTUDY_POSTGRES_URL';
@@ -24,21 +25,10 @@ export interface SharedStateSettings {
   readonly secretKeyEnv: string;
 }
 
-const settingsErrorBrand = Symbol.for('understudy.error.SharedStateSettingsError');
-
 /** A shared-state variable holds a value that cannot be used; the message names it and the fix. */
-export class SharedStateSettingsError extends Error {
-  readonly code = 'invalid_shared_state' as const;
-
+export class SharedStateSettingsError extends UnderstudyError<'invalid_shared_state'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'SharedStateSettingsError';
-    Object.defineProperty(this, settingsErrorBrand, { value: true });
-  }
-
-  /** Duplicate-install-safe check. */
-  static isInstance(value: unknown): value is SharedStateSettingsError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[settingsErrorBrand] === true;
+    super('invalid_shared_state', message);
   }
 }
 
