@@ -37,6 +37,7 @@ export type CliErrorCode =
   | 'gateway_not_built'
   | 'gateway_not_installed'
   | 'store_unavailable'
+  | 'unknown_agent'
   | 'invalid_environment'
   /** A failed OAuth device login: `oauth_` + the OAuth error (`oauth_access_denied`, `oauth_expired_token`, …). */
   | `oauth_${string}`
