@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Figure } from '../figure.js';
 import { gatewayFigures } from './gateway-figures.js';
 import type { GatewayMeasurements } from './gateway-figures.js';
+import { sizedChatBody } from '../load/target.js';
 
 const sample = (value: number): number[] => [value, value, value];
 
@@ -109,5 +110,35 @@ describe('gateway figures', () => {
     const names = gatewayFigures(measurements(false)).map((figure) => figure.name);
     expect(names.filter((name) => name.includes('portkey'))).toEqual([]);
     expect(names).toContain('gateway.added_p50_ms.vs_bare_proxy');
+  });
+
+  it('sized figures: added p50 over direct and CPU per request at each body size, with the bare proxy as baseline', () => {
+    const base = measurements(false);
+    const latency = [1, 2].map((direct) => ({ direct: sample(direct), 'bare-proxy': sample(direct + 1), understudy: sample(direct + 3) }));
+    const cpuMsPerRequest = [
+      { 'bare-proxy': [1], understudy: [2] },
+      { 'bare-proxy': [1], understudy: [4] },
+      { 'bare-proxy': [1], understudy: [3] },
+    ];
+    const figures = byName(gatewayFigures({ ...base, sized: { size_100k: { latency, cpuMsPerRequest } } }));
+    expect(figures['gateway.added_p50_ms.size_100k']?.value).toBeCloseTo(3);
+    expect(figures['gateway.added_p50_ms.size_100k.vs_bare_proxy']?.ratio).toBeCloseTo(3);
+    expect(figures['gateway.cpu_ms_per_req.size_100k.vs_bare_proxy']).toEqual({
+      name: 'gateway.cpu_ms_per_req.size_100k.vs_bare_proxy',
+      unit: 'ms',
+      value: 3,
+      baseline: { name: 'bare-proxy', value: 1 },
+      ratio: 3,
+    });
+    expect(Object.keys(figures).filter((name) => name.includes('size_1m'))).toEqual([]);
+  });
+
+  it('a sized body has the requested byte length and stays a valid chat request', () => {
+    const target = { name: 'direct', origin: 'http://127.0.0.1:1', path: '/v1/chat/completions', headers: {}, model: 'bench-model' };
+    for (const bytes of [1_024, 102_400, 1_000_000]) {
+      const body = sizedChatBody(target, bytes);
+      expect(Buffer.byteLength(body)).toBe(bytes);
+      expect(JSON.parse(body)).toMatchObject({ model: 'bench-model', stream: false });
+    }
   });
 });

@@ -37,6 +37,11 @@ export interface GatewayMeasurements {
   readonly peakRssMiB: Readonly<Record<string, number>>;
   /** RSS right after start (and one check request of each kind), MiB, by target (proxies only). */
   readonly idleRssMiB: Readonly<Record<string, number>>;
+  /**
+   * Sequential whole requests of a given body size, by size suffix (`size_1k`, `size_100k`, `size_1m`): ms per
+   * request, and CPU ms per request of each proxy process over the same requests. Absent when not measured.
+   */
+  readonly sized?: Readonly<Record<string, { readonly latency: Rounds; readonly cpuMsPerRequest: Rounds }>>;
 }
 
 const has = (rounds: Rounds, target: string): boolean => rounds.length > 0 && rounds.every((round) => (round[target]?.length ?? 0) > 0);
@@ -123,6 +128,17 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
         { suffix: 'vs_portkey', name: TARGETS.portkey, value: rss[TARGETS.portkey] },
       ]),
     );
+  }
+
+  for (const [suffix, sized] of Object.entries(measured.sized ?? {})) {
+    if (has(sized.latency, TARGETS.understudy) && has(sized.latency, TARGETS.direct)) {
+      const of = added(sized.latency, p50);
+      figures.push(...withBaselines({ name: `gateway.added_p50_ms.${suffix}`, unit: 'ms', value: of(TARGETS.understudy) }, baselinesOf(sized.latency, of)));
+    }
+    if (has(sized.cpuMsPerRequest, TARGETS.understudy)) {
+      const perRequest = (target: string): number => medianOfRounds(sized.cpuMsPerRequest, target, median);
+      figures.push(...withBaselines({ name: `gateway.cpu_ms_per_req.${suffix}`, unit: 'ms', value: perRequest(TARGETS.understudy) }, baselinesOf(sized.cpuMsPerRequest, perRequest)));
+    }
   }
 
   if (stream.length > 0) {

@@ -16,6 +16,7 @@ import type { ServerProcess } from '../processes.js';
 import { connect, sendOnce, timeFirstContent, timeRequests } from '../load/sequential.js';
 import type { TimedTarget } from '../load/sequential.js';
 import type { HttpTarget } from '../load/target.js';
+import { REQUEST_SIZES, sizedChatBody } from '../load/target.js';
 import { measureThroughput } from '../load/throughput.js';
 import { portkeySingleConfig } from '../baselines/portkey.js';
 import { coolingPrimaryConfig, oneCandidateConfig, seedCoolingPrimary, startUnderstudy } from '../understudy-gateway.js';
@@ -42,13 +43,17 @@ export interface GatewayBenchSettings {
   readonly loadWarmupSeconds: number;
   /** Concurrent connections of the load runs. @default 32 */
   readonly connections: number;
+  /** Rounds of the sized-request phase (1 KB, 100 KB, 1 MB bodies). */
+  readonly sizedRounds: number;
+  /** Timed sequential requests per target per round at 1 KB; 100 KB sends half as many, 1 MB a fifth. */
+  readonly sizedRequests: number;
 }
 
 /** Default settings for a full or a quick run. */
 export function gatewaySettings(quick: boolean): GatewayBenchSettings {
   return quick
-    ? { warmupRequests: 60, latencyRounds: 3, latencyRequests: 80, streamRounds: 3, streamRequests: 15, loadRounds: 1, loadSeconds: 2, loadWarmupSeconds: 1, connections: 32 }
-    : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, loadWarmupSeconds: 3, connections: 32 };
+    ? { warmupRequests: 60, latencyRounds: 3, latencyRequests: 80, streamRounds: 3, streamRequests: 15, loadRounds: 1, loadSeconds: 2, loadWarmupSeconds: 1, connections: 32, sizedRounds: 2, sizedRequests: 20 }
+    : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, loadWarmupSeconds: 3, connections: 32, sizedRounds: 5, sizedRequests: 400 };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -70,6 +75,48 @@ async function latencyRound(targets: readonly TimedTarget[], count: number, stre
   const round: Record<string, number[]> = {};
   for (const timed of targets) round[timed.target.name] = stream ? await timeFirstContent(timed, count, 3) : await timeRequests(timed, count, 5);
   return round;
+}
+
+/**
+ * Sequential requests of each size in {@link REQUEST_SIZES}, interleaved by target within each round: latency per
+ * request and the CPU each proxy process spent on them (`/proc/<pid>/stat`), per request.
+ */
+async function sizedPhase(
+  targets: readonly TimedTarget[],
+  settings: GatewayBenchSettings,
+  log: (line: string) => void,
+  skip: (figure: string, reason: string) => void,
+): Promise<Record<string, { latency: Record<string, number[]>[]; cpuMsPerRequest: Record<string, number[]>[] }>> {
+  const out: Record<string, { latency: Record<string, number[]>[]; cpuMsPerRequest: Record<string, number[]>[] }> = {};
+  for (const size of REQUEST_SIZES) {
+    const count = Math.max(5, Math.round(settings.sizedRequests / (size.bytes >= 1_000_000 ? 5 : size.bytes >= 100_000 ? 2 : 1)));
+    const phase = { latency: [] as Record<string, number[]>[], cpuMsPerRequest: [] as Record<string, number[]>[] };
+    for (let round = 1; round <= settings.sizedRounds; round += 1) {
+      log(`gateway: ${size.suffix} round ${round}/${settings.sizedRounds} (${count} sequential ${size.bytes}-byte requests per target)`);
+      const latency: Record<string, number[]> = {};
+      const cpu: Record<string, number[]> = {};
+      for (const timed of targets) {
+        const body = sizedChatBody(timed.target, size.bytes);
+        try {
+          await timeRequests(timed, 0, 2, body);
+        } catch (error) {
+          // A baseline that refuses a body size is left out of that size's comparisons, named with its answer.
+          if (timed.target.name !== TARGETS.portkey) throw error;
+          for (const figure of ['added_p50_ms', 'cpu_ms_per_req']) skip(`gateway.${figure}.${size.suffix}.vs_portkey`, (error as Error).message);
+          continue;
+        }
+        const pid = timed.target.name === TARGETS.direct ? undefined : timed.target.pid;
+        const before = pid === undefined ? undefined : cpuTimeMs(pid);
+        latency[timed.target.name] = await timeRequests(timed, count, 0, body);
+        const after = pid === undefined ? undefined : cpuTimeMs(pid);
+        if (before !== undefined && after !== undefined) cpu[timed.target.name] = [(after - before) / count];
+      }
+      phase.latency.push(latency);
+      phase.cpuMsPerRequest.push(cpu);
+    }
+    out[size.suffix] = phase;
+  }
+  return out;
 }
 
 /** Measures everything with explicit settings. */
@@ -114,7 +161,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       });
       options.note?.(`Portkey ${portkey.version} (node build/start-server.js --headless); it binds all interfaces (*:port), not only loopback; configured per request through x-portkey-config against the same upstream.`);
     } else {
-      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'rss_idle_mib', 'stream_added_ttft_ms']) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
+      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'rss_idle_mib', 'stream_added_ttft_ms', ...REQUEST_SIZES.flatMap((size) => [`added_p50_ms.${size.suffix}`, `cpu_ms_per_req.${size.suffix}`])]) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
       options.log(`gateway: ${portkey.reason}`);
     }
     timed.push(...targets.map(connect));
@@ -133,6 +180,12 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       options.log(`gateway: latency round ${round}/${settings.latencyRounds} (${settings.latencyRequests} sequential requests per target)`);
       latency.push(await latencyRound(timed, settings.latencyRequests, false));
     }
+    const sized = await sizedPhase(
+      timed.filter((target) => target.target.name !== TARGETS.cooling),
+      settings,
+      options.log,
+      (figure, reason) => options.skip?.(figure, reason),
+    );
     const streamTargets = timed.filter((target) => target.target.name !== TARGETS.cooling);
     const stream: Record<string, number[]>[] = [];
     for (let round = 1; round <= settings.streamRounds; round += 1) {
@@ -177,7 +230,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
     );
     options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
     failed = false;
-    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB };
+    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB, sized };
   } finally {
     await Promise.allSettled(timed.map((target) => target.client.close()));
     await stopAll(servers);
@@ -189,7 +242,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
 /** The gateway suite. */
 export const gatewaySuite: BenchSuite = {
   name: 'gateway',
-  description: 'added latency p50/p99, req/s and CPU per request at c32, RSS, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
+  description: 'added latency p50/p99 (also at 1 KB, 100 KB and 1 MB bodies, with CPU per request), req/s and CPU per request at c32, RSS, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
   async run(options: SuiteOptions): Promise<readonly Figure[]> {
     return gatewayFigures(await measureGateway(options, gatewaySettings(options.quick)));
   },

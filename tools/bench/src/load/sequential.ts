@@ -36,12 +36,12 @@ export async function sendOnce(timed: TimedTarget, stream = false): Promise<{ re
 }
 
 /**
- * Times `count` sequential whole requests after `warmup` untimed ones; milliseconds per request.
+ * Times `count` sequential whole requests after `warmup` untimed ones; milliseconds per request. `body` defaults
+ * to the small chat body of {@link chatBody}.
  *
  * @throws {BenchError} `bad_answer` on the first answer that is not a 200.
  */
-export async function timeRequests(timed: TimedTarget, count: number, warmup: number): Promise<number[]> {
-  const body = chatBody(timed.target, false);
+export async function timeRequests(timed: TimedTarget, count: number, warmup: number, body = chatBody(timed.target, false)): Promise<number[]> {
   const times: number[] = [];
   for (let index = 0; index < warmup + count; index += 1) {
     const start = performance.now();

@@ -35,3 +35,25 @@ export function chatBody(target: HttpTarget, stream: boolean): string {
     stream,
   });
 }
+
+/** Request sizes of the sized figures (`gateway.cpu_ms_per_req.size_1k`, …): suffix and body bytes. */
+export const REQUEST_SIZES = Object.freeze([
+  { suffix: 'size_1k', bytes: 1_024 },
+  { suffix: 'size_100k', bytes: 102_400 },
+  { suffix: 'size_1m', bytes: 1_000_000 },
+] as const);
+
+/**
+ * A non-streamed chat body of `bytes` bytes (at least the plain body's size): the user message carries an agent's
+ * context as filler text. 1 MB stays under the gateway's default `gateway.maxRequestBytes` (1 MiB).
+ *
+ * @example Buffer.byteLength(sizedChatBody(target, 102_400)) // 102400
+ */
+export function sizedChatBody(target: HttpTarget, bytes: number): string {
+  const plain = chatBody(target, false);
+  const filler = Math.max(0, bytes - Buffer.byteLength(plain) - 1);
+  const body = JSON.parse(plain) as { messages: { role: string; content: string }[] };
+  const last = body.messages[body.messages.length - 1];
+  if (last !== undefined) last.content = `${last.content} ${'context '.repeat(Math.ceil(filler / 8)).slice(0, filler)}`;
+  return JSON.stringify(body);
+}
