@@ -141,4 +141,15 @@ describe('gateway figures', () => {
       expect(JSON.parse(body)).toMatchObject({ model: 'bench-model', stream: false });
     }
   });
+
+  it('throughput and p99 at each concurrency, with baselines; rps_c32 is not repeated from the concurrency runs', () => {
+    const base = measurements(false);
+    const rps = [{ 'bare-proxy': [1000], understudy: [500] }, { 'bare-proxy': [1200], understudy: [600] }, { 'bare-proxy': [800], understudy: [400] }];
+    const p99Ms = [{ 'bare-proxy': [2], understudy: [3] }, { 'bare-proxy': [2], understudy: [5] }, { 'bare-proxy': [2], understudy: [4] }];
+    const figures = byName(gatewayFigures({ ...base, concurrency: { c256: { rps, p99Ms }, c32: { rps, p99Ms } } }));
+    expect(figures['gateway.rps_c256.vs_bare_proxy']).toMatchObject({ value: 500, baseline: { name: 'bare-proxy', value: 1000 }, ratio: 0.5 });
+    expect(figures['gateway.p99_ms_c256.vs_bare_proxy']?.ratio).toBeCloseTo(2);
+    expect(figures['gateway.p99_ms_c32']?.value).toBe(4);
+    expect(figures['gateway.rps_c32']?.value).toBe(2400);
+  });
 });

@@ -41,6 +41,11 @@ export interface GatewayMeasurements {
    * Sequential whole requests of a given body size, by size suffix (`size_1k`, `size_100k`, `size_1m`): ms per
    * request, and CPU ms per request of each proxy process over the same requests. Absent when not measured.
    */
+  /**
+   * Load runs at each concurrency, by `c1`, `c32`, `c256`: requests/s and autocannon's p99 latency (ms), one value
+   * per target per round. `gateway.rps_c32` itself comes from `load`. Absent when not measured.
+   */
+  readonly concurrency?: Readonly<Record<string, { readonly rps: Rounds; readonly p99Ms: Rounds }>>;
   readonly sized?: Readonly<Record<string, { readonly latency: Rounds; readonly cpuMsPerRequest: Rounds }>>;
 }
 
@@ -128,6 +133,16 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
         { suffix: 'vs_portkey', name: TARGETS.portkey, value: rss[TARGETS.portkey] },
       ]),
     );
+  }
+
+  for (const [level, runs] of Object.entries(measured.concurrency ?? {})) {
+    const of = (rounds: Rounds) => (target: string): number => medianOfRounds(rounds, target, median);
+    if (level !== 'c32' && has(runs.rps, TARGETS.understudy)) {
+      figures.push(...withBaselines({ name: `gateway.rps_${level}`, unit: 'req/s', value: of(runs.rps)(TARGETS.understudy) }, baselinesOf(runs.rps, of(runs.rps))));
+    }
+    if (has(runs.p99Ms, TARGETS.understudy)) {
+      figures.push(...withBaselines({ name: `gateway.p99_ms_${level}`, unit: 'ms', value: of(runs.p99Ms)(TARGETS.understudy) }, baselinesOf(runs.p99Ms, of(runs.p99Ms))));
+    }
   }
 
   for (const [suffix, sized] of Object.entries(measured.sized ?? {})) {

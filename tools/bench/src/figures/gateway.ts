@@ -198,9 +198,11 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
     options.log(`gateway: load warm-up, ${settings.loadWarmupSeconds} s per target`);
     for (const { target } of timed) await measureThroughput(target, settings.connections, settings.loadWarmupSeconds);
     const cpu: Record<string, number[]>[] = [];
+    const p99c32: Record<string, number[]>[] = [];
     for (let round = 1; round <= settings.loadRounds; round += 1) {
       const results: Record<string, number[]> = {};
       const cpuRound: Record<string, number[]> = {};
+      const p99Round: Record<string, number[]> = {};
       for (const { target } of timed) {
         const watch = target.name === TARGETS.direct || target.pid === undefined ? undefined : sampleRss(target.pid);
         const cpuBefore = target.pid === undefined ? undefined : cpuTimeMs(target.pid);
@@ -208,6 +210,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
         const cpuAfter = target.pid === undefined ? undefined : cpuTimeMs(target.pid);
         if (watch !== undefined) peakRssMiB[target.name] = Math.max(peakRssMiB[target.name] ?? 0, watch.stop());
         results[target.name] = [result.requestsPerSecond];
+        p99Round[target.name] = [result.p99Ms];
         if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0) {
           cpuRound[target.name] = [(cpuAfter - cpuBefore) / result.requests];
         }
@@ -216,7 +219,34 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
         );
       }
       load.push(results);
+      p99c32.push(p99Round);
       if (Object.keys(cpuRound).length > 0) cpu.push(cpuRound);
+    }
+    const concurrency: Record<string, { rps: Record<string, number[]>[]; p99Ms: Record<string, number[]>[] }> = { c32: { rps: load, p99Ms: p99c32 } };
+    for (const connections of [1, 256]) {
+      const runs = { rps: [] as Record<string, number[]>[], p99Ms: [] as Record<string, number[]>[] };
+      for (let round = 1; round <= settings.loadRounds; round += 1) {
+        const rps: Record<string, number[]> = {};
+        const p99: Record<string, number[]> = {};
+        for (const { target } of timed) {
+          if (target.name === TARGETS.cooling) continue;
+          let result;
+          try {
+            result = await measureThroughput(target, connections, settings.loadSeconds);
+          } catch (error) {
+            // Portkey failing under a concurrency is left out of that level's comparisons, with its reason.
+            if (target.name !== TARGETS.portkey) throw error;
+            for (const figure of [`rps_c${connections}`, `p99_ms_c${connections}`]) options.skip?.(`gateway.${figure}.vs_portkey`, (error as Error).message);
+            continue;
+          }
+          rps[target.name] = [result.requestsPerSecond];
+          p99[target.name] = [result.p99Ms];
+          options.log(`gateway: c${connections} round ${round}/${settings.loadRounds}: ${target.name} ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms} ms`);
+        }
+        runs.rps.push(rps);
+        runs.p99Ms.push(p99);
+      }
+      concurrency[`c${connections}`] = runs;
     }
     const counts = (await (await fetch(`${upstream.url}/__counts`)).json()) as Record<string, number>;
     const primaryCalls = counts['cool'] ?? 0;
@@ -230,7 +260,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
     );
     options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
     failed = false;
-    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB, sized };
+    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB, sized, concurrency };
   } finally {
     await Promise.allSettled(timed.map((target) => target.client.close()));
     await stopAll(servers);
@@ -242,7 +272,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
 /** The gateway suite. */
 export const gatewaySuite: BenchSuite = {
   name: 'gateway',
-  description: 'added latency p50/p99 (also at 1 KB, 100 KB and 1 MB bodies, with CPU per request), req/s and CPU per request at c32, RSS, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
+  description: 'added latency p50/p99 (also at 1 KB, 100 KB and 1 MB bodies, with CPU per request), req/s and CPU per request at c32, req/s and p99 at c1/c32/c256, RSS, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
   async run(options: SuiteOptions): Promise<readonly Figure[]> {
     return gatewayFigures(await measureGateway(options, gatewaySettings(options.quick)));
   },

@@ -12,6 +12,8 @@ export interface LoadResult {
   readonly requestsPerSecond: number;
   readonly requests: number;
   readonly seconds: number;
+  /** 99th percentile latency of the run's requests, ms (autocannon's own histogram). */
+  readonly p99Ms: number;
 }
 
 /**
@@ -34,5 +36,5 @@ export async function measureThroughput(target: HttpTarget, connections: number,
   if (result.non2xx > 0 || result.errors > 0) {
     throw new BenchError(`${target.name} under load: ${result.non2xx} non-2xx answers, ${result.errors} connection errors (${result['2xx']} ok)`, 'bad_answer');
   }
-  return { requestsPerSecond: result['2xx'] / result.duration, requests: result['2xx'], seconds: result.duration };
+  return { requestsPerSecond: result['2xx'] / result.duration, requests: result['2xx'], seconds: result.duration, p99Ms: result.latency.p99 };
 }
