@@ -7,6 +7,7 @@ import type { Figure } from '../figure.js';
 import { gatewayFigures } from './gateway-figures.js';
 import type { GatewayMeasurements } from './gateway-figures.js';
 import { sizedChatBody } from '../load/target.js';
+import { streamedContentLength } from '../load/sequential.js';
 
 const sample = (value: number): number[] => [value, value, value];
 
@@ -151,5 +152,18 @@ describe('gateway figures', () => {
     expect(figures['gateway.p99_ms_c256.vs_bare_proxy']?.ratio).toBeCloseTo(2);
     expect(figures['gateway.p99_ms_c32']?.value).toBe(4);
     expect(figures['gateway.rps_c32']?.value).toBe(2400);
+  });
+
+  it('relayed stream throughput is the median chunks/s, compared with the bare proxy and direct', () => {
+    const longStream = [{ direct: [40_000], 'bare-proxy': [20_000], understudy: [10_000] }, { direct: [40_000], 'bare-proxy': [20_000], understudy: [12_000] }];
+    const figures = byName(gatewayFigures({ ...measurements(false), longStream }));
+    expect(figures['gateway.stream_chunks_per_s']).toEqual({ name: 'gateway.stream_chunks_per_s', unit: 'chunks/s', value: 11_000 });
+    expect(figures['gateway.stream_chunks_per_s.vs_bare_proxy']?.ratio).toBeCloseTo(0.55);
+    expect(figures['gateway.stream_chunks_per_s.vs_direct']?.baseline).toEqual({ name: 'direct', value: 40_000 });
+  });
+
+  it('counts streamed content across events, ignoring [DONE] and incomplete lines', () => {
+    const event = (content: string): string => `data: ${JSON.stringify({ choices: [{ delta: { content } }] })}\n\n`;
+    expect(streamedContentLength(`${event('')}${event('x')}${event('xy')}data: [DONE]\n\ndata: {"choi`)).toBe(3);
   });
 });

@@ -46,6 +46,8 @@ export interface GatewayMeasurements {
    * per target per round. `gateway.rps_c32` itself comes from `load`. Absent when not measured.
    */
   readonly concurrency?: Readonly<Record<string, { readonly rps: Rounds; readonly p99Ms: Rounds }>>;
+  /** Relayed long streams (2,000 content chunks written back to back): content chunks/s, per stream. Absent when not measured. */
+  readonly longStream?: Rounds;
   readonly sized?: Readonly<Record<string, { readonly latency: Rounds; readonly cpuMsPerRequest: Rounds }>>;
 }
 
@@ -154,6 +156,17 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
       const perRequest = (target: string): number => medianOfRounds(sized.cpuMsPerRequest, target, median);
       figures.push(...withBaselines({ name: `gateway.cpu_ms_per_req.${suffix}`, unit: 'ms', value: perRequest(TARGETS.understudy) }, baselinesOf(sized.cpuMsPerRequest, perRequest)));
     }
+  }
+
+  const longStream = measured.longStream ?? [];
+  if (has(longStream, TARGETS.understudy)) {
+    const rate = (target: string): number => medianOfRounds(longStream, target, median);
+    figures.push(
+      ...withBaselines({ name: 'gateway.stream_chunks_per_s', unit: 'chunks/s', value: rate(TARGETS.understudy) }, [
+        ...baselinesOf(longStream, rate),
+        { suffix: 'vs_direct', name: TARGETS.direct, value: has(longStream, TARGETS.direct) ? rate(TARGETS.direct) : undefined },
+      ]),
+    );
   }
 
   if (stream.length > 0) {

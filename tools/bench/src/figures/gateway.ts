@@ -13,7 +13,7 @@ import type { BenchSuite, Figure, SuiteOptions } from '../figure.js';
 import { BenchError } from '../errors.js';
 import { cpuTimeMs, rssMiB, sampleRss } from '../processes.js';
 import type { ServerProcess } from '../processes.js';
-import { connect, sendOnce, timeFirstContent, timeRequests } from '../load/sequential.js';
+import { connect, sendOnce, timeFirstContent, timeLongStreams, timeRequests } from '../load/sequential.js';
 import type { TimedTarget } from '../load/sequential.js';
 import type { HttpTarget } from '../load/target.js';
 import { REQUEST_SIZES, sizedChatBody } from '../load/target.js';
@@ -43,6 +43,8 @@ export interface GatewayBenchSettings {
   readonly loadWarmupSeconds: number;
   /** Concurrent connections of the load runs. @default 32 */
   readonly connections: number;
+  /** Streams of {@link LONG_STREAM_CHUNKS} chunks per target per stream round (`gateway.stream_chunks_per_s`). */
+  readonly longStreams: number;
   /** Rounds of the sized-request phase (1 KB, 100 KB, 1 MB bodies). */
   readonly sizedRounds: number;
   /** Timed sequential requests per target per round at 1 KB; 100 KB sends half as many, 1 MB a fifth. */
@@ -52,9 +54,12 @@ export interface GatewayBenchSettings {
 /** Default settings for a full or a quick run. */
 export function gatewaySettings(quick: boolean): GatewayBenchSettings {
   return quick
-    ? { warmupRequests: 60, latencyRounds: 3, latencyRequests: 80, streamRounds: 3, streamRequests: 15, loadRounds: 1, loadSeconds: 2, loadWarmupSeconds: 1, connections: 32, sizedRounds: 2, sizedRequests: 20 }
-    : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, loadWarmupSeconds: 3, connections: 32, sizedRounds: 5, sizedRequests: 400 };
+    ? { warmupRequests: 60, latencyRounds: 3, latencyRequests: 80, streamRounds: 3, streamRequests: 15, loadRounds: 1, loadSeconds: 2, loadWarmupSeconds: 1, connections: 32, sizedRounds: 2, sizedRequests: 20, longStreams: 2 }
+    : { warmupRequests: 500, latencyRounds: 9, latencyRequests: 300, streamRounds: 7, streamRequests: 60, loadRounds: 3, loadSeconds: 5, loadWarmupSeconds: 3, connections: 32, sizedRounds: 5, sizedRequests: 400, longStreams: 5 };
 }
+
+/** Content chunks of the relayed long stream (`gateway.stream_chunks_per_s`). */
+export const LONG_STREAM_CHUNKS = 2_000;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -161,7 +166,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       });
       options.note?.(`Portkey ${portkey.version} (node build/start-server.js --headless); it binds all interfaces (*:port), not only loopback; configured per request through x-portkey-config against the same upstream.`);
     } else {
-      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'rss_idle_mib', 'stream_added_ttft_ms', ...REQUEST_SIZES.flatMap((size) => [`added_p50_ms.${size.suffix}`, `cpu_ms_per_req.${size.suffix}`])]) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
+      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'rss_idle_mib', 'stream_added_ttft_ms', 'stream_chunks_per_s', ...REQUEST_SIZES.flatMap((size) => [`added_p50_ms.${size.suffix}`, `cpu_ms_per_req.${size.suffix}`])]) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
       options.log(`gateway: ${portkey.reason}`);
     }
     timed.push(...targets.map(connect));
@@ -191,6 +196,14 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
     for (let round = 1; round <= settings.streamRounds; round += 1) {
       options.log(`gateway: stream round ${round}/${settings.streamRounds} (${settings.streamRequests} streams per target)`);
       stream.push(await latencyRound(streamTargets, settings.streamRequests, true));
+    }
+
+    const longStream: Record<string, number[]>[] = [];
+    for (let round = 1; round <= settings.streamRounds; round += 1) {
+      options.log(`gateway: long-stream round ${round}/${settings.streamRounds} (${settings.longStreams} streams of ${LONG_STREAM_CHUNKS} chunks per target)`);
+      const rates: Record<string, number[]> = {};
+      for (const target of streamTargets) rates[target.target.name] = await timeLongStreams(target, settings.longStreams, LONG_STREAM_CHUNKS);
+      longStream.push(rates);
     }
 
     const load: Record<string, number[]>[] = [];
@@ -260,7 +273,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
     );
     options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
     failed = false;
-    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB, sized, concurrency };
+    return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB, sized, concurrency, longStream };
   } finally {
     await Promise.allSettled(timed.map((target) => target.client.close()));
     await stopAll(servers);
@@ -272,7 +285,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
 /** The gateway suite. */
 export const gatewaySuite: BenchSuite = {
   name: 'gateway',
-  description: 'added latency p50/p99 (also at 1 KB, 100 KB and 1 MB bodies, with CPU per request), req/s and CPU per request at c32, req/s and p99 at c1/c32/c256, RSS, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
+  description: 'added latency p50/p99 (also at 1 KB, 100 KB and 1 MB bodies, with CPU per request), req/s and CPU per request at c32, req/s and p99 at c1/c32/c256, relayed chunks/s of a 2,000-chunk stream, RSS, added TTFT: understudy vs direct, a bare undici proxy and Portkey',
   async run(options: SuiteOptions): Promise<readonly Figure[]> {
     return gatewayFigures(await measureGateway(options, gatewaySettings(options.quick)));
   },

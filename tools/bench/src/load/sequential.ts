@@ -102,3 +102,42 @@ export async function timeFirstContent(timed: TimedTarget, count: number, warmup
   }
   return times;
 }
+
+/** Sums the assistant text of every complete SSE `data:` event in `text` (OpenAI `choices[0].delta.content`). */
+export function streamedContentLength(text: string): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '' || data === '[DONE]') continue;
+    try {
+      const content = (JSON.parse(data) as { choices?: { delta?: { content?: unknown } }[] }).choices?.[0]?.delta?.content;
+      if (typeof content === 'string') total += content.length;
+    } catch {
+      // not an event this reader counts
+    }
+  }
+  return total;
+}
+
+/**
+ * Relays `count` streams of `chunks` one-character content chunks each (the upstream writes them back to back):
+ * content chunks per second from sending to the stream's end, one value per stream.
+ *
+ * @throws {BenchError} `bad_answer` for a non-200 answer or a stream that lost content.
+ */
+export async function timeLongStreams(timed: TimedTarget, count: number, chunks: number): Promise<number[]> {
+  const body = JSON.stringify({ ...(JSON.parse(chatBody(timed.target, true)) as Record<string, unknown>), max_tokens: chunks });
+  const rates: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const start = performance.now();
+    const answer = await timed.client.request({ method: 'POST', path: timed.target.path, headers: timed.target.headers, body });
+    const text = await answer.body.text();
+    const seconds = (performance.now() - start) / 1000;
+    if (answer.statusCode !== 200) fail(timed.target, answer.statusCode, text);
+    const received = streamedContentLength(text);
+    if (received !== chunks) throw new BenchError(`${timed.target.name} relayed ${received} of ${chunks} streamed characters`, 'bad_answer');
+    rates.push(chunks / seconds);
+  }
+  return rates;
+}

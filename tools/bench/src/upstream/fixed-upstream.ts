@@ -5,6 +5,8 @@
  *
  * - `POST …/chat/completions`: a fixed `chat.completion`, or with `"stream": true` an SSE stream whose first
  *   content chunk is written at once and the rest {@link STREAM_CHUNK_GAP_MS} apart.
+ *   A streamed request with `max_tokens` ≥ {@link LONG_STREAM_MIN_TOKENS} gets that many one-character content
+ *   chunks written back to back instead (the relayed-stream throughput figure).
  * - Any path containing `/limited/`: 429 with an OpenAI rate-limit body (the failing primary of the failover
  *   figure); its `finish` time is recorded.
  * - Any path containing `/fallback/`: the fixed answer; its arrival time is recorded.
@@ -65,12 +67,38 @@ const STREAM_HEAD = chunk({ role: 'assistant', content: '' }, null) + chunk({ co
 const STREAM_REST = [' from', ' the', ' bench', ' upstream.'].map((text) => chunk({ content: text }, null));
 const STREAM_TAIL = `${chunk({}, 'stop')}data: [DONE]\n\n`;
 
-function wantsStream(body: string): boolean {
+/** From this `max_tokens` on, a streamed answer is that many content chunks written back to back. */
+export const LONG_STREAM_MIN_TOKENS = 1_000;
+
+/** Whether the request asks for a stream, and how many back-to-back chunks (0: the short timed stream). */
+function streamRequest(body: string): { readonly stream: boolean; readonly chunks: number } {
   try {
-    return (JSON.parse(body) as { stream?: unknown }).stream === true;
+    const parsed = JSON.parse(body) as { stream?: unknown; max_tokens?: unknown };
+    const tokens = typeof parsed.max_tokens === 'number' ? parsed.max_tokens : 0;
+    return { stream: parsed.stream === true, chunks: tokens >= LONG_STREAM_MIN_TOKENS ? Math.floor(tokens) : 0 };
   } catch {
-    return false;
+    return { stream: false, chunks: 0 };
   }
+}
+
+const LONG_CHUNK = chunk({ content: 'x' }, null);
+
+/** Writes `count` one-character content chunks as fast as the socket takes them, then the tail. */
+function sendLongStream(response: ServerResponse, count: number): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.write(chunk({ role: 'assistant', content: '' }, null));
+  let sent = 0;
+  const pump = (): void => {
+    while (sent < count && !response.destroyed) {
+      sent += 1;
+      if (!response.write(LONG_CHUNK)) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+    if (!response.destroyed) response.end(STREAM_TAIL);
+  };
+  pump();
 }
 
 function sendStream(response: ServerResponse): void {
@@ -135,8 +163,10 @@ export async function startFixedUpstream(options: { readonly port?: number } = {
       return;
     }
     if (url.includes('/fallback/')) events.push({ kind: 'fallback-arrived', atMs: arrivedMs });
-    if (wantsStream(body)) {
-      sendStream(response);
+    const asked = streamRequest(body);
+    if (asked.stream) {
+      if (asked.chunks > 0) sendLongStream(response, asked.chunks);
+      else sendStream(response);
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(COMPLETION) });
