@@ -242,6 +242,32 @@ describe('hostile input and load', () => {
     expect((await fetch(`${fixture.gateway.url}/healthz`)).status).toBe(200);
   });
 
+  it('answers an oversized chunked body with a 413 the client can read, and closes the connection', async () => {
+    // No content-length: the size is only known as the chunks arrive, so the gateway refuses mid-body.
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 1_048_576) {
+          controller.close();
+          return;
+        }
+        sent += 16_384;
+        controller.enqueue(new Uint8Array(16_384).fill(0x78));
+      },
+    });
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+    const json = (await response.json()) as { error: { code: string } };
+    expect(json.error.code).toBe('request_too_large');
+    expect((await fetch(`${fixture.gateway.url}/healthz`)).status).toBe(200);
+  });
+
   it('survives clients that leave while waiting and while streaming', async () => {
     await fixture.emulator.setScript({
       routes: [
