@@ -13,11 +13,12 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { registerGatewayCommand } from './commands/gateway.js';
 import { registerModelsCommands } from './commands/models.js';
 import { registerSimulateCommand } from './commands/simulate.js';
+import { registerStateCommands } from './commands/state.js';
 
 /** A command module: adds its subcommand(s) to the program. Actions set `state.exitCode`. */
 export type RegisterCommand = (program: Command, io: CliIo, state: { exitCode: number }) => void;
 
-const commands: readonly RegisterCommand[] = [registerClassifyCommand, registerModelsCommands, registerDoctorCommand, registerConfigCommands, registerSimulateCommand, registerGatewayCommand];
+const commands: readonly RegisterCommand[] = [registerClassifyCommand, registerModelsCommands, registerDoctorCommand, registerConfigCommands, registerSimulateCommand, registerGatewayCommand, registerStateCommands];
 
 /**
  * The version of the installed `@understudy/cli` package, read from its own `package.json` (one directory above

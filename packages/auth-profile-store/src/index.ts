@@ -24,6 +24,8 @@ export {
   isOutageError,
 } from './postgres/postgres-state.js';
 export type { ConnectPostgresStateOptions, PostgresStateStatus } from './postgres/postgres-state.js';
+export { STATE_COPY_KINDS, copyStateToPostgres } from './postgres/state-copy.js';
+export type { AgentStateCopyReport, CopyStateToPostgresOptions, StateCopyCount, StateCopyKind, StateCopyReport } from './postgres/state-copy.js';
 export { MIN_SECRET_KEY_LENGTH, SECRET_KEY_HINT } from './postgres/secret-box.js';
 export { PG_MIGRATION_NAMES } from './postgres/pg-migrations.js';
 export { AuthStoreError, LegacyAuthFilesError } from './errors.js';

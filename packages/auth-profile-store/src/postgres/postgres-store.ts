@@ -47,12 +47,10 @@ import { parseStoredUsageStats, serializeUsageStats } from '../usage-stats-codec
 import { changePayload } from './postgres-state.js';
 import type { PostgresState, StateChange } from './postgres-state.js';
 import type { PgDatabase } from './pg-schema.js';
-import { SECRET_KEY_HINT } from './secret-box.js';
+import { SEALED_COLUMNS, SECRET_KEY_HINT, sealContext } from './secret-box.js';
 import type { SecretBox } from './secret-box.js';
 import { StateCache } from './state-cache.js';
 
-/** The secret-bearing columns, sealed at rest. */
-const SEALED_COLUMNS = ['api_key', 'token', 'access_token', 'refresh_token'] as const;
 
 /** Most marks kept while the server is unreachable; older ones are dropped (and logged) beyond this. */
 const MAX_PENDING_MARKS = 10_000;
@@ -791,7 +789,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
     const sealed: Record<string, unknown> = { ...columns };
     for (const column of SEALED_COLUMNS) {
       const value = columns[column];
-      if (value !== null) sealed[column] = box.seal(value, `${this.agentId}\0${id}\0${column}`);
+      if (value !== null) sealed[column] = box.seal(value, sealContext(this.agentId, id, column));
     }
     return sealed as unknown as CredentialColumns;
   }
@@ -803,7 +801,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
     const opened: Record<string, unknown> = { ...row };
     for (const column of SEALED_COLUMNS) {
       const value = row[column];
-      if (value !== null) opened[column] = box.open(value, `${this.agentId}\0${id}\0${column}`);
+      if (value !== null) opened[column] = box.open(value, sealContext(this.agentId, id, column));
     }
     return opened as Row;
   }

@@ -20,6 +20,20 @@ const TAG_BYTES = 16;
 /** The hint every "no key" message ends with. */
 export const SECRET_KEY_HINT = `set UNDERSTUDY_SECRET_KEY (or the variable named by state.secretKeyEnv) to a random value of at least ${String(MIN_SECRET_KEY_LENGTH)} characters, e.g. \`openssl rand -base64 32\``;
 
+/** The secret-bearing credential columns, sealed at rest in the shared state. */
+export const SEALED_COLUMNS = ['api_key', 'token', 'access_token', 'refresh_token'] as const;
+
+/** One of {@link SEALED_COLUMNS}. */
+export type SealedColumn = (typeof SEALED_COLUMNS)[number];
+
+/**
+ * The additional data a credential column is sealed under: its agent, profile and column, so a sealed value
+ * only opens in the row it was written to.
+ */
+export function sealContext(agentId: string, profileId: string, column: SealedColumn): string {
+  return `${agentId}\0${profileId}\0${column}`;
+}
+
 /** Seals and opens credential columns with one key. The key never leaves this object. */
 export class SecretBox {
   readonly #key: Buffer;

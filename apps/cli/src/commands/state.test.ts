@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { connectPostgresState, openAuthProfileStore } from '@understudy/auth-profile-store';
+import type { AuthProfileStore } from '@understudy/auth-profile-store';
+import { Secret } from '@understudy/contracts';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempHome, runStoreCli } from '../test-support/run-store-cli.js';
+import type { TempHome } from '../test-support/run-store-cli.js';
+
+const POSTGRES_URL = process.env['UNDERSTUDY_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SECRET_KEY = 'test-only-state-copy-key-0123456789abcdef';
+const API_KEY = 'sk-test-state-copy-0001';
+const REFRESH = 'rt-test-state-copy-0002';
+const PASSWORD = 'hunter2-state-copy';
+const SCHEMAS: string[] = [];
+
+/** Drops the test schemas (connecting creates the first one, so every run has one to drop). */
+async function dropSchemas(names: readonly string[]): Promise<void> {
+  const [first = 't_state_copy_none'] = names;
+  const state = await connectPostgresState({ url: POSTGRES_URL, schema: first, connectTimeoutMs: 3000, poolSize: 1 });
+  try {
+    for (const name of names) await state.query({ text: `drop schema if exists ${name} cascade` });
+  } finally {
+    await state.close();
+  }
+}
+
+/** True when the test server answers; with CI=true a missing server fails the suite instead of skipping it. */
+async function postgresAvailable(): Promise<boolean> {
+  try {
+    await dropSchemas([`t_state_copy_probe_${String(process.pid)}`]);
+    return true;
+  } catch (error) {
+    if (process.env['CI'] === 'true') throw new Error(`CI=true and no PostgreSQL answers at ${POSTGRES_URL}`, { cause: error });
+    return false;
+  }
+}
+
+const available = await postgresAvailable();
+
+let temp: TempHome;
+let schema: string;
+
+beforeEach(() => {
+  temp = makeTempHome();
+  schema = `t_state_copy_${String(process.pid)}_${String(SCHEMAS.length)}_${Date.now().toString(36)}`;
+  SCHEMAS.push(schema);
+});
+afterEach(() => temp.remove());
+afterAll(async () => {
+  if (available) await dropSchemas(SCHEMAS);
+});
+
+const run = (argv: readonly string[], env: Readonly<Record<string, string | undefined>> = { UNDERSTUDY_SECRET_KEY: SECRET_KEY }) =>
+  runStoreCli(argv, { home: temp.home, env });
+
+/** A single-host state of two agents: profiles (api key, oauth), a cooldown, an order, a session, a probe. */
+async function seedSqlite(): Promise<void> {
+  const main = await openAuthProfileStore({ stateDir: temp.stateRoot, agentId: 'main' });
+  try {
+    await main.upsertProfile({ id: 'openai:a', credential: { type: 'api_key', provider: 'openai', key: new Secret(API_KEY) } });
+    await main.upsertProfile({
+      id: 'anthropic:ada@example.com',
+      credential: { type: 'oauth', provider: 'anthropic', access: new Secret('at-test-state-copy'), refresh: new Secret(REFRESH), expires: 4_102_444_800_000, email: 'ada@example.com' },
+    });
+    await main.updateUsageStats('openai:a', (stats) => ({ ...stats, errorCount: 3, cooldownUntil: 4_102_444_800_000, lastFailureAt: 1_736_160_000_000 }));
+    await main.setOrderOverride('openai', ['openai:a']);
+    await main.writeSession('chat-1', null, { modelOverride: 'gpt-4o', providerOverride: 'openai', modelOverrideSource: 'user', authProfileOverride: 'openai:a', authProfileOverrideSource: 'user' }, 1_736_160_000_000);
+    expect(await main.tryAcquireProbe('openai', 1_736_160_000_000, 30_000)).toBe(true);
+  } finally {
+    await main.close();
+  }
+  const work = await openAuthProfileStore({ stateDir: temp.stateRoot, agentId: 'work' });
+  try {
+    await work.upsertProfile({ id: 'openai:w', credential: { type: 'api_key', provider: 'openai', key: new Secret('sk-test-state-copy-work') } });
+  } finally {
+    await work.close();
+  }
+}
+
+async function withPgStore<T>(agentId: string, body: (store: AuthProfileStore) => Promise<T>): Promise<T> {
+  const state = await connectPostgresState({ url: POSTGRES_URL, schema, secretKey: SECRET_KEY, poolSize: 2 });
+  const store = await openAuthProfileStore({ stateDir: temp.stateRoot, agentId, postgres: state, closePostgres: true, legacyFiles: 'ignore' });
+  try {
+    return await body(store);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('understudy state copy: argument errors name the flag and the fix', () => {
+  it('a missing or empty --from, and a --from without agents/', async () => {
+    const missing = await run(['state', 'copy', '--to', POSTGRES_URL]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--from <dir> is required');
+    const nowhere = await run(['state', 'copy', '--from', path.join(temp.home, 'nope'), '--to', POSTGRES_URL]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/--from .*nope does not exist: pass the state root/);
+    fs.mkdirSync(path.join(temp.home, 'empty'));
+    const empty = await run(['state', 'copy', '--from', path.join(temp.home, 'empty'), '--to', POSTGRES_URL]);
+    expect(empty.stderr).toContain('has no agents/ folder');
+  });
+
+  it('a --to that is not a PostgreSQL URL, without echoing its password', async () => {
+    fs.mkdirSync(path.join(temp.stateRoot, 'agents'), { recursive: true });
+    const bad = await run(['state', 'copy', '--from', temp.stateRoot, '--to', `mysql://u:${PASSWORD}@db/x`]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--to must be a PostgreSQL URL');
+    expect(bad.stderr).not.toContain(PASSWORD);
+    const none = await run(['state', 'copy', '--from', temp.stateRoot]);
+    expect(none.stderr).toContain('--to <postgres url> is required');
+  });
+});
+
+describe.runIf(available)('understudy state copy into PostgreSQL', () => {
+  it('copies every kind of every agent, a second run changes nothing and says so, and no secret is printed', async () => {
+    await seedSqlite();
+    const url = new URL(POSTGRES_URL);
+    url.password = PASSWORD; // trust auth ignores it; it must never be printed
+    const argv = ['state', 'copy', '--from', temp.stateRoot, '--to', url.toString(), '--schema', schema];
+
+    const first = await run([...argv, '--json']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.unchanged).toBe(false);
+    expect(report.agents.map((agent: { agentId: string }) => agent.agentId)).toEqual(['main', 'work']);
+    expect(report.agents[0].counts).toEqual({
+      profiles: { copied: 2, skipped: 0 },
+      credentials: { copied: 2, skipped: 0 },
+      usage_stats: { copied: 1, skipped: 0 },
+      order_overrides: { copied: 1, skipped: 0 },
+      sessions: { copied: 1, skipped: 0 },
+      probe_throttle: { copied: 1, skipped: 0 },
+    });
+    expect(report.totals.profiles).toEqual({ copied: 3, skipped: 0 });
+    expect(report.location).toContain(schema);
+
+    const second = await run(argv);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/Nothing changed: .* already holds every row .*\(10 skipped\)/);
+    expect(second.stdout).toMatch(/main\s*│\s*profiles\s*│\s*0\s*│\s*2/);
+
+    for (const output of [first.stdout, first.stderr, second.stdout, second.stderr]) {
+      for (const secret of [PASSWORD, API_KEY, REFRESH, SECRET_KEY]) expect(output).not.toContain(secret);
+    }
+
+    await withPgStore('main', async (store) => {
+      expect((await store.listProfiles()).map((profile) => profile.id)).toEqual(['anthropic:ada@example.com', 'openai:a']);
+      const credential = await store.resolveCredential('openai:a');
+      expect(credential?.type === 'api_key' ? credential.key.reveal() : undefined).toBe(API_KEY);
+      expect(await store.getUsageStats('openai:a')).toMatchObject({ errorCount: 3, cooldownUntil: 4_102_444_800_000 });
+      expect(await store.getOrderOverride('openai')).toEqual(['openai:a']);
+      expect(await store.getSession('chat-1')).toMatchObject({ modelOverride: 'gpt-4o', authProfileOverride: 'openai:a', revision: 1 });
+      // The copied throttle holds: no second probe inside its window.
+      expect(await store.tryAcquireProbe('openai', 1_736_160_010_000, 30_000)).toBe(false);
+    });
+    await withPgStore('work', async (store) => {
+      expect((await store.listProfiles()).map((profile) => profile.id)).toEqual(['openai:w']);
+    });
+  });
+
+  it('keeps a row PostgreSQL already holds (counted as skipped) and copies the rest', async () => {
+    await seedSqlite();
+    await withPgStore('main', async (store) => {
+      await store.setOrderOverride('openai', ['openai:b']);
+    });
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', schema, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).agents[0].counts.order_overrides).toEqual({ copied: 0, skipped: 1 });
+    await withPgStore('main', async (store) => {
+      expect(await store.getOrderOverride('openai')).toEqual(['openai:b']);
+    });
+  });
+
+  it('refuses to copy credentials without a secret key, naming the variable', async () => {
+    await seedSqlite();
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', schema], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('UNDERSTUDY_SECRET_KEY');
+  });
+
+  it('an unreachable server is named without its password, with the fix', async () => {
+    await seedSqlite();
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', `postgres://u:${PASSWORD}@127.0.0.1:1/test`, '--schema', schema]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--to postgres://127.0.0.1:1/test');
+    expect(result.stderr).toContain('check the host, port, database and user in --to');
+    expect(result.stderr).not.toContain(PASSWORD);
+  });
+});

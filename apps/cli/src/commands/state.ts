@@ -1,0 +1,144 @@
+/**
+ * `understudy state copy --from <state dir> --to <postgres url>`: moves a single-host SQLite state (every agent's
+ * profiles and credentials, usage stats and cooldowns, order overrides, sessions, probe throttles) into the
+ * shared PostgreSQL state of several gateway replicas (README "Running several replicas"). Rows PostgreSQL
+ * already holds are kept and counted as skipped, so running it twice changes nothing and says so. The URL is
+ * printed without its user and password; secrets are never printed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { AuthStoreError, STATE_COPY_KINDS, connectPostgresState, copyStateToPostgres, describePostgresUrl } from '@understudy/auth-profile-store';
+import type { StateCopyReport } from '@understudy/auth-profile-store';
+import { POSTGRES_URL_ENV, SECRET_KEY_ENV, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
+import { CliError, ExitCode, settingsOf, writeLine } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+import { colorsFor, renderTable, writeJson } from '../output.js';
+import { cliAction, homeDirOf } from '../store-context.js';
+
+interface StateCopyOptions {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly schema?: string | undefined;
+  readonly config?: string | undefined;
+  readonly json?: boolean | undefined;
+}
+
+/** The `--from` folder: it must exist and hold `agents/`. @throws {CliError} `bad_input` (exit 2). */
+function sourceRoot(from: string | undefined): string {
+  const given = from?.trim();
+  if (given === undefined || given === '') {
+    throw new CliError('--from <dir> is required: the SQLite state root to copy (the folder holding agents/, e.g. ~/.understudy)', { exitCode: ExitCode.usage, code: 'bad_input' });
+  }
+  const root = path.resolve(given);
+  if (!fs.existsSync(path.join(root, 'agents'))) {
+    const what = fs.existsSync(root) ? 'has no agents/ folder' : 'does not exist';
+    throw new CliError(`--from ${root} ${what}: pass the state root that holds agents/<id>/agent/understudy-agent.sqlite (e.g. ~/.understudy)`, {
+      exitCode: ExitCode.usage,
+      code: 'bad_input',
+    });
+  }
+  return root;
+}
+
+/** The `--to` URL: a `postgres://` URL. @throws {CliError} `bad_input` (exit 2); the message never shows the URL's secrets. */
+function targetUrl(to: string | undefined): string {
+  const given = to?.trim();
+  const example = 'e.g. --to postgres://user@db.internal:5432/understudy';
+  if (given === undefined || given === '') {
+    throw new CliError(`--to <postgres url> is required: the shared state to copy into, ${example}`, { exitCode: ExitCode.usage, code: 'bad_input' });
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(given);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') || parsed.hostname === '') {
+    throw new CliError(`--to must be a PostgreSQL URL (postgres://[user[:password]@]host[:port]/database), ${example}`, { exitCode: ExitCode.usage, code: 'bad_input' });
+  }
+  return given;
+}
+
+/** One line per agent and kind, for people. */
+function renderReport(report: StateCopyReport, colors: ReturnType<typeof colorsFor>): string {
+  const rows = report.agents.flatMap((agent) =>
+    STATE_COPY_KINDS.map((kind) => [agent.agentId, kind, String(agent.counts[kind].copied), String(agent.counts[kind].skipped)]),
+  );
+  return renderTable(['agent', 'kind', 'copied', 'skipped'], rows, colors);
+}
+
+/** Registers `state copy`. */
+export const registerStateCommands: RegisterCommand = (program, io, state) => {
+  const group = program.command('state').description('The state store: move a single-host SQLite state into shared PostgreSQL.');
+
+  group
+    .command('copy')
+    .description('Copy every agent of a SQLite state root into PostgreSQL (rows already there are kept; safe to run again).')
+    .option('--from <dir>', 'the SQLite state root (the folder holding agents/, e.g. ~/.understudy)')
+    .option('--to <url>', 'the PostgreSQL URL of the shared state (postgres://user@host:5432/db)')
+    .option('--schema <name>', 'the schema of the shared state (default: config state.postgres.schema, else understudy)')
+    .option('--config <file>', 'config file, for state.postgres.schema and state.secretKeyEnv (default: $UNDERSTUDY_CONFIG, else ~/.understudy/understudy.json5)')
+    .option('--json', 'print JSON for scripts (stdout holds the JSON alone)')
+    .action(
+      cliAction(async (options: StateCopyOptions) => {
+        const stateRoot = sourceRoot(options.from);
+        const url = targetUrl(options.to);
+        const where = describePostgresUrl(url);
+        const loaded = loadConfig(resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io) }), io.env);
+        // The key and schema are found as for a gateway on this URL (state.secretKeyEnv, state.postgres.schema).
+        const shared = resolveSharedState(loaded.config, { ...io.env, [POSTGRES_URL_ENV]: url });
+        const secretKeyEnv = shared?.secretKeyEnv ?? SECRET_KEY_ENV;
+        let postgres;
+        try {
+          postgres = await connectPostgresState({
+            url,
+            schema: options.schema ?? shared?.schema,
+            poolSize: 2,
+            secretKey: shared?.secretKey,
+            migrations: 'run',
+            connectTimeoutMs: 5000,
+          });
+        } catch (error) {
+          if (AuthStoreError.isInstance(error) && error.code === 'state_unreachable') {
+            throw new CliError(`--to ${where}: ${error.message}; check the host, port, database and user in --to and that the server is running`, {
+              exitCode: ExitCode.failure,
+              code: error.code,
+              cause: error,
+            });
+          }
+          if (AuthStoreError.isInstance(error) && error.code === 'invalid_postgres_options') {
+            throw new CliError(`--schema: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
+          }
+          if (AuthStoreError.isInstance(error) && error.code === 'invalid_secret_key') {
+            throw new CliError(`${secretKeyEnv}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
+          }
+          throw error;
+        }
+        let report: StateCopyReport;
+        try {
+          report = await copyStateToPostgres({ stateRoot, postgres });
+        } catch (error) {
+          if (AuthStoreError.isInstance(error) && error.code === 'store_not_found') {
+            throw new CliError(`--from ${stateRoot}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
+          }
+          throw error;
+        } finally {
+          await postgres.close();
+        }
+        if (options.json === true) {
+          writeJson(io.stdout, report);
+        } else {
+          writeLine(io.stdout, renderReport(report, colorsFor(io.stdout, io.env)));
+          const copied = STATE_COPY_KINDS.reduce((sum, kind) => sum + report.totals[kind].copied, 0);
+          const skipped = STATE_COPY_KINDS.reduce((sum, kind) => sum + report.totals[kind].skipped, 0);
+          writeLine(
+            io.stdout,
+            report.unchanged
+              ? `Nothing changed: ${report.location} already holds every row of ${stateRoot} (${String(skipped)} skipped).`
+              : `Copied ${String(copied)} row(s) from ${stateRoot} into ${report.location}; ${String(skipped)} already there were kept.`,
+          );
+        }
+        state.exitCode = ExitCode.ok;
+      }),
+    );
+};

@@ -1,0 +1,210 @@
+/**
+ * `understudy state copy`: moves a single-host SQLite state (one database per agent) into the shared PostgreSQL
+ * state, row by row, in one transaction per agent. A row whose key PostgreSQL already holds is kept as it is
+ * there and counted as skipped, so a second run copies nothing and says so (docs/configuration.md "Moving a
+ * single-host state to PostgreSQL"). Credentials are sealed on the way in (`secret-box.ts`); refresh locks are
+ * leases of running processes and are not copied.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseProfileId } from '@understudy/contracts';
+import { sql } from 'kysely';
+import type { Transaction } from 'kysely';
+import { openAgentDatabase } from '../agent-database.js';
+import { AuthStoreError, LegacyAuthFilesError } from '../errors.js';
+import { findLegacyAuthFiles } from '../legacy/legacy-files.js';
+import { DATABASE_FILE_NAME, listAgentIds, statePathsUnder } from '../state-paths.js';
+import type { AgentDatabase, CredentialsTable } from '../schema.js';
+import type { PgDatabase } from './pg-schema.js';
+import { changePayload } from './postgres-state.js';
+import type { PostgresState } from './postgres-state.js';
+import { SEALED_COLUMNS, SECRET_KEY_HINT, sealContext } from './secret-box.js';
+import type { SecretBox } from './secret-box.js';
+
+/** The kinds of state `copyStateToPostgres` moves, in the order it reports them. */
+export const STATE_COPY_KINDS = ['profiles', 'credentials', 'usage_stats', 'order_overrides', 'sessions', 'probe_throttle'] as const;
+
+/** One of {@link STATE_COPY_KINDS}. */
+export type StateCopyKind = (typeof STATE_COPY_KINDS)[number];
+
+/** Rows of one kind: `copied` were written to PostgreSQL, `skipped` were already there (kept unchanged). */
+export interface StateCopyCount {
+  readonly copied: number;
+  readonly skipped: number;
+}
+
+/** What one agent's copy did, per kind. */
+export interface AgentStateCopyReport {
+  readonly agentId: string;
+  readonly counts: Readonly<Record<StateCopyKind, StateCopyCount>>;
+}
+
+/** Result of {@link copyStateToPostgres}. */
+export interface StateCopyReport {
+  /** The SQLite state root that was read. */
+  readonly stateRoot: string;
+  /** The PostgreSQL location written to (host, database, schema; never a password). */
+  readonly location: string;
+  /** One entry per agent that has a database under the state root, in `listAgentIds` order. */
+  readonly agents: readonly AgentStateCopyReport[];
+  /** Sums over every agent. */
+  readonly totals: Readonly<Record<StateCopyKind, StateCopyCount>>;
+  /** True when no row was written (everything was already in PostgreSQL, or there was nothing to copy). */
+  readonly unchanged: boolean;
+}
+
+/** Options of {@link copyStateToPostgres}. */
+export interface CopyStateToPostgresOptions {
+  /** The SQLite state root (`<root>/agents/<id>/agent/understudy-agent.sqlite`). */
+  readonly stateRoot: string;
+  /** The connected shared state to copy into (`connectPostgresState`, migrations run). */
+  readonly postgres: PostgresState;
+  /** Copy only these agents. @default every agent with a database under `stateRoot` */
+  readonly agentIds?: readonly string[] | undefined;
+}
+
+type Tables = AgentDatabase;
+type Row<K extends keyof Tables> = Tables[K];
+
+/**
+ * Copies every agent's SQLite state under `stateRoot` into PostgreSQL. Each agent is one transaction, and every
+ * running replica is told to reload that agent afterwards.
+ *
+ * @throws {AuthStoreError} `store_not_found` when no agent database exists under `stateRoot`; `secret_key_missing` when there are credentials to copy and the state has no secret key;
+ *   `store_not_migrated` when an agent database needs migrations; `state_unreachable` when the server goes away.
+ * @throws {LegacyAuthFilesError} when credential-bearing legacy files wait for `understudy doctor --fix` (they
+ *   would be left behind).
+ */
+export async function copyStateToPostgres(options: CopyStateToPostgresOptions): Promise<StateCopyReport> {
+  const stateRoot = path.resolve(options.stateRoot);
+  const agentIds = (options.agentIds ?? listAgentIds(stateRoot)).filter((agentId) => fs.existsSync(statePathsUnder(stateRoot, agentId).databasePath));
+  if (agentIds.length === 0) {
+    throw new AuthStoreError('store_not_found', `no agent database under ${stateRoot} (expected agents/<id>/agent/${DATABASE_FILE_NAME})`);
+  }
+  const agents: AgentStateCopyReport[] = [];
+  for (const agentId of agentIds) {
+    const paths = statePathsUnder(stateRoot, agentId);
+    // The same fail-closed rule as opening the store: credentials still in legacy files would be left behind.
+    const blocking = findLegacyAuthFiles(paths).filter((file) => file.blocking);
+    if (blocking.length > 0) {
+      throw new LegacyAuthFilesError(agentId, blocking.map((file) => ({ path: file.path, why: file.error === undefined ? 'credentials' : 'unreadable' })));
+    }
+    agents.push(await copyAgent(agentId, paths.databasePath, options.postgres));
+  }
+  const totals = sumCounts(agents.map((agent) => agent.counts));
+  return {
+    stateRoot,
+    location: options.postgres.location,
+    agents,
+    totals,
+    unchanged: STATE_COPY_KINDS.every((kind) => totals[kind].copied === 0),
+  };
+}
+
+async function copyAgent(agentId: string, databasePath: string, postgres: PostgresState): Promise<AgentStateCopyReport> {
+  const opened = await openAgentDatabase({ databasePath, readOnly: true });
+  let rows: { readonly [K in StateCopyKind]: readonly Row<K>[] };
+  try {
+    const db = opened.kysely;
+    rows = {
+      profiles: await db.selectFrom('profiles').selectAll().orderBy('id').execute(),
+      credentials: await db.selectFrom('credentials').selectAll().orderBy('profile_id').execute(),
+      usage_stats: await db.selectFrom('usage_stats').selectAll().orderBy('profile_id').execute(),
+      order_overrides: await db.selectFrom('order_overrides').selectAll().orderBy('provider').execute(),
+      sessions: await db.selectFrom('sessions').selectAll().orderBy('key').execute(),
+      probe_throttle: await db.selectFrom('probe_throttle').selectAll().orderBy('key').execute(),
+    };
+  } finally {
+    await opened.kysely.destroy();
+  }
+  const box = rows.credentials.length > 0 ? requireBox(postgres) : undefined;
+  const counts = await postgres.guard(() =>
+    postgres.kysely.transaction().execute(async (trx) => {
+      const written = {
+        profiles: await insertNew(trx, 'profiles', rows.profiles.map((row) => ({ agent_id: agentId, ...row })), ['agent_id', 'id']),
+        credentials: await insertNew(
+          trx,
+          'credentials',
+          rows.credentials.map((row) => ({ agent_id: agentId, ...sealRow(agentId, row, box) })),
+          ['agent_id', 'profile_id'],
+        ),
+        usage_stats: await insertNew(
+          trx,
+          'usage_stats',
+          rows.usage_stats.map((row) => ({ agent_id: agentId, provider: parseProfileId(row.profile_id)?.provider ?? '', ...row })),
+          ['agent_id', 'profile_id'],
+        ),
+        order_overrides: await insertNew(trx, 'order_overrides', rows.order_overrides.map((row) => ({ agent_id: agentId, ...row })), ['agent_id', 'provider']),
+        sessions: await insertNew(trx, 'sessions', rows.sessions.map((row) => ({ agent_id: agentId, ...row })), ['agent_id', 'key']),
+        probe_throttle: await insertNew(trx, 'probe_throttle', rows.probe_throttle.map((row) => ({ agent_id: agentId, ...row })), ['agent_id', 'key']),
+      };
+      const result = Object.fromEntries(
+        STATE_COPY_KINDS.map((kind) => [kind, { copied: written[kind], skipped: rows[kind].length - written[kind] }]),
+      ) as Record<StateCopyKind, StateCopyCount>;
+      if (STATE_COPY_KINDS.some((kind) => result[kind].copied > 0)) {
+        // Every replica reloads the whole agent: cheaper than one notification per copied row.
+        await sql`select pg_notify(${postgres.channel}, ${changePayload(agentId, '*', '')})`.execute(trx);
+      }
+      return result;
+    }),
+  );
+  return { agentId, counts };
+}
+
+/**
+ * Inserts the rows PostgreSQL does not hold yet (by primary key) and returns how many were written; rows
+ * already there are left unchanged.
+ */
+async function insertNew<K extends keyof PgDatabase>(
+  trx: Transaction<PgDatabase>,
+  table: K,
+  values: readonly PgDatabase[K][],
+  key: readonly (keyof PgDatabase[K] & string)[],
+): Promise<number> {
+  let written = 0;
+  // Batches keep each statement well under PostgreSQL's 65535 bind parameters.
+  for (let start = 0; start < values.length; start += 500) {
+    const batch = values.slice(start, start + 500);
+    const result = await sql<{ written: number }>`
+      with w as (
+        insert into ${sql.table(table)} ${sql.raw(columnList(batch))}
+        select * from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)})
+        on conflict (${sql.join(key.map((column) => sql.ref(column)))}) do nothing
+        returning 1
+      ) select count(*)::int as written from w`.execute(trx);
+    written += result.rows[0]?.written ?? 0;
+  }
+  return written;
+}
+
+/** `(col, …)` of a batch's rows, so `json_populate_recordset` columns line up with the table's. */
+function columnList(batch: readonly object[]): string {
+  const first = batch[0];
+  if (first === undefined) return '';
+  return `(${Object.keys(first).map((column) => `"${column}"`).join(', ')})`;
+}
+
+function requireBox(postgres: PostgresState): SecretBox {
+  if (postgres.secretBox === undefined) {
+    throw new AuthStoreError('secret_key_missing', `copying credentials into the shared PostgreSQL state needs a secret key: ${SECRET_KEY_HINT}`);
+  }
+  return postgres.secretBox;
+}
+
+function sealRow(agentId: string, row: CredentialsTable, box: SecretBox | undefined): CredentialsTable {
+  const sealed: Record<string, unknown> = { ...row };
+  for (const column of SEALED_COLUMNS) {
+    const value = row[column];
+    if (value !== null && box !== undefined) sealed[column] = box.seal(value, sealContext(agentId, row.profile_id, column));
+  }
+  return sealed as unknown as CredentialsTable;
+}
+
+function sumCounts(all: readonly Readonly<Record<StateCopyKind, StateCopyCount>>[]): Record<StateCopyKind, StateCopyCount> {
+  return Object.fromEntries(
+    STATE_COPY_KINDS.map((kind) => [
+      kind,
+      all.reduce((sum, counts) => ({ copied: sum.copied + counts[kind].copied, skipped: sum.skipped + counts[kind].skipped }), { copied: 0, skipped: 0 }),
+    ]),
+  ) as Record<StateCopyKind, StateCopyCount>;
+}
