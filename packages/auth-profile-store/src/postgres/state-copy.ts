@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseProfileId } from '@understudy/contracts';
 import { sql } from 'kysely';
-import type { Transaction } from 'kysely';
+import type { RawBuilder, Transaction } from 'kysely';
 import { openAgentDatabase } from '../agent-database.js';
 import { AuthStoreError, LegacyAuthFilesError } from '../errors.js';
 import { findLegacyAuthFiles } from '../legacy/legacy-files.js';
@@ -165,10 +165,14 @@ async function insertNew<K extends keyof PgDatabase>(
   // Batches keep each statement well under PostgreSQL's 65535 bind parameters.
   for (let start = 0; start < values.length; start += 500) {
     const batch = values.slice(start, start + 500);
+    const columns = columnsOf(batch);
+    if (columns === undefined) continue;
+    // The same column list on both sides: `select *` would return the table's column order, which need not be
+    // the order of the rows' keys (a swapped profile_id and provider once stored cooldowns no one could read).
     const result = await sql<{ written: number }>`
       with w as (
-        insert into ${sql.table(table)} ${sql.raw(columnList(batch))}
-        select * from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)})
+        insert into ${sql.table(table)} (${columns})
+        select ${columns} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)})
         on conflict (${sql.join(key.map((column) => sql.ref(column)))}) do nothing
         returning 1
       ) select count(*)::int as written from w`.execute(trx);
@@ -177,11 +181,11 @@ async function insertNew<K extends keyof PgDatabase>(
   return written;
 }
 
-/** `(col, …)` of a batch's rows, so `json_populate_recordset` columns line up with the table's. */
-function columnList(batch: readonly object[]): string {
+/** The columns of a batch's rows, as identifiers (`undefined` for an empty batch). */
+function columnsOf(batch: readonly object[]): RawBuilder<unknown> | undefined {
   const first = batch[0];
-  if (first === undefined) return '';
-  return `(${Object.keys(first).map((column) => `"${column}"`).join(', ')})`;
+  if (first === undefined) return undefined;
+  return sql.join(Object.keys(first).map((column) => sql.ref(column)));
 }
 
 function requireBox(postgres: PostgresState): SecretBox {
