@@ -43,13 +43,6 @@ export { ProviderCallError, ProviderOptionsError } from './provider-call-error.j
 export { ANTHROPIC_VERSION, authHeaders } from './auth-headers.js';
 export { OAuthRefresher } from './oauth-refresher.js';
 export type { OAuthCredentialSink, OAuthCredentialStore, OAuthRefreshOptions, RefreshOutcome } from './oauth-refresher.js';
-export {
-  DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS,
-  SDK_RETRY_MAX_WAIT_ENV_NAMES,
-  SdkRetryCapError,
-  parseSdkRetryMaxWaitSeconds,
-  resolveSdkRetryMaxWaitSeconds,
-} from './sdk-retry-cap.js';
 export { MAX_FAILURE_BODY_BYTES } from './failure.js';
 export type { ProviderPoolOptions } from './http.js';
 export type { TimeoutKind } from './call-control.js';
