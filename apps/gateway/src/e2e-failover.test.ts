@@ -246,7 +246,9 @@ describe('hostile input and load', () => {
     // No content-length: the size is only known as the chunks arrive, so the gateway refuses mid-body.
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
+      // Paced, so the client is still sending well after the gateway has refused the body.
+      async pull(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
         if (sent >= 1_048_576) {
           controller.close();
           return;

@@ -91,6 +91,38 @@ export function readBodyText(request: IncomingMessage, limits: BodyLimits): Prom
 }
 
 /**
+ * Reads and drops what is left of a request body, so the answer already written can be read before the
+ * connection closes: closing a socket with request bytes unread makes the kernel reset the connection, and the
+ * reset throws away the answer the client had not read yet (a client streaming an oversized chunked body would
+ * see `ECONNRESET` instead of the 413 that says why). Bounded: it gives up after `maxBytes` more bytes or `maxMs`.
+ *
+ * @returns `undefined` when the body is already over; else a promise that resolves (never rejects) when the
+ *   body ended, the client closed, or a bound was reached.
+ */
+export function discardRestOfBody(request: IncomingMessage, bounds: { readonly maxBytes: number; readonly maxMs: number }): Promise<void> | undefined {
+  if (request.readableEnded || request.destroyed) return undefined;
+  return new Promise<void>((resolve) => {
+    let dropped = 0;
+    const done = (): void => {
+      clearTimeout(timer);
+      request.off('data', onData);
+      request.off('end', done);
+      request.off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer): void => {
+      dropped += chunk.length;
+      if (dropped > bounds.maxBytes) done();
+    };
+    const timer = setTimeout(done, bounds.maxMs);
+    request.on('data', onData);
+    request.on('end', done);
+    request.on('close', done);
+    request.resume();
+  });
+}
+
+/**
  * The request body parsed as JSON.
  *
  * @throws {GatewayError} those of {@link readBodyText}, 400 `invalid_json` for text that is not JSON, and 400

@@ -4,15 +4,24 @@ import type { ServerResponse } from 'node:http';
 /** Headers as Node takes them. */
 export type HeaderMap = Record<string, string | number>;
 
-/** Sends a JSON body with a status and extra headers. */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: HeaderMap = {}): void {
+/**
+ * Sends a JSON body with a status and extra headers. With `endAfter`, the whole body is written at once but the
+ * response is ended (and a `connection: close` connection closed) only when `endAfter` settles: see
+ * `discardRestOfBody` for why.
+ */
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: HeaderMap = {}, endAfter?: Promise<void>): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     ...headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });
-  response.end(text);
+  if (endAfter === undefined) {
+    response.end(text);
+    return;
+  }
+  response.write(text);
+  void endAfter.then(() => response.end());
 }
 
 /** Sends a plain-text body (`/metrics`). */

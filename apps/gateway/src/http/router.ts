@@ -21,6 +21,7 @@ import { anthropicDialect, openAIDialect, responsesDialect } from '../wire/diale
 import { clientAllowed } from './access.js';
 import { decodePathSegment, parseRequestTarget } from './request-target.js';
 import { sendJson, sendText } from './respond.js';
+import { discardRestOfBody } from './body.js';
 
 /** Everything the router needs. */
 export interface RouterContext {
@@ -116,51 +117,15 @@ function sendError(response: ServerResponse, dialect: WireDialect, error: Gatewa
   }
   const headers = retryHeaders(error, maxRetryAfterMs);
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
-  // The rest of the body was not read (too large, or it stopped arriving): close rather than wait for it.
+  // The rest of the body was not read (too large, or it stopped arriving): the connection closes after the answer.
   if (error.status === 408 || error.status === 413) headers['connection'] = 'close';
-  const request = response.req;
-  if (error.status === 413 && !request.readableEnded && !request.destroyed) {
-    sendJsonThenDrain(response, error.status, dialect.renderError(error), headers);
-    return;
-  }
-  sendJson(response, error.status, dialect.renderError(error), headers);
+  // A 413 may come while the body is still arriving (chunked, no content-length): let the client read it first.
+  const rest = error.status === 413 ? discardRestOfBody(response.req, OVERSIZED_DRAIN) : undefined;
+  sendJson(response, error.status, dialect.renderError(error), headers, rest);
 }
 
-/** After a 413 sent while the body is still arriving: how much more of it is read and dropped, bytes. */
-const OVERSIZED_DRAIN_MAX_BYTES = 8 * 1024 * 1024;
-/** … and for how long at most, ms. */
-const OVERSIZED_DRAIN_MAX_MS = 2_000;
-
-/**
- * Sends the whole answer at once but ends the response (which closes the connection) only when the client has
- * finished sending its body, or after a bounded drain (`OVERSIZED_DRAIN_MAX_BYTES`, `OVERSIZED_DRAIN_MAX_MS`).
- * Closing a socket with request bytes still unread makes the kernel reset the connection, and a reset throws away
- * the answer the client had not read yet: a client streaming an oversized chunked body would see `ECONNRESET`
- * instead of the 413 that says why.
- */
-function sendJsonThenDrain(response: ServerResponse, status: number, body: unknown, headers: Record<string, string | number>): void {
-  const request = response.req;
-  const text = JSON.stringify(body);
-  response.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  response.write(text);
-  let drained = 0;
-  const finish = (): void => {
-    clearTimeout(timer);
-    request.off('data', onData);
-    request.off('end', finish);
-    request.off('close', finish);
-    response.end();
-  };
-  const onData = (chunk: Buffer): void => {
-    drained += chunk.length;
-    if (drained > OVERSIZED_DRAIN_MAX_BYTES) finish();
-  };
-  const timer = setTimeout(finish, OVERSIZED_DRAIN_MAX_MS);
-  request.on('data', onData);
-  request.on('end', finish);
-  request.on('close', finish);
-  request.resume();
-}
+/** After a 413 sent while the body is still arriving: how much more of it is read and dropped, and for how long. */
+const OVERSIZED_DRAIN = { maxBytes: 8 * 1024 * 1024, maxMs: 2_000 } as const;
 
 /**
  * Logs what the client was not told: the real cause of an internal error (with its stack), and of a store that
