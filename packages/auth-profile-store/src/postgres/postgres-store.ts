@@ -47,7 +47,7 @@ import { parseStoredUsageStats, serializeUsageStats } from '../usage-stats-codec
 import { changePayload } from './postgres-state.js';
 import type { PostgresState, StateChange } from './postgres-state.js';
 import type { PgDatabase } from './pg-schema.js';
-import { SEALED_COLUMNS, SECRET_KEY_HINT, sealContext } from './secret-box.js';
+import { SEALED_COLUMNS, SECRET_KEY_HINT, sealContext, sealCredentialColumns } from './secret-box.js';
 import type { SecretBox } from './secret-box.js';
 import { StateCache } from './state-cache.js';
 
@@ -786,12 +786,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
   }
 
   #sealColumns(id: ProfileId, columns: CredentialColumns, box: SecretBox): CredentialColumns {
-    const sealed: Record<string, unknown> = { ...columns };
-    for (const column of SEALED_COLUMNS) {
-      const value = columns[column];
-      if (value !== null) sealed[column] = box.seal(value, sealContext(this.agentId, id, column));
-    }
-    return sealed as unknown as CredentialColumns;
+    return sealCredentialColumns(box, this.agentId, id, columns);
   }
 
   #openColumns<Row extends Pick<CredentialsTable, (typeof SEALED_COLUMNS)[number]>>(id: ProfileId, row: Row): Row {

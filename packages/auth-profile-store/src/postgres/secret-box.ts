@@ -34,6 +34,19 @@ export function sealContext(agentId: string, profileId: string, column: SealedCo
   return `${agentId}\0${profileId}\0${column}`;
 }
 
+/**
+ * `row` with every non-null {@link SEALED_COLUMNS} value sealed under its {@link sealContext} (other columns as
+ * they are). The one sealing loop of the store and of `state copy`.
+ */
+export function sealCredentialColumns<Row extends Readonly<Record<SealedColumn, string | null>>>(box: SecretBox, agentId: string, profileId: string, row: Row): Row {
+  const sealed: Record<string, unknown> = { ...row };
+  for (const column of SEALED_COLUMNS) {
+    const value = row[column];
+    if (value !== null) sealed[column] = box.seal(value, sealContext(agentId, profileId, column));
+  }
+  return sealed as Row;
+}
+
 /** Seals and opens credential columns with one key. The key never leaves this object. */
 export class SecretBox {
   readonly #key: Buffer;

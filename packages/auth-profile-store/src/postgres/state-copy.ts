@@ -14,11 +14,11 @@ import { openAgentDatabase } from '../agent-database.js';
 import { AuthStoreError, LegacyAuthFilesError } from '../errors.js';
 import { findLegacyAuthFiles } from '../legacy/legacy-files.js';
 import { DATABASE_FILE_NAME, listAgentIds, statePathsUnder } from '../state-paths.js';
-import type { AgentDatabase, CredentialsTable } from '../schema.js';
+import type { AgentDatabase } from '../schema.js';
 import type { PgDatabase } from './pg-schema.js';
 import { changePayload } from './postgres-state.js';
 import type { PostgresState } from './postgres-state.js';
-import { SEALED_COLUMNS, SECRET_KEY_HINT, sealContext } from './secret-box.js';
+import { SECRET_KEY_HINT, sealCredentialColumns } from './secret-box.js';
 import type { SecretBox } from './secret-box.js';
 
 /** The kinds of state `copyStateToPostgres` moves, in the order it reports them. */
@@ -117,17 +117,14 @@ async function copyAgent(agentId: string, databasePath: string, postgres: Postgr
   } finally {
     await opened.kysely.destroy();
   }
+  // Sealed before the transaction: no key, no write at all.
   const box = rows.credentials.length > 0 ? requireBox(postgres) : undefined;
+  const credentials = box === undefined ? [] : rows.credentials.map((row) => ({ agent_id: agentId, ...sealCredentialColumns(box, agentId, row.profile_id, row) }));
   const counts = await postgres.guard(() =>
     postgres.kysely.transaction().execute(async (trx) => {
       const written = {
         profiles: await insertNew(trx, 'profiles', rows.profiles.map((row) => ({ agent_id: agentId, ...row })), ['agent_id', 'id']),
-        credentials: await insertNew(
-          trx,
-          'credentials',
-          rows.credentials.map((row) => ({ agent_id: agentId, ...sealRow(agentId, row, box) })),
-          ['agent_id', 'profile_id'],
-        ),
+        credentials: await insertNew(trx, 'credentials', credentials, ['agent_id', 'profile_id']),
         usage_stats: await insertNew(
           trx,
           'usage_stats',
@@ -195,14 +192,6 @@ function requireBox(postgres: PostgresState): SecretBox {
   return postgres.secretBox;
 }
 
-function sealRow(agentId: string, row: CredentialsTable, box: SecretBox | undefined): CredentialsTable {
-  const sealed: Record<string, unknown> = { ...row };
-  for (const column of SEALED_COLUMNS) {
-    const value = row[column];
-    if (value !== null && box !== undefined) sealed[column] = box.seal(value, sealContext(agentId, row.profile_id, column));
-  }
-  return sealed as unknown as CredentialsTable;
-}
 
 function sumCounts(all: readonly Readonly<Record<StateCopyKind, StateCopyCount>>[]): Record<StateCopyKind, StateCopyCount> {
   return Object.fromEntries(

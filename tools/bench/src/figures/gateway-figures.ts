@@ -38,16 +38,16 @@ export interface GatewayMeasurements {
   /** RSS right after start (and one check request of each kind), MiB, by target (proxies only). */
   readonly idleRssMiB: Readonly<Record<string, number>>;
   /**
-   * Sequential whole requests of a given body size, by size suffix (`size_1k`, `size_100k`, `size_1m`): ms per
-   * request, and CPU ms per request of each proxy process over the same requests. Absent when not measured.
-   */
-  /**
    * Load runs at each concurrency, by `c1`, `c32`, `c256`: requests/s and autocannon's p99 latency (ms), one value
    * per target per round. `gateway.rps_c32` itself comes from `load`. Absent when not measured.
    */
   readonly concurrency?: Readonly<Record<string, { readonly rps: Rounds; readonly p99Ms: Rounds }>>;
   /** Relayed long streams (2,000 content chunks written back to back): content chunks/s, per stream. Absent when not measured. */
   readonly longStream?: Rounds;
+  /**
+   * Sequential whole requests of a given body size, by size suffix (`size_1k`, `size_100k`, `size_1m`): ms per
+   * request, and CPU ms per request of each proxy process over the same requests. Absent when not measured.
+   */
   readonly sized?: Readonly<Record<string, { readonly latency: Rounds; readonly cpuMsPerRequest: Rounds }>>;
 }
 
