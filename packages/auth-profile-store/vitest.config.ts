@@ -12,5 +12,8 @@ export default defineConfig({
     environment: 'node',
     include: ['src/**/*.test.ts'],
     watch: false,
+    // Hang guards, not timings: the PostgreSQL and multi-process tests share two cores with the other suites in CI.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });

@@ -182,12 +182,23 @@ describe.runIf(available)('PostgreSQL state: the per-replica cache and its stale
 
   it('bypasses the cache while its listener is disconnected, and caches again after it reconnected', async () => {
     const schema = newSchema('listener');
-    const state = await connect(schema, { cacheMaxAgeMs: 60_000, retryIntervalMs: 50 });
+    // The listener reconnects a second after it was cut: long enough for the read below to happen while it is
+    // down even on a loaded machine. The cut is seen through onStatus, not by polling, so a quick reconnect
+    // between two polls cannot hide it.
+    const state = await connect(schema, { cacheMaxAgeMs: 60_000, retryIntervalMs: 1000 });
     const store = await open(state);
     await store.updateUsageStats('openai:x', (stats) => ({ ...stats, errorCount: 1 }));
     expect((await store.loadProviderAuthState('openai')).usageStats['openai:x']?.errorCount).toBe(1);
+    let cut = false;
+    const stopWatching = state.onStatus((status) => {
+      if (!status.listening) cut = true;
+    });
+    cleanups.push(() => {
+      stopWatching();
+      return Promise.resolve();
+    });
     await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where query = $1`, [`listen ${state.channel}`]);
-    await until(() => !state.status().listening, 'the listener to notice it was cut');
+    await until(() => cut, 'the listener to notice it was cut');
     await adminQuery(`update ${schema}.usage_stats set stats = '{"errorCount":8}'`);
     expect((await store.loadProviderAuthState('openai')).usageStats['openai:x']?.errorCount).toBe(8);
     await until(() => state.status().listening, 'the listener to reconnect');
