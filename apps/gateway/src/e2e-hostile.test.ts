@@ -3,6 +3,7 @@
  * its state (issue 20). Each case was a reproduction against the gateway before its fix; the requests go
  * over a raw TCP socket, so the request target and the framing reach the server exactly as written here.
  */
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from './test-support/e2e-fixture.js';
 import { ADMIN_TOKEN, KEYS, fixtureConfig, seedProfiles, startFixture } from './test-support/e2e-fixture.js';
@@ -190,6 +191,58 @@ describe('a request nested too deeply (defects 2 and 3)', () => {
       tools: [{ type: 'function', function: { name: 'ok', parameters: nested(40) } }],
     });
     expect(status).toBe(200);
+  });
+});
+
+describe('a compressed request body', () => {
+  const chat = { model: 'default', messages: [{ role: 'user', content: 'compressed-body-marker' }] };
+  const cases = [
+    { path: '/v1/chat/completions', body: chat, dialect: 'openai' },
+    { path: '/v1/responses', body: { model: 'default', input: 'compressed-body-marker' }, dialect: 'openai' },
+    { path: '/v1/messages', body: { ...chat, max_tokens: 10 }, dialect: 'anthropic' },
+  ] as const;
+
+  it.each(cases)('$path with content-encoding: gzip is a 415 in the $dialect error shape naming the header, with no body bytes', async ({ path, body, dialect }) => {
+    await fixture.emulator.clearRequests();
+    const gzipped = zlib.gzipSync(JSON.stringify(body));
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    if (dialect === 'anthropic') headers['anthropic-version'] = '2023-06-01';
+    const response = await fetch(`${fixture.gateway.url}${path}`, { method: 'POST', headers, body: gzipped });
+    expect(response.status).toBe(415);
+    const text = await response.text();
+    const json = JSON.parse(text) as Record<string, unknown>;
+    const message = 'the request body was sent with content-encoding: gzip, which this gateway does not decode; send an uncompressed body (no content-encoding header, or content-encoding: identity)';
+    if (dialect === 'anthropic') {
+      expect(json).toEqual({ type: 'error', error: { type: 'invalid_request_error', message } });
+    } else {
+      expect(json).toEqual({ error: { message, type: 'invalid_request_error', param: null, code: 'unsupported_content_encoding' } });
+    }
+    // Neither the gzip magic bytes nor any part of the decoded body come back.
+    expect(text).not.toContain('\u001f');
+    expect(text).not.toContain(String.fromCharCode(0x1f));
+    expect(text).not.toContain('compressed-body-marker');
+    expect(await fixture.emulator.requests()).toEqual([]);
+    await stillServing();
+  });
+
+  it('names no header value it cannot show plainly, and keeps serving', async () => {
+    const { status, body } = await raw(
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Encoding: "<script>"\r\nContent-Length: 2\r\n\r\n{}',
+    );
+    expect(status).toBe(415);
+    expect(body).not.toContain('<script>');
+    expect(JSON.parse(body)).toMatchObject({ error: { code: 'unsupported_content_encoding', message: expect.stringContaining('a content-encoding header') } });
+    await stillServing();
+  });
+
+  it('content-encoding: identity is an uncompressed body and is answered', async () => {
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body: JSON.stringify(chat),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-understudy-profile')).toBe('openai:a');
   });
 });
 

@@ -9,7 +9,7 @@ import { UnderstudyError } from '@understudy/contracts';
 
 /**
  * What went wrong, independent of the wire format. OpenAI and Anthropic renderers map it to their own `type`.
- * - `invalid_request`: the request itself is wrong (400, 413, 422).
+ * - `invalid_request`: the request itself is wrong (400, 413, 415, 422).
  * - `authentication` / `permission`: the caller's token, or the final upstream failure was an auth failure.
  * - `not_found`: unknown route, model, agent, session or profile.
  * - `request_too_large`: the body exceeds `gateway.maxRequestBytes`.
@@ -63,6 +63,8 @@ export type GatewayErrorCode =
   | 'invalid_json'
   | 'invalid_body'
   | 'incomplete_body'
+  /** The body came with a `content-encoding` (gzip, br, …) the gateway does not decode (415). */
+  | 'unsupported_content_encoding'
   | 'missing_messages'
   | 'missing_input'
   | 'unsupported_stored_state'

@@ -2,7 +2,8 @@
  * Reading a request body with limits: a size limit (`gateway.maxRequestBytes` → 413), an idle limit (a body
  * that stops arriving → 408, so a slow or stalled client cannot hold a connection and an in-flight slot
  * forever), and the gateway's shutdown (a body still arriving when shutdown starts → 503 at once, instead of
- * holding the drain for the whole grace period). Then parsing it as JSON (→ 400), nested at most
+ * holding the drain for the whole grace period). The body is never decoded: a `content-encoding` other than
+ * `identity` is refused before reading (→ 415). Then parsing it as JSON (→ 400), nested at most
  * `MAX_JSON_DEPTH` levels (→ 400).
  */
 import type { IncomingMessage } from 'node:http';
@@ -25,16 +26,47 @@ function tooLarge(maxBytes: number): GatewayError {
   });
 }
 
+/** A `content-encoding` value short and plain enough to name in an answer (anything else is not echoed). */
+const NAMEABLE_ENCODING = /^[a-z0-9][a-z0-9 ,._-]{0,39}$/i;
+
 /**
- * The request body as text, within `limits`. A `content-length` over the limit is refused before reading.
+ * The refusal of a body sent with a `content-encoding` (gzip, br, deflate, …): the gateway reads bodies as they
+ * are, and compressed bytes would otherwise reach the JSON parser and come back in its error. `identity` (alone
+ * or in a list of identities) and an empty header mean no encoding.
  *
- * @throws {GatewayError} 413 `request_too_large`; 408 `request_timeout` when no part of the body arrived for
+ * @returns a 415 `unsupported_content_encoding` naming the header and the fix (never body bytes), or
+ *   `undefined` when the body is not encoded.
+ */
+function encodedBodyRefusal(request: IncomingMessage): GatewayError | undefined {
+  const header = request.headers['content-encoding'];
+  if (header === undefined) return undefined;
+  const codings = header
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return undefined;
+  const named = NAMEABLE_ENCODING.test(header.trim()) ? `content-encoding: ${header.trim()}` : 'a content-encoding header';
+  return new GatewayError(
+    415,
+    'invalid_request',
+    `the request body was sent with ${named}, which this gateway does not decode; send an uncompressed body (no content-encoding header, or content-encoding: identity)`,
+    { code: 'unsupported_content_encoding' },
+  );
+}
+
+/**
+ * The request body as text, within `limits`. A `content-length` over the limit and a `content-encoding` are
+ * refused before reading.
+ *
+ * @throws {GatewayError} 415 `unsupported_content_encoding` for a body with a `content-encoding` other than `identity`; 413 `request_too_large`; 408 `request_timeout` when no part of the body arrived for
  *   `idleTimeoutMs`; 503 `shutting_down` when the gateway started shutting down; 400 `incomplete_body` when the
  *   client closed the connection before the body was complete.
  * @example const text = await readBodyText(request, { maxBytes: 1_048_576, idleTimeoutMs: 10_000 })
  */
 export function readBodyText(request: IncomingMessage, limits: BodyLimits): Promise<string> {
   const { maxBytes, idleTimeoutMs, shutdownSignal } = limits;
+  const encoded = encodedBodyRefusal(request);
+  if (encoded !== undefined) return Promise.reject(encoded);
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   if (request.readableEnded) return Promise.resolve('');

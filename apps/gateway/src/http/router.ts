@@ -117,14 +117,14 @@ function sendError(response: ServerResponse, dialect: WireDialect, error: Gatewa
   }
   const headers = retryHeaders(error, maxRetryAfterMs);
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
-  // The rest of the body was not read (too large, or it stopped arriving): the connection closes after the answer.
-  if (error.status === 408 || error.status === 413) headers['connection'] = 'close';
-  // A 413 may come while the body is still arriving (chunked, no content-length): let the client read it first.
-  const rest = error.status === 413 ? discardRestOfBody(response.req, OVERSIZED_DRAIN) : undefined;
+  // The rest of the body was not read (too large, encoded, or it stopped arriving): the connection closes after the answer.
+  if (error.status === 408 || error.status === 413 || error.status === 415) headers['connection'] = 'close';
+  // A 413 or 415 may come while the body is still arriving (chunked, no content-length): let the client read it first.
+  const rest = error.status === 413 || error.status === 415 ? discardRestOfBody(response.req, OVERSIZED_DRAIN) : undefined;
   sendJson(response, error.status, dialect.renderError(error), headers, rest);
 }
 
-/** After a 413 sent while the body is still arriving: how much more of it is read and dropped, and for how long. */
+/** After a 413 or 415 sent while the body is still arriving: how much more of it is read and dropped, and for how long. */
 const OVERSIZED_DRAIN = { maxBytes: 8 * 1024 * 1024, maxMs: 2_000 } as const;
 
 /**
