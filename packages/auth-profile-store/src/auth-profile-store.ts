@@ -9,7 +9,7 @@
  * never `credentials`.
  */
 import os from 'node:os';
-import { INLINE_PROFILE_NAME, formatProfileId, inlineProfileId, normalizeProviderId, parseProfileId } from '@understudy/contracts';
+import { inlineProfileId, normalizeProviderId, parseProfileId } from '@understudy/contracts';
 import type {
   Credential,
   OAuthCredential,
@@ -33,7 +33,18 @@ import { findLegacyAuthFiles } from './legacy/legacy-files.js';
 import { PostgresAuthProfileStore } from './postgres/postgres-store.js';
 import { RequestPath } from './request-path.js';
 import { assertProfileId } from './profile-ids.js';
-import { parseIdList, profileIdFor, toRecord } from './profile-records.js';
+import {
+  assertRemovable,
+  checkOrderOverride,
+  inlineRecord,
+  parseIdList,
+  profileToStore,
+  refreshedCredentialVerdict,
+  storeClosedError,
+  storeReadOnlyError,
+  toRecord,
+  withInlineRecords,
+} from './profile-records.js';
 import { resetSessionColumns, sessionFromRow } from './session-rows.js';
 import { statePathsUnder, resolveStateRoot } from './state-paths.js';
 import type { StatePaths } from './state-paths.js';
@@ -188,11 +199,7 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   // ---- profiles ----
 
   async upsertProfile(input: UpsertProfileInput): Promise<{ readonly profile: AuthProfileRecord; readonly created: boolean }> {
-    assertStorableCredential(input.credential);
-    const provider = normalizeProviderId(input.credential.provider);
-    const credential = { ...input.credential, provider } as Credential;
-    const id = profileIdFor(input.id, credential);
-    const email = credential.type === 'oauth' ? (credential.email ?? null) : null;
+    const { provider, credential, id, email } = profileToStore(input);
     const { queries, kysely } = this.#writable();
     const created = queries.immediate(() => {
       const now = this.#nowMs();
@@ -220,18 +227,16 @@ class SqliteAuthProfileStore implements AuthProfileStore {
     const provider = options.provider === undefined ? undefined : normalizeProviderId(options.provider);
     let query = this.#profileQuery();
     if (provider !== undefined) query = query.where('profiles.provider', '=', provider);
-    const stored = this.#open().queries.all(query).map((row) => toRecord(row));
-    const inline = [...this.#inline.keys()]
-      .map((id) => this.#inlineRecord(id))
-      .filter((record): record is AuthProfileRecord => record !== undefined && (provider === undefined || record.provider === provider));
-    return [...stored, ...inline].sort((a, b) => (a.provider === b.provider ? 0 : a.provider < b.provider ? -1 : 1));
+    return withInlineRecords(
+      this.#open().queries.all(query).map((row) => toRecord(row)),
+      this.#inline,
+      provider,
+    );
   }
 
   async removeProfile(profileId: ProfileId): Promise<boolean> {
     const id = assertProfileId(profileId);
-    if (this.#inline.has(id) || parseProfileId(id)?.name === INLINE_PROFILE_NAME) {
-      throw new AuthStoreError('reserved_profile_id', `"${id}" is an inline config key: remove models.providers.<id>.apiKey from the config instead`);
-    }
+    assertRemovable(id, this.#inline);
     const { queries, kysely } = this.#writable();
     return queries.immediate(() => {
       const removed = queries.run(kysely.deleteFrom('profiles').where('id', '=', id)) > 0;
@@ -275,16 +280,11 @@ class SqliteAuthProfileStore implements AuthProfileStore {
     const { queries, kysely } = this.#writable();
     return queries.immediate((): SaveRefreshedCredentialResult => {
       const stored = queries.first(kysely.selectFrom('credentials').select(['type', 'expires_at']).where('profile_id', '=', id));
-      if (stored === undefined) throw new AuthStoreError('profile_not_found', `no stored profile "${id}" to save a refreshed credential for`);
-      if (stored.type !== credential.type) {
-        throw new AuthStoreError('invalid_credential', `profile "${id}" holds a ${stored.type} credential, not ${credential.type}`);
-      }
-      if (stored.expires_at !== null && credential.expires !== undefined && stored.expires_at > credential.expires) {
-        return { saved: false, reason: 'stored_is_newer' };
-      }
+      const verdict = refreshedCredentialVerdict(id, stored, credential);
+      if (!verdict.saved) return verdict;
       const columns: CredentialColumns = credentialColumns(credential);
       queries.run(kysely.updateTable('credentials').set({ ...columns, updated_at: this.#nowMs() }).where('profile_id', '=', id));
-      return { saved: true };
+      return verdict;
     });
   }
 
@@ -297,19 +297,7 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   }
 
   async setOrderOverride(provider: string, profileIds: readonly string[]): Promise<ProfileId[]> {
-    const normalized = normalizeProviderId(provider);
-    if (normalized === '') throw new AuthStoreError('invalid_order', 'the provider id is empty');
-    const ids: ProfileId[] = [];
-    for (const raw of profileIds) {
-      const id = raw.includes(':') ? assertProfileId(raw) : formatProfileId(normalized, raw);
-      if (parseProfileId(id)?.provider !== normalized) {
-        throw new AuthStoreError('invalid_order', `profile "${id}" does not belong to provider "${normalized}"`);
-      }
-      if (!ids.includes(id)) ids.push(id);
-    }
-    if (ids.length === 0) {
-      throw new AuthStoreError('invalid_order', `an order for "${normalized}" needs at least one profile id (clear it to remove it)`);
-    }
+    const { provider: normalized, ids } = checkOrderOverride(provider, profileIds);
     const { queries, kysely } = this.#writable();
     const values = { provider: normalized, profile_ids: JSON.stringify(ids), updated_at: this.#nowMs() };
     queries.immediate(() =>
@@ -391,13 +379,13 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   // ---- internals ----
 
   #open(): OpenedDatabase {
-    if (this.#closed) throw new AuthStoreError('store_closed', `the auth-profile store of agent "${this.agentId}" is closed`);
+    if (this.#closed) throw storeClosedError(this.agentId);
     return this.#database;
   }
 
   #writable(): OpenedDatabase {
     const database = this.#open();
-    if (this.readOnly) throw new AuthStoreError('store_read_only', `the auth-profile store of agent "${this.agentId}" was opened read-only`);
+    if (this.readOnly) throw storeReadOnlyError(this.agentId);
     return database;
   }
 
@@ -437,15 +425,7 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   }
 
   #inlineRecord(id: ProfileId): AuthProfileRecord | undefined {
-    const inline = this.#inline.get(id);
-    if (inline === undefined) return undefined;
-    return {
-      id,
-      provider: inline.provider,
-      type: 'api_key',
-      facts: { type: 'api_key', hasSecret: !inline.key.isBlank(), hasRefresh: false },
-      source: 'inline',
-    };
+    return inlineRecord(id, this.#inline.get(id));
   }
 }
 

@@ -14,7 +14,7 @@
  *   state and keeps them, in order, to write back when the server answers again; probes fall back to a
  *   throttle of this replica; session writes and management writes fail with `state_unreachable`.
  */
-import { INLINE_PROFILE_NAME, formatProfileId, inlineProfileId, normalizeProviderId, parseProfileId } from '@understudy/contracts';
+import { inlineProfileId, normalizeProviderId, parseProfileId } from '@understudy/contracts';
 import type {
   AuthProfileView,
   Credential,
@@ -37,7 +37,18 @@ import { assertStorableCredential, credentialColumns, credentialFromRow } from '
 import type { CredentialColumns } from '../credential-rows.js';
 import { AuthStoreError } from '../errors.js';
 import { assertProfileId } from '../profile-ids.js';
-import { parseIdList, profileIdFor, toRecord } from '../profile-records.js';
+import {
+  assertRemovable,
+  checkOrderOverride,
+  inlineRecord,
+  parseIdList,
+  profileToStore,
+  refreshedCredentialVerdict,
+  storeClosedError,
+  storeReadOnlyError,
+  toRecord,
+  withInlineRecords,
+} from '../profile-records.js';
 import type { ProfileRow } from '../profile-records.js';
 import type { CredentialsTable, SessionsTable } from '../schema.js';
 import { SESSION_COLUMN_NAMES, applySessionPatch, resetSessionColumns, sessionFromRow } from '../session-rows.js';
@@ -338,12 +349,8 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
 
   async upsertProfile(input: UpsertProfileInput): Promise<{ readonly profile: AuthProfileRecord; readonly created: boolean }> {
     this.#writable();
-    assertStorableCredential(input.credential);
+    const { provider, credential, id, email } = profileToStore(input);
     const box = this.#box('storing');
-    const provider = normalizeProviderId(input.credential.provider);
-    const credential = { ...input.credential, provider } as Credential;
-    const id = profileIdFor(input.id, credential);
-    const email = credential.type === 'oauth' ? (credential.email ?? null) : null;
     const sealed = this.#sealColumns(id, credentialColumns(credential), box);
     const created = await this.#state.guard(() =>
       this.#state.kysely.transaction().execute(async (trx) => {
@@ -384,18 +391,16 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
       text: `select ${PROFILE_COLUMNS} from profiles p join credentials c on c.agent_id = p.agent_id and c.profile_id = p.id where p.agent_id = $1 ${provider === undefined ? '' : 'and p.provider = $2'} order by p.provider, p.created_at, p.id`,
       values: provider === undefined ? [this.agentId] : [this.agentId, provider],
     });
-    const stored = result.rows.map((row) => toRecord(row));
-    const inline = [...this.#inline.keys()]
-      .map((id) => this.#inlineRecord(id))
-      .filter((record): record is AuthProfileRecord => record !== undefined && (provider === undefined || record.provider === provider));
-    return [...stored, ...inline].sort((a, b) => (a.provider === b.provider ? 0 : a.provider < b.provider ? -1 : 1));
+    return withInlineRecords(
+      result.rows.map((row) => toRecord(row)),
+      this.#inline,
+      provider,
+    );
   }
 
   async removeProfile(profileId: ProfileId): Promise<boolean> {
     const id = assertProfileId(profileId);
-    if (this.#inline.has(id) || parseProfileId(id)?.name === INLINE_PROFILE_NAME) {
-      throw new AuthStoreError('reserved_profile_id', `"${id}" is an inline config key: remove models.providers.<id>.apiKey from the config instead`);
-    }
+    assertRemovable(id, this.#inline);
     this.#writable();
     const provider = parseProfileId(id)?.provider ?? '';
     const removed = await this.#state.guard(() =>
@@ -463,13 +468,8 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
           .where('profile_id', '=', id)
           .forUpdate()
           .executeTakeFirst();
-        if (stored === undefined) throw new AuthStoreError('profile_not_found', `no stored profile "${id}" to save a refreshed credential for`);
-        if (stored.type !== credential.type) {
-          throw new AuthStoreError('invalid_credential', `profile "${id}" holds a ${stored.type} credential, not ${credential.type}`);
-        }
-        if (stored.expires_at !== null && credential.expires !== undefined && stored.expires_at > credential.expires) {
-          return { saved: false, reason: 'stored_is_newer' };
-        }
+        const verdict = refreshedCredentialVerdict(id, stored, credential);
+        if (!verdict.saved) return verdict;
         await trx
           .updateTable('credentials')
           .set({ ...sealed, updated_at: this.#nowMs() })
@@ -477,7 +477,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
           .where('profile_id', '=', id)
           .execute();
         await this.#notifyKysely(trx, [['p', provider], ['c', id]]);
-        return { saved: true };
+        return verdict;
       }),
     );
     this.#providers.invalidate(provider);
@@ -501,19 +501,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
   }
 
   async setOrderOverride(provider: string, profileIds: readonly string[]): Promise<ProfileId[]> {
-    const normalized = normalizeProviderId(provider);
-    if (normalized === '') throw new AuthStoreError('invalid_order', 'the provider id is empty');
-    const ids: ProfileId[] = [];
-    for (const raw of profileIds) {
-      const id = raw.includes(':') ? assertProfileId(raw) : formatProfileId(normalized, raw);
-      if (parseProfileId(id)?.provider !== normalized) {
-        throw new AuthStoreError('invalid_order', `profile "${id}" does not belong to provider "${normalized}"`);
-      }
-      if (!ids.includes(id)) ids.push(id);
-    }
-    if (ids.length === 0) {
-      throw new AuthStoreError('invalid_order', `an order for "${normalized}" needs at least one profile id (clear it to remove it)`);
-    }
+    const { provider: normalized, ids } = checkOrderOverride(provider, profileIds);
     this.#writable();
     const values = { agent_id: this.agentId, provider: normalized, profile_ids: JSON.stringify(ids), updated_at: this.#nowMs() };
     await this.#state.guard(() =>
@@ -645,12 +633,12 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
   // ---- internals ----
 
   #open(): void {
-    if (this.#closed) throw new AuthStoreError('store_closed', `the auth-profile store of agent "${this.agentId}" is closed`);
+    if (this.#closed) throw storeClosedError(this.agentId);
   }
 
   #writable(): void {
     this.#open();
-    if (this.readOnly) throw new AuthStoreError('store_read_only', `the auth-profile store of agent "${this.agentId}" was opened read-only`);
+    if (this.readOnly) throw storeReadOnlyError(this.agentId);
   }
 
   async #storedProviderState(provider: string): Promise<StoredProviderState> {
@@ -802,14 +790,6 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
   }
 
   #inlineRecord(id: ProfileId): AuthProfileRecord | undefined {
-    const inline = this.#inline.get(id);
-    if (inline === undefined) return undefined;
-    return {
-      id,
-      provider: inline.provider,
-      type: 'api_key',
-      facts: { type: 'api_key', hasSecret: !inline.key.isBlank(), hasRefresh: false },
-      source: 'inline',
-    };
+    return inlineRecord(id, this.#inline.get(id));
   }
 }
