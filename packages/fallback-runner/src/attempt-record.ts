@@ -41,5 +41,11 @@ export interface AttemptRecord {
    * overflow because its declared window is not larger (`reason` is then `context_overflow`).
    */
   readonly skipReason?: 'context_window' | undefined;
+  /**
+   * The record belongs to the continuation of an answer that broke after output (docs/policy.md#continuing-a-broken-stream):
+   * the request carried the text already streamed as a trailing assistant message, or the candidate was passed
+   * over for it.
+   */
+  readonly continuation?: true | undefined;
   readonly atMs: number;
 }

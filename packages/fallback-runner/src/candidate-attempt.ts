@@ -96,13 +96,14 @@ export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, 
  * A keyless provider (a local server): no stored or inline profile at all, and none configured for it in
  * `auth.profiles` or `auth.order` (a configured profile without a credential is a missing credential instead).
  */
-function isKeyless<T>(ctx: RunContext<T>, state: ProviderAuthState): boolean {
+export function isKeyless<T>(ctx: RunContext<T>, state: ProviderAuthState): boolean {
   if (state.profiles.length > 0) return false;
   if ((ctx.config.auth.order[state.provider]?.length ?? 0) > 0) return false;
   return !Object.values(ctx.config.auth.profiles).some((profile) => profile.provider === state.provider);
 }
 
-function orderProfiles<T>(ctx: RunContext<T>, candidate: Candidate, state: ProviderAuthState): ProfileOrder {
+/** The candidate's profiles in the order they are tried (the session's pin first while eligible). */
+export function orderProfiles<T>(ctx: RunContext<T>, candidate: Candidate, state: ProviderAuthState): ProfileOrder {
   const explicit = ctx.switchProfiles.get(candidateKey(candidate)) ?? ctx.explicitProfile;
   const pinned = sessionPin(ctx.session.entry, candidate.provider, explicit);
   return resolveProfileOrder({
@@ -241,7 +242,8 @@ function settle<T>(
   };
 }
 
-function skip<T>(
+/** Records a candidate passed over without a request (one `skip` attempt record). */
+export function skip<T>(
   ctx: RunContext<T>,
   candidate: Candidate,
   index: number,

@@ -6,13 +6,19 @@
 import type { FailoverReason, ProfileId } from '@understudy/contracts';
 
 /** Which decision an event reports. */
-export type FallbackDecision = 'skip_candidate' | 'probe_cooldown_candidate' | 'candidate_failed' | 'candidate_succeeded';
+export type FallbackDecision =
+  | 'skip_candidate'
+  | 'probe_cooldown_candidate'
+  | 'candidate_failed'
+  | 'candidate_succeeded'
+  /** A stream broke after output and the answer was continued (or its continuation was tried) on this candidate. */
+  | 'continued_after_output';
 
 /**
  * Where a step led.
  * - `next_candidate`: the run moved on to `fallbackStepToModel`.
  * - `probing`: a cooling-down candidate is being probed.
- * - `succeeded`: `fallbackStepToModel` answered.
+ * - `succeeded`: `fallbackStepToModel` answered (for `continued_after_output`: its continuation started).
  * - `exhausted`: nothing was left to try.
  * - `turn_ended`: a terminal failure (context overflow, refusal, abort, after output) or the deadline ended the turn.
  */
@@ -28,6 +34,9 @@ export type FallbackStepOutcome = 'next_candidate' | 'probing' | 'succeeded' | '
  * - `fallbackStepToModel`: where the step goes (next candidate, or the model that answered).
  * - `fallbackStepFromFailureReason` / `fallbackStepFromFailureDetail`: why the step's origin failed (classifier
  *   rule id, or why it was skipped).
+ * - `continuationFailureReason`: for `continued_after_output` whose request failed (`fallbackStepFinalOutcome`
+ *   `turn_ended`), the continuation's own failure reason; `reason` / `fallbackStepFromFailureReason` are then
+ *   still the failure that broke the stream.
  * - `atMs`: when the decision was taken, epoch ms.
  */
 export interface FallbackDecisionEvent {
@@ -45,6 +54,7 @@ export interface FallbackDecisionEvent {
   readonly fallbackStepFromFailureReason?: FailoverReason | undefined;
   readonly fallbackStepFromFailureDetail?: string | undefined;
   readonly fallbackStepFinalOutcome?: FallbackStepOutcome | undefined;
+  readonly continuationFailureReason?: FailoverReason | undefined;
   readonly atMs: number;
 }
 

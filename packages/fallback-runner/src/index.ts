@@ -26,3 +26,5 @@ export { MAX_LIVE_SWITCHES, runFollowingLiveSwitches } from './live-switch-owner
 export type { FollowLiveSwitchesOptions } from './live-switch-owner.js';
 export { isUserPin } from './session-state.js';
 export { markFailureAfterOutput } from './retry.js';
+export { continueAfterOutput } from './continuation.js';
+export type { ContinuationOutcome, ContinueAfterOutputOptions } from './continuation.js';
