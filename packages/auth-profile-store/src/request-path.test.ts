@@ -1,7 +1,11 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Secret } from '@understudy/contracts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAuthProfileStore } from './index.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openAuthProfileStore, statePathsUnder } from './index.js';
 import type { AuthProfileStore } from './index.js';
+import { buildChildScript } from './test-support/build-child.js';
 import { makeTempStateRoot, removeTempStateRoot } from './test-support/temp-state.js';
 
 let root: string;
@@ -22,7 +26,7 @@ afterEach(async () => {
 
 const key = (name: string) => ({ type: 'api_key', provider: 'openai', key: new Secret(`sk-test-${name}`) }) as const;
 
-describe('request path: prepared statements, no routing state kept between calls', () => {
+describe('request path: prepared statements, no routing state served after any connection wrote', () => {
   it('sees another handle\'s profiles, order, cooldowns and removals on the very next call', async () => {
     expect(await gateway.loadProviderAuthState('openai')).toEqual({
       provider: 'openai',
@@ -92,5 +96,56 @@ describe('request path: prepared statements, no routing state kept between calls
     ]) {
       await expect(call()).rejects.toMatchObject({ code: 'store_closed' });
     }
+  });
+});
+
+describe('request path: the provider state kept while the database did not change', () => {
+  let childScript: string;
+  beforeAll(async () => {
+    childScript = await buildChildScript(path.join(import.meta.dirname, 'test-support', 'mark-failures-child.ts'));
+  }, 60_000);
+
+  /** Runs the mark-failures child: `count` failure marks on `profileId`, from another process. */
+  function markFromAnotherProcess(profileId: string, count: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [childScript, root, profileId, String(count)], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 && stderr === '' ? resolve() : reject(new Error(`child exited ${String(code)}: ${stderr}`))));
+    });
+  }
+
+  it('answers from the decoded state while nothing was written, and reads again after its own write', async () => {
+    await gateway.upsertProfile({ id: 'a', credential: key('a') });
+    const first = await gateway.loadProviderAuthState('openai');
+    const second = await gateway.loadProviderAuthState('openai');
+    // The same decoded objects: no read transaction, no decoding.
+    expect(second.usageStats).toBe(first.usageStats);
+    expect(second.profiles[0]).toBe(first.profiles[0]);
+    await gateway.updateUsageStats('openai:a', () => ({ cooldownUntil: 7000, cooldownReason: 'rate_limit' }));
+    const third = await gateway.loadProviderAuthState('openai');
+    expect(third.usageStats).not.toBe(first.usageStats);
+    expect(third.usageStats['openai:a']).toEqual({ cooldownUntil: 7000, cooldownReason: 'rate_limit' });
+    await gateway.updateUsageStats('openai:a', () => ({}));
+    expect((await gateway.loadProviderAuthState('openai')).usageStats['openai:a']).toEqual({});
+  });
+
+  it('sees a cooldown another process wrote, and one another connection cleared, on the very next call', async () => {
+    await gateway.upsertProfile({ id: 'a', credential: key('a') });
+    expect((await gateway.loadProviderAuthState('openai')).usageStats).toEqual({});
+    await markFromAnotherProcess('openai:a', 3);
+    expect((await gateway.loadProviderAuthState('openai')).usageStats['openai:a']).toMatchObject({ errorCount: 3, failureCounts: { rate_limit: 3 } });
+
+    // A plain SQLite connection of its own, going around the store: only data_version can tell.
+    const raw = new Database(statePathsUnder(root, 'main').databasePath);
+    try {
+      raw.prepare("update usage_stats set stats = '{}' where profile_id = 'openai:a'").run();
+    } finally {
+      raw.close();
+    }
+    expect((await gateway.loadProviderAuthState('openai')).usageStats['openai:a']).toEqual({});
+    await markFromAnotherProcess('openai:a', 1);
+    expect((await gateway.loadProviderAuthState('openai')).usageStats['openai:a']).toMatchObject({ errorCount: 1 });
   });
 });

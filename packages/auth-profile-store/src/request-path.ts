@@ -7,8 +7,13 @@
  * transactions are better-sqlite3 transaction functions created once, so a call costs what SQLite costs (tens
  * of µs) rather than a kysely build and compile per query. Each read-modify-write is still one synchronous
  * `BEGIN IMMEDIATE` transaction (`.immediate()`), and a provider's profiles, order and usage stats are read
- * in one read transaction (one snapshot). Nothing but the statements is kept between calls: other processes
- * write the same file, and a cooldown they record must be seen by the very next call.
+ * in one read transaction (one snapshot).
+ *
+ * The one thing kept between calls is each provider's last decoded state, and only while the database provably
+ * did not change: `PRAGMA data_version` moves when any other connection (another process, another handle of this
+ * one) commits, and `total_changes()` moves with every write of this connection. Both are read in one statement
+ * before each use, so a cooldown another process recorded or cleared is seen by the very next call, and so is
+ * one this store wrote.
  */
 import type Database from 'better-sqlite3';
 import type {
@@ -42,6 +47,15 @@ interface ProviderRows {
   /** `[profile_id, stats]` pairs. */
   readonly usageStats: readonly (readonly [string, string])[];
   readonly storedOrder: string | undefined;
+}
+
+/** A provider's decoded state, kept while neither counter of {@link RequestPath} moved. */
+interface CachedProviderState {
+  readonly dataVersion: number;
+  readonly ownChanges: number;
+  readonly profiles: readonly AuthProfileView[];
+  readonly usageStats: Readonly<Record<ProfileId, ProfileUsageStats>>;
+  readonly storedOrder: readonly ProfileId[] | undefined;
 }
 
 /** A joined profile row (see `ProfileRow`): the same columns as the management listing. */
@@ -100,6 +114,9 @@ export class RequestPath {
   readonly #putProbe: Database.Statement<[string, number]>;
   readonly #sessionOf: RawSelect<[string], SessionsTable>;
   readonly #putSession: Database.Statement<[SessionsTable]>;
+  /** `[data_version, total_changes()]`: what other connections committed, what this one wrote. */
+  readonly #changeCounters: Database.Statement<[], [number, number]>;
+  readonly #providerStates = new Map<string, CachedProviderState>();
 
   readonly #readProvider: Database.Transaction<(provider: string) => ProviderRows>;
   readonly #updateUsageStats: Database.Transaction<(id: ProfileId, transition: UsageStatsTransition, nowMs: () => number) => ProfileUsageStats>;
@@ -126,6 +143,7 @@ export class RequestPath {
     );
     this.#sessionOf = new RawSelect(sqlite, plainColumns<SessionsTable>(SESSION_COLUMN_NAMES), 'from sessions where key = ?');
     this.#putSession = sqlite.prepare(SESSION_UPSERT);
+    this.#changeCounters = sqlite.prepare<[], [number, number]>('select data_version, total_changes() from pragma_data_version').raw();
 
     this.#readProvider = sqlite.transaction((provider: string): ProviderRows => {
       const [low, high] = providerRange(provider);
@@ -168,17 +186,36 @@ export class RequestPath {
 
   /**
    * A provider's stored profiles (then `inline`, when given), stored order and usage stats (including stats of
-   * ids with no stored profile), read in one read transaction. `provider` is normalised.
+   * ids with no stored profile), read in one read transaction, or the same state decoded by an earlier call
+   * when no connection has written the database since. `provider` is normalised. The answer is shared between
+   * calls: it must not be mutated (its types are read-only).
    */
   loadProviderAuthState(provider: string, inline: AuthProfileView | undefined): ProviderAuthState {
+    const state = this.#providerState(provider);
+    const profiles = inline === undefined ? state.profiles : [...state.profiles, inline];
+    return state.storedOrder === undefined
+      ? { provider, profiles, usageStats: state.usageStats }
+      : { provider, profiles, storedOrder: state.storedOrder, usageStats: state.usageStats };
+  }
+
+  #providerState(provider: string): CachedProviderState {
+    const counters = this.#changeCounters.get();
+    const [dataVersion, ownChanges] = counters ?? [Number.NaN, Number.NaN];
+    const cached = this.#providerStates.get(provider);
+    if (cached !== undefined && cached.dataVersion === dataVersion && cached.ownChanges === ownChanges) return cached;
+    // Counters read before the snapshot: a commit in between makes the next call read again, never the reverse.
     const rows = this.#readProvider.deferred(provider);
-    const profiles: AuthProfileView[] = rows.profiles.map(toRecord);
-    if (inline !== undefined) profiles.push(inline);
     const usageStats: Record<ProfileId, ProfileUsageStats> = {};
     for (const [id, stats] of rows.usageStats) usageStats[id] = parseStoredUsageStats(stats);
-    return rows.storedOrder === undefined
-      ? { provider, profiles, usageStats }
-      : { provider, profiles, storedOrder: parseIdList(rows.storedOrder), usageStats };
+    const state: CachedProviderState = {
+      dataVersion,
+      ownChanges,
+      profiles: rows.profiles.map(toRecord),
+      usageStats,
+      storedOrder: rows.storedOrder === undefined ? undefined : parseIdList(rows.storedOrder),
+    };
+    this.#providerStates.set(provider, state);
+    return state;
   }
 
   /** The credential of a stored profile, secrets wrapped, or `undefined`. `id` is canonical. */
