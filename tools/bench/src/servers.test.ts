@@ -108,4 +108,10 @@ describe('Portkey config header', () => {
       targets: [{ custom_host: 'http://a/v1' }, { custom_host: 'http://b/v1' }],
     });
   });
+
+  it('falls back on any failure without on_status_codes, and never sets a request_timeout', () => {
+    const config = JSON.parse(portkeyFallbackConfig('http://a/v1', 'http://b/v1', null)) as { strategy: object; targets: object[] };
+    expect(config.strategy).toEqual({ mode: 'fallback' });
+    expect(config.targets.every((each) => !('request_timeout' in each))).toBe(true);
+  });
 });

@@ -8,7 +8,9 @@
  * - a cooling primary: `cool/bench-model` (a stored profile seeded into a one-hour rate-limit cooldown before
  *   start) with `fixed/bench-model` as the fallback, so every request skips the primary;
  * - failover: `limited/bench-model` (the upstream answers 429 under `/limited/`) with `backup/bench-model`
- *   (under `/fallback/`) as the fallback.
+ *   (under `/fallback/`) as the fallback;
+ * - failover conduct (recovery, silent provider): `primary/bench-model` and `backup/bench-model`, both served by
+ *   a provider emulator, with every timeout, retry and cooldown setting at its default.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,6 +64,18 @@ export function failoverConfig(upstreamUrl: string): Record<string, unknown> {
     },
     agents: { defaults: { model: { primary: `limited/${BENCH_MODEL}`, fallbacks: [`backup/${BENCH_MODEL}`] } } },
     gateway: { auth: { adminToken: BENCH_ADMIN_TOKEN } },
+  };
+}
+
+/**
+ * Config of the failover-conduct figures: `primary/bench-model` at `primaryBaseUrl`, `backup/bench-model` at
+ * `fallbackBaseUrl` (OpenAI chat completions, inline keys), and nothing else: timeouts, retries, cooldowns and
+ * probes are the defaults a new user gets (docs/configuration.md).
+ */
+export function primaryAndBackupConfig(primaryBaseUrl: string, fallbackBaseUrl: string): Record<string, unknown> {
+  return {
+    models: { providers: { primary: provider(primaryBaseUrl, 'sk-bench-primary'), backup: provider(fallbackBaseUrl, 'sk-bench-backup') } },
+    agents: { defaults: { model: { primary: `primary/${BENCH_MODEL}`, fallbacks: [`backup/${BENCH_MODEL}`] } } },
   };
 }
 

@@ -50,7 +50,12 @@ export function portkeySingleConfig(baseUrl: string): string {
   return JSON.stringify(target(baseUrl));
 }
 
-/** The `x-portkey-config` header value for a fallback from `primaryBaseUrl` to `fallbackBaseUrl` on a 429. */
-export function portkeyFallbackConfig(primaryBaseUrl: string, fallbackBaseUrl: string): string {
-  return JSON.stringify({ strategy: { mode: 'fallback', on_status_codes: [429] }, targets: [target(primaryBaseUrl), target(fallbackBaseUrl)] });
+/**
+ * The `x-portkey-config` header value for a fallback from `primaryBaseUrl` to `fallbackBaseUrl`: on the statuses
+ * of `onStatusCodes` (default `[429]`), or, with `null`, on any failure (Portkey's own default, which also covers
+ * a primary that never answers). No `request_timeout` is set: Portkey's default (none) applies.
+ */
+export function portkeyFallbackConfig(primaryBaseUrl: string, fallbackBaseUrl: string, onStatusCodes: readonly number[] | null = [429]): string {
+  const strategy = onStatusCodes === null ? { mode: 'fallback' } : { mode: 'fallback', on_status_codes: onStatusCodes };
+  return JSON.stringify({ strategy, targets: [target(primaryBaseUrl), target(fallbackBaseUrl)] });
 }

@@ -22,6 +22,8 @@ import { median } from '../stats.js';
 import type { UpstreamEvent } from '../upstream/fixed-upstream.js';
 import { BENCH_ADMIN_TOKEN, LIMITED_PROFILE_ID, failoverConfig, startUnderstudy } from '../understudy-gateway.js';
 import { runFolder, spawnUpstream, stopAll, tryStartPortkey } from './side-by-side.js';
+import { conductFigures } from './conduct-figures.js';
+import { conductSettings, measureConduct } from './failover-conduct.js';
 
 /** Knobs of the failover measurement. */
 export interface FailoverBenchSettings {
@@ -161,11 +163,17 @@ export function failoverFigures(roundMedians: Readonly<Record<string, readonly n
     : [figure, compared({ ...figure, name: 'failover.decision_ms.vs_portkey' }, { name: 'portkey', value: median(portkey) })];
 }
 
-/** The failover suite. */
+/**
+ * The failover suite: `failover.decision_ms` first (alone, it is a millisecond figure), then the conduct figures
+ * `failover.recovery_s` and `failover.silent_provider_s` (`.non_stream`), see `failover-conduct.ts`.
+ */
 export const failoverSuite: BenchSuite = {
   name: 'failover',
-  description: 'primary 429 → fallback request seen by the upstream, understudy vs Portkey',
+  description: 'primary 429 → fallback request seen by the upstream; seconds back on a recovered primary; seconds to an answer past a silent primary (streamed, non-streamed): understudy vs Portkey',
   async run(options: SuiteOptions): Promise<readonly Figure[]> {
-    return failoverFigures(await measureFailover(options, failoverSettings(options.quick)));
+    const decision = failoverFigures(await measureFailover(options, failoverSettings(options.quick)));
+    const conduct = conductFigures(await measureConduct(options, conductSettings(options.quick)));
+    for (const each of conduct.skipped) options.skip?.(each.name, each.reason);
+    return [...decision, ...conduct.figures];
   },
 };

@@ -58,6 +58,42 @@ export function spawnBareProxy(repoRoot: string, dir: string, upstreamUrl: strin
   });
 }
 
+/**
+ * Spawns the provider emulator (`tools/provider-emulator/dist/main.js`, built by `pnpm bench`) with no script:
+ * every request gets an ok answer until {@link setEmulatorScript} says otherwise.
+ *
+ * @throws {BenchError} `missing_input` when the emulator is not built; `server_failed` when it does not start.
+ */
+export function spawnEmulator(repoRoot: string, dir: string, name: string): Promise<ServerProcess> {
+  const entry = path.join(repoRoot, 'tools/provider-emulator/dist/main.js');
+  if (!fs.existsSync(entry)) throw new BenchError(`${entry} is missing: run the bench through \`pnpm bench\`, which builds the emulator first`, 'missing_input');
+  return spawnServer({
+    name,
+    command: process.execPath,
+    args: [entry, '--port', '0'],
+    logFile: path.join(dir, `${name}.log`),
+    ready: { kind: 'url-line' },
+  });
+}
+
+/**
+ * Replaces an emulator's script through its control API (`POST /__script`, which also restarts every route's
+ * steps and call counts).
+ *
+ * @throws {BenchError} `bad_answer` when the emulator refuses the script.
+ */
+export async function setEmulatorScript(emulatorUrl: string, script: unknown): Promise<void> {
+  const answer = await fetch(`${emulatorUrl}/__script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(script) });
+  const text = await answer.text();
+  if (answer.status !== 200) throw new BenchError(`the emulator refused the script (${answer.status}): ${text.slice(0, 300)}`, 'bad_answer');
+}
+
+/** The calls an emulator's route named `route` has had since its script was last set (`GET /__stats`). */
+export async function emulatorRouteCalls(emulatorUrl: string, route: string): Promise<number> {
+  const stats = (await (await fetch(`${emulatorUrl}/__stats`)).json()) as { routes: { name: string | null; calls: number }[] };
+  return stats.routes.find((each) => each.name === route)?.calls ?? 0;
+}
+
 /** Portkey, or why it is not there. */
 export type PortkeyStart = { readonly ok: true; readonly server: ServerProcess; readonly version: string } | { readonly ok: false; readonly reason: string };
 
