@@ -61,7 +61,7 @@ export interface ConductSettings {
  * Default settings. A full run: three outages of 20, 30 and 40 s (spread over one default probe throttle, 30 s,
  * so the moment of recovery falls at three different places of the gateway's probe schedule) with a request every
  * 2 s, and up to 330 s for a silent answer (the default whole-request limit of 300 s, plus margin); its conduct
- * phase takes about 5.5 min, mostly idle waiting. A quick run: one 5 s outage with a request every second,
+ * phase takes about 6 min, mostly idle waiting. A quick run: one 5 s outage with a request every second,
  * streams only, up to 40 s for a silent answer; about 1.5 min.
  */
 export function conductSettings(quick: boolean): ConductSettings {
