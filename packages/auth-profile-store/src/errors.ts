@@ -25,6 +25,8 @@ export type AuthStoreErrorCode =
   | 'invalid_postgres_options'
   /** The shared PostgreSQL state cannot be reached right now (the store serves its last known state). */
   | 'state_unreachable'
+  /** The PostgreSQL server refused the connection or a read (wrong database, user, rights); the message carries its reason and SQLSTATE. */
+  | 'state_refused'
   | 'legacy_auth_files';
 
 /**

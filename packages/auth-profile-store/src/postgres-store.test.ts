@@ -89,6 +89,52 @@ describe.runIf(available)('PostgreSQL state: schema and migrations', () => {
     expect((await main.listProfiles()).map((profile) => profile.id)).toEqual(['openai:default']);
   });
 
+  it('refuses a schema PostgreSQL keeps for itself before connecting', async () => {
+    for (const schema of ['pg_catalog', 'pg_toast', 'information_schema']) {
+      await expect(connectPostgresState({ url: TEST_POSTGRES_URL, schema })).rejects.toMatchObject({
+        code: 'invalid_postgres_options',
+        message: `schema "${schema}" is reserved by PostgreSQL (pg_* and information_schema): name another, e.g. "understudy"`,
+      });
+    }
+  });
+
+  it('with migrations: none, nothing is written until migrate() runs', async () => {
+    const schema = newSchema('none');
+    const state = await connect(schema, { migrations: 'none' });
+    const exists = async (): Promise<boolean> => (await adminQuery(`select 1 from information_schema.schemata where schema_name = $1`, [schema])).length === 1;
+    expect(await state.storedKeyIds()).toEqual([]);
+    expect(await state.pendingMigrations()).toEqual([...PG_MIGRATION_NAMES]);
+    expect(await exists()).toBe(false);
+    expect(await state.migrate()).toEqual([...PG_MIGRATION_NAMES]);
+    expect(await exists()).toBe(true);
+  });
+
+  it('a database that does not exist is refused with the server reason, its SQLSTATE and the fix, never the password', async () => {
+    const url = new URL(TEST_POSTGRES_URL);
+    url.pathname = '/understudy_no_such_database';
+    url.password = 'hunter2-refused';
+    const state = await connect(newSchema('nodb'), { url: url.toString(), migrations: 'none' });
+    const read = (await state.storedKeyIds().catch((caught: unknown) => caught)) as Error & { code: string };
+    expect(read.code).toBe('state_refused');
+    expect(read.message).toContain('database "understudy_no_such_database" does not exist (SQLSTATE 3D000): check the database name in the URL');
+    const migrate = (await state.migrate().catch((caught: unknown) => caught)) as Error & { code: string };
+    expect(migrate.code).toBe('migration_failed');
+    expect(migrate.message).toContain('does not exist (SQLSTATE 3D000)');
+    for (const message of [read.message, migrate.message]) expect(message).not.toContain('hunter2-refused');
+  });
+
+  it('storedKeyIds names the key of the sealed values, and another key fails the one key comparison', async () => {
+    const schema = newSchema('keyids');
+    const state = await connect(schema);
+    const store = await open(state);
+    await store.upsertProfile({ credential: { type: 'api_key', provider: 'openai', key: new Secret('sk-test-key-ids-0001') } });
+    const ids = await state.storedKeyIds();
+    expect(ids).toEqual([state.secretBox?.keyId]);
+    const other = await connect(schema, { secretKey: 'another-test-secret-key-9876543210zyxw', migrations: 'none' });
+    expect(() => other.secretBox?.assertKeyId(ids[0] ?? '')).toThrow(expect.objectContaining({ code: 'secret_key_mismatch' }));
+    expect(() => state.secretBox?.assertKeyId(ids[0] ?? '')).not.toThrow();
+  });
+
   it('rejects a schema name that is not a plain identifier', async () => {
     await expect(connectPostgresState({ url: TEST_POSTGRES_URL, schema: 'x; drop table y' })).rejects.toMatchObject({ code: 'invalid_postgres_options' });
   });

@@ -18,7 +18,7 @@ import { silentLogger } from '@understudy/contracts';
 import { AuthStoreError } from '../errors.js';
 import { PG_MIGRATION_NAMES, pgMigrationProvider } from './pg-migrations.js';
 import type { PgDatabase } from './pg-schema.js';
-import { SecretBox } from './secret-box.js';
+import { SEALED_COLUMNS, SecretBox } from './secret-box.js';
 
 /** The schema used when none is given. */
 export const DEFAULT_PG_SCHEMA = 'understudy';
@@ -28,6 +28,11 @@ export const DEFAULT_PG_POOL_SIZE = 10;
 export const DEFAULT_CACHE_MAX_AGE_MS = 1000;
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** True for a schema name PostgreSQL keeps for itself: `pg_*` (pg_catalog, pg_toast, …) and information_schema. */
+function isReservedSchema(schema: string): boolean {
+  return schema.startsWith('pg_') || schema === 'information_schema';
+}
 
 /** Options of {@link connectPostgresState}. */
 export interface ConnectPostgresStateOptions {
@@ -52,9 +57,11 @@ export interface ConnectPostgresStateOptions {
   readonly retryIntervalMs?: number | undefined;
   /**
    * `run`: create the schema and run pending migrations (under an advisory lock, so replicas starting together
-   * migrate once). `check`: fail with `store_not_migrated` when some are pending. @default 'run'
+   * migrate once). `check`: fail with `store_not_migrated` when some are pending. `none`: neither, and nothing
+   * is written: the caller runs {@link PostgresState.migrate} once its own checks passed (`state copy` does).
+   * @default 'run'
    */
-  readonly migrations?: 'run' | 'check' | undefined;
+  readonly migrations?: 'run' | 'check' | 'none' | undefined;
   /** Where outages and recoveries are logged. @default silent */
   readonly logger?: Logger | undefined;
   /** Monotonic clock for cache ages, ms. @default performance.now */
@@ -102,6 +109,40 @@ export function isOutageError(error: unknown): boolean {
   return OUTAGE_MESSAGES.test(error.message);
 }
 
+/**
+ * What to do about a statement or connection the server refused, by SQLSTATE (class `28` is any authorization
+ * failure).
+ */
+function refusalFix(code: string | undefined): string {
+  if (code === '3D000') return 'check the database name in the URL, or create that database first';
+  if (code?.startsWith('28') === true) return 'check the user and password in the URL and that the server lets that user connect (pg_hba.conf)';
+  if (code === '42501') {
+    return 'give the role the right to create the schema and its tables (GRANT CREATE ON DATABASE <db> TO <role>), or name a schema the role owns';
+  }
+  return 'check the database, user and schema of the URL, and that the role may create the schema and its tables';
+}
+
+/**
+ * The server's reason for a refusal, for a message: its text and SQLSTATE, and what to do. `secret` (the URL's
+ * password) is cut out should the text ever contain it.
+ */
+function refusalReason(error: unknown, secret: string): string {
+  const code = (error as { readonly code?: unknown } | null)?.code;
+  const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  const raw = error instanceof Error ? error.message : String(error);
+  const text = (secret === '' ? raw : raw.split(secret).join('***')).slice(0, 300);
+  return `${text}${sqlState === undefined ? '' : ` (SQLSTATE ${sqlState})`}: ${refusalFix(sqlState)}`;
+}
+
+/** The password of a PostgreSQL URL, decoded (empty when there is none or the URL does not parse). */
+function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+}
+
 /** A short, secret-free description of an outage error for logs and status. */
 function describeOutage(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown error';
@@ -136,14 +177,18 @@ export function describePostgresUrl(url: string): string {
  * Connects to the shared state: checks the options, opens the pool, creates the schema and runs migrations
  * (or checks them), and starts listening for changes.
  *
- * @throws {AuthStoreError} `invalid_postgres_options` (bad schema name, pool size), `invalid_secret_key`,
+ * @throws {AuthStoreError} `invalid_postgres_options` (bad or reserved schema name, pool size), `invalid_secret_key`,
  *   `state_unreachable` (server unreachable; the message names host and database, never the password),
- *   `store_not_migrated` (`migrations: 'check'`), `migration_failed`.
+ *   `store_not_migrated` (`migrations: 'check'`), `migration_failed` (with the server's reason and SQLSTATE),
+ *   `state_refused` (`migrations: 'check'`: the server refused the connection or the query, with its reason).
  */
 export async function connectPostgresState(options: ConnectPostgresStateOptions): Promise<PostgresState> {
   const schema = options.schema ?? DEFAULT_PG_SCHEMA;
   if (!SCHEMA_PATTERN.test(schema)) {
     throw new AuthStoreError('invalid_postgres_options', `schema "${schema}" must be lower-case letters, digits and _ (at most 63), e.g. "understudy"`);
+  }
+  if (isReservedSchema(schema)) {
+    throw new AuthStoreError('invalid_postgres_options', `schema "${schema}" is reserved by PostgreSQL (pg_* and information_schema): name another, e.g. "understudy"`);
   }
   const poolSize = options.poolSize ?? DEFAULT_PG_POOL_SIZE;
   if (!Number.isInteger(poolSize) || poolSize < 1) {
@@ -174,6 +219,8 @@ export class PostgresState {
   readonly kysely: Kysely<PgDatabase>;
   readonly #pool: pg.Pool;
   readonly #clientConfig: pg.ClientConfig;
+  /** The URL's password, cut out of any server text put into a message. */
+  readonly #password: string;
   readonly #retryIntervalMs: number;
   readonly #changeListeners = new Set<(change: StateChange) => void>();
   readonly #statusListeners = new Set<(status: PostgresStateStatus) => void>();
@@ -192,6 +239,7 @@ export class PostgresState {
     this.schema = schema;
     this.channel = channelOf(schema);
     this.location = `${describePostgresUrl(options.url)} (schema ${schema})`;
+    this.#password = passwordOf(options.url);
     this.secretBox = box;
     this.cacheMaxAgeMs = options.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
     this.monotonicMs = options.monotonicMs ?? (() => performance.now());
@@ -220,9 +268,9 @@ export class PostgresState {
   }
 
   /** Schema, migrations and listener; called once by {@link connectPostgresState}. */
-  async prepare(migrations: 'run' | 'check'): Promise<void> {
+  async prepare(migrations: 'run' | 'check' | 'none'): Promise<void> {
     if (migrations === 'run') await this.migrate();
-    else {
+    else if (migrations === 'check') {
       const pending = await this.pendingMigrations();
       if (pending.length > 0) {
         throw new AuthStoreError(
@@ -234,15 +282,54 @@ export class PostgresState {
     await this.#listen();
   }
 
-  /** Names of the migrations the schema has not run yet (all of them before the first start). */
+  /**
+   * Names of the migrations the schema has not run yet (all of them before the first start). Reads only.
+   *
+   * @throws {AuthStoreError} `state_unreachable`; `state_refused` with the server's reason.
+   */
   async pendingMigrations(): Promise<string[]> {
-    return this.guard(async () => {
-      const table = await this.#pool.query<{ found: string | null }>('select to_regclass($1) as found', [`${this.schema}.kysely_migration`]);
-      if (table.rows[0]?.found === null || table.rows[0] === undefined) return [...PG_MIGRATION_NAMES];
+    return this.#read(async () => {
+      if (!(await this.#hasTable('kysely_migration'))) return [...PG_MIGRATION_NAMES];
       const done = await this.#pool.query<{ name: string }>(`select name from ${this.schema}.kysely_migration`);
       const names = new Set(done.rows.map((row) => row.name));
       return PG_MIGRATION_NAMES.filter((name) => !names.has(name));
     });
+  }
+
+  /**
+   * The key ids ({@link SecretBox.keyIdOf}) of the sealed credential values the schema already holds, each once
+   * (none for a schema without tables yet). Reads only: `state copy` compares them with its key before writing.
+   *
+   * @throws {AuthStoreError} `state_unreachable`; `state_refused` with the server's reason.
+   */
+  async storedKeyIds(): Promise<string[]> {
+    return this.#read(async () => {
+      if (!(await this.#hasTable('credentials'))) return [];
+      const values = SEALED_COLUMNS.map((column) => `select ${column} as sealed from ${this.schema}.credentials where ${column} is not null`).join(' union all ');
+      const rows = await this.#pool.query<{ sealed: string }>(values);
+      const ids = new Set<string>();
+      for (const row of rows.rows) {
+        const keyId = SecretBox.keyIdOf(row.sealed);
+        if (keyId !== undefined) ids.add(keyId);
+      }
+      return [...ids].sort();
+    });
+  }
+
+  /** True when the schema has `table` (false too when the schema itself does not exist). */
+  async #hasTable(table: string): Promise<boolean> {
+    const found = await this.#pool.query<{ found: string | null }>('select to_regclass($1) as found', [`${this.schema}.${table}`]);
+    return found.rows[0] !== undefined && found.rows[0].found !== null;
+  }
+
+  /** A read of the schema's own bookkeeping: an outage is `state_unreachable`, a refusal `state_refused`. */
+  async #read<T>(body: () => Promise<T>): Promise<T> {
+    try {
+      return await this.guard(body);
+    } catch (error) {
+      if (AuthStoreError.isInstance(error)) throw error;
+      throw new AuthStoreError('state_refused', `the shared state at ${this.location} cannot be read: ${refusalReason(error, this.#password)}`, { cause: error });
+    }
   }
 
   /**
@@ -264,14 +351,16 @@ export class PostgresState {
       const { error, results } = await migrator.migrateToLatest();
       if (error !== undefined) {
         const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
-        throw new AuthStoreError('migration_failed', `migrating the shared state at ${this.location} failed at ${failed}`, { cause: error });
+        throw new AuthStoreError('migration_failed', `migrating the shared state at ${this.location} failed at ${failed}: ${refusalReason(error, this.#password)}`, {
+          cause: error,
+        });
       }
       return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
     } catch (error) {
       if (AuthStoreError.isInstance(error)) throw error;
       throw isOutageError(error)
         ? this.#unavailable(error)
-        : new AuthStoreError('migration_failed', `migrating the shared state at ${this.location} failed`, { cause: error });
+        : new AuthStoreError('migration_failed', `migrating the shared state at ${this.location} failed: ${refusalReason(error, this.#password)}`, { cause: error });
     } finally {
       // Closing the connection releases the session lock too.
       await db.destroy().catch(() => undefined);

@@ -96,12 +96,7 @@ export class SecretBox {
     if (format !== FORMAT || keyId === undefined || payload === undefined) {
       throw new AuthStoreError('credential_corrupt', 'a stored credential is not in the sealed format; store it again');
     }
-    if (keyId !== this.keyId) {
-      throw new AuthStoreError(
-        'secret_key_mismatch',
-        `stored credentials were sealed with another secret key (key id ${keyId}, this replica has ${this.keyId}): give every replica the same UNDERSTUDY_SECRET_KEY`,
-      );
-    }
+    this.assertKeyId(keyId);
     const bytes = Buffer.from(payload, 'base64');
     if (bytes.length < IV_BYTES + TAG_BYTES) throw new AuthStoreError('credential_corrupt', 'a stored credential is truncated; store it again');
     try {
@@ -114,6 +109,21 @@ export class SecretBox {
         cause: error,
       });
     }
+  }
+
+  /**
+   * The one comparison of a stored key id with this key's: used when a sealed value is opened, and by
+   * `state copy` before it writes into a schema that already holds sealed values.
+   *
+   * @throws {AuthStoreError} `secret_key_mismatch` when `storedKeyId` (of {@link SecretBox.keyIdOf}) is another
+   *   key's; the message names both key ids (never a key) and the variable to fix.
+   */
+  assertKeyId(storedKeyId: string): void {
+    if (storedKeyId === this.keyId) return;
+    throw new AuthStoreError(
+      'secret_key_mismatch',
+      `stored credentials were sealed with another secret key (key id ${storedKeyId}, this replica has ${this.keyId}): give every replica the same UNDERSTUDY_SECRET_KEY`,
+    );
   }
 
   /** The key id of a sealed value, or `undefined` when the value is not sealed. */

@@ -4,6 +4,10 @@
  * there and counted as skipped, so a second run copies nothing and says so (docs/configuration.md "Moving a
  * single-host state to PostgreSQL"). Credentials are sealed on the way in (`secret-box.ts`); refresh locks are
  * leases of running processes and are not copied.
+ *
+ * Everything that can be checked is checked before the first write to the target: every source database is
+ * read whole, the secret key is there when credentials are to be copied, and the key is the one the schema's
+ * sealed values were written with. Only then are the schema's migrations run and the rows copied.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,7 +61,10 @@ export interface StateCopyReport {
 export interface CopyStateToPostgresOptions {
   /** The SQLite state root (`<root>/agents/<id>/agent/understudy-agent.sqlite`). */
   readonly stateRoot: string;
-  /** The connected shared state to copy into (`connectPostgresState`, migrations run). */
+  /**
+   * The connected shared state to copy into (`connectPostgresState`, best with `migrations: 'none'`: the copy
+   * runs them itself once its checks passed, so a refused copy leaves no schema behind).
+   */
   readonly postgres: PostgresState;
   /** Copy only these agents. @default every agent with a database under `stateRoot` */
   readonly agentIds?: readonly string[] | undefined;
@@ -68,10 +75,14 @@ type Row<K extends keyof Tables> = Tables[K];
 
 /**
  * Copies every agent's SQLite state under `stateRoot` into PostgreSQL. Each agent is one transaction, and every
- * running replica is told to reload that agent afterwards.
+ * running replica is told to reload that agent afterwards. Nothing is written to the target (not even the
+ * schema) unless every source database was read, the key is present when there are credentials, and the key
+ * matches the sealed values the schema already holds.
  *
  * @throws {AuthStoreError} `store_not_found` when no agent database exists under `stateRoot`; `secret_key_missing` when there are credentials to copy and the state has no secret key;
- *   `store_not_migrated` when an agent database needs migrations; `state_unreachable` when the server goes away.
+ *   `secret_key_mismatch` when the schema holds values sealed with another key; `store_not_migrated` when an
+ *   agent database needs migrations; `state_refused` / `migration_failed` with the server's reason and SQLSTATE
+ *   (wrong database, user or rights); `state_unreachable` when the server goes away.
  * @throws {LegacyAuthFilesError} when credential-bearing legacy files wait for `understudy doctor --fix` (they
  *   would be left behind).
  */
@@ -81,7 +92,7 @@ export async function copyStateToPostgres(options: CopyStateToPostgresOptions): 
   if (agentIds.length === 0) {
     throw new AuthStoreError('store_not_found', `no agent database under ${stateRoot} (expected agents/<id>/agent/${DATABASE_FILE_NAME})`);
   }
-  const agents: AgentStateCopyReport[] = [];
+  const sources: { readonly agentId: string; readonly rows: AgentRows }[] = [];
   for (const agentId of agentIds) {
     const paths = statePathsUnder(stateRoot, agentId);
     // The same fail-closed rule as opening the store: credentials still in legacy files would be left behind.
@@ -89,8 +100,18 @@ export async function copyStateToPostgres(options: CopyStateToPostgresOptions): 
     if (blocking.length > 0) {
       throw new LegacyAuthFilesError(agentId, blocking.map((file) => ({ path: file.path, why: file.error === undefined ? 'credentials' : 'unreadable' })));
     }
-    agents.push(await copyAgent(agentId, paths.databasePath, options.postgres));
+    sources.push({ agentId, rows: await readAgent(agentId, paths.databasePath) });
   }
+  const postgres = options.postgres;
+  // No key, no write at all.
+  const box = sources.some((source) => source.rows.credentials.length > 0) ? requireKey(postgres.secretBox) : postgres.secretBox;
+  if (box !== undefined) {
+    // A schema sealed under one key must not get values sealed under another.
+    for (const keyId of await postgres.storedKeyIds()) box.assertKeyId(keyId);
+  }
+  await postgres.migrate();
+  const agents: AgentStateCopyReport[] = [];
+  for (const { agentId, rows } of sources) agents.push(await copyAgent(agentId, rows, postgres, box));
   const totals = sumCounts(agents.map((agent) => agent.counts));
   return {
     stateRoot,
@@ -101,12 +122,33 @@ export async function copyStateToPostgres(options: CopyStateToPostgresOptions): 
   };
 }
 
-async function copyAgent(agentId: string, databasePath: string, postgres: PostgresState): Promise<AgentStateCopyReport> {
+/** Every row of one agent's SQLite database, by kind. */
+type AgentRows = { readonly [K in StateCopyKind]: readonly Row<K>[] };
+
+/**
+ * Reads one agent's database whole (read-only).
+ *
+ * @throws {AuthStoreError} `store_unavailable` naming the agent, the file and SQLite's words when it cannot be
+ *   read; `store_not_migrated` as opening it does.
+ */
+async function readAgent(agentId: string, databasePath: string): Promise<AgentRows> {
+  try {
+    return await readAgentRows(databasePath);
+  } catch (error) {
+    if (AuthStoreError.isInstance(error)) throw error;
+    const code = (error as { readonly code?: unknown } | null)?.code;
+    const why = `${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`;
+    throw new AuthStoreError('store_unavailable', `the SQLite state of agent ${agentId} at ${databasePath} cannot be read (${why}): run \`understudy doctor --agent ${agentId}\``, {
+      cause: error,
+    });
+  }
+}
+
+async function readAgentRows(databasePath: string): Promise<AgentRows> {
   const opened = await openAgentDatabase({ databasePath, readOnly: true });
-  let rows: { readonly [K in StateCopyKind]: readonly Row<K>[] };
   try {
     const db = opened.kysely;
-    rows = {
+    return {
       profiles: await db.selectFrom('profiles').selectAll().orderBy('id').execute(),
       credentials: await db.selectFrom('credentials').selectAll().orderBy('profile_id').execute(),
       usage_stats: await db.selectFrom('usage_stats').selectAll().orderBy('profile_id').execute(),
@@ -117,9 +159,12 @@ async function copyAgent(agentId: string, databasePath: string, postgres: Postgr
   } finally {
     await opened.kysely.destroy();
   }
-  // Sealed before the transaction: no key, no write at all.
-  const box = rows.credentials.length > 0 ? requireBox(postgres) : undefined;
-  const credentials = box === undefined ? [] : rows.credentials.map((row) => ({ agent_id: agentId, ...sealCredentialColumns(box, agentId, row.profile_id, row) }));
+}
+
+async function copyAgent(agentId: string, rows: AgentRows, postgres: PostgresState, box: SecretBox | undefined): Promise<AgentStateCopyReport> {
+  // Sealed before the transaction; `box` is there whenever some agent has credentials (checked before any write).
+  const sealer = rows.credentials.length === 0 ? undefined : requireKey(box);
+  const credentials = sealer === undefined ? [] : rows.credentials.map((row) => ({ agent_id: agentId, ...sealCredentialColumns(sealer, agentId, row.profile_id, row) }));
   const counts = await postgres.guard(() =>
     postgres.kysely.transaction().execute(async (trx) => {
       const written = {
@@ -185,11 +230,11 @@ function columnsOf(batch: readonly object[]): RawBuilder<unknown> | undefined {
   return sql.join(Object.keys(first).map((column) => sql.ref(column)));
 }
 
-function requireBox(postgres: PostgresState): SecretBox {
-  if (postgres.secretBox === undefined) {
+function requireKey(box: SecretBox | undefined): SecretBox {
+  if (box === undefined) {
     throw new AuthStoreError('secret_key_missing', `copying credentials into the shared PostgreSQL state needs a secret key: ${SECRET_KEY_HINT}`);
   }
-  return postgres.secretBox;
+  return box;
 }
 
 
