@@ -12,7 +12,10 @@ const SECRET_KEY = 'test-only-state-copy-key-0123456789abcdef';
 const API_KEY = 'sk-test-state-copy-0001';
 const REFRESH = 'rt-test-state-copy-0002';
 const PASSWORD = 'hunter2-state-copy';
+const OTHER_KEY = 'test-only-state-copy-other-key-9876543210zyxw';
 const SCHEMAS: string[] = [];
+/** A login role with no rights on the test database (trust auth lets it connect), dropped afterwards. */
+const NO_RIGHTS_ROLE = `t_state_copy_norights_${String(process.pid)}`;
 
 /** Drops the test schemas (connecting creates the first one, so every run has one to drop). */
 async function dropSchemas(names: readonly string[]): Promise<void> {
@@ -38,6 +41,21 @@ async function postgresAvailable(): Promise<boolean> {
 
 const available = await postgresAvailable();
 
+/** Runs one statement on the test server, around the command under test (connecting writes nothing). */
+async function pgQuery<Row extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<Row[]> {
+  const state = await connectPostgresState({ url: POSTGRES_URL, schema: 't_state_copy_admin', migrations: 'none', connectTimeoutMs: 3000, poolSize: 1 });
+  try {
+    return (await state.query<Row>({ text, values })).rows;
+  } finally {
+    await state.close();
+  }
+}
+
+/** True when the schema exists on the test server: a refused copy must not have created it. */
+async function schemaExists(name: string): Promise<boolean> {
+  return (await pgQuery('select 1 from information_schema.schemata where schema_name = $1', [name])).length === 1;
+}
+
 let temp: TempHome;
 let schema: string;
 
@@ -48,7 +66,9 @@ beforeEach(() => {
 });
 afterEach(() => temp.remove());
 afterAll(async () => {
-  if (available) await dropSchemas(SCHEMAS);
+  if (!available) return;
+  await dropSchemas(SCHEMAS);
+  await pgQuery(`drop role if exists ${NO_RIGHTS_ROLE}`);
 });
 
 const run = (argv: readonly string[], env: Readonly<Record<string, string | undefined>> = { UNDERSTUDY_SECRET_KEY: SECRET_KEY }) =>
@@ -173,11 +193,98 @@ describe.runIf(available)('understudy state copy into PostgreSQL', () => {
     });
   });
 
-  it('refuses to copy credentials without a secret key, naming the variable', async () => {
+  it('refuses to copy credentials without a secret key (exit 2), naming the variable, before creating the schema', async () => {
     await seedSqlite();
     const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', schema], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('UNDERSTUDY_SECRET_KEY is not set; nothing was written');
+    expect(await schemaExists(schema)).toBe(false);
+  });
+
+  it('refuses a secret key that is too short (exit 2), before creating the schema', async () => {
+    await seedSqlite();
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', schema], { UNDERSTUDY_SECRET_KEY: 'short-key' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('UNDERSTUDY_SECRET_KEY: the secret key is too short (9 characters)');
+    expect(result.stderr).not.toContain('short-key');
+    expect(await schemaExists(schema)).toBe(false);
+  });
+
+  it('refuses a key other than the one the schema was sealed with (exit 2), naming the variable and the fix, writing nothing', async () => {
+    await seedSqlite();
+    const argv = ['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', schema, '--json'];
+    expect((await run(argv)).code).toBe(0);
+    const main = await openAuthProfileStore({ stateDir: temp.stateRoot, agentId: 'main' });
+    try {
+      await main.upsertProfile({ id: 'openai:late', credential: { type: 'api_key', provider: 'openai', key: new Secret('sk-test-state-copy-late') } });
+      await main.setOrderOverride('anthropic', ['anthropic:ada@example.com']);
+    } finally {
+      await main.close();
+    }
+    const refused = await run(argv, { UNDERSTUDY_SECRET_KEY: OTHER_KEY });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/UNDERSTUDY_SECRET_KEY is not the key of postgres:\/\/127\.0\.0\.1:5432\/test; nothing was written: stored credentials were sealed with another secret key \(key id [0-9a-f]{8}, this replica has [0-9a-f]{8}\)/);
+    expect(refused.stderr).toContain('set UNDERSTUDY_SECRET_KEY to the key the gateways on that schema use, or copy into another --schema');
+    for (const secret of [OTHER_KEY, SECRET_KEY]) expect(refused.stderr).not.toContain(secret);
+    // Nothing of the refused run arrived: neither the new credential (it would be sealed under the other key) nor plain rows.
+    expect(await pgQuery(`select id from ${schema}.profiles where id = 'openai:late'`)).toEqual([]);
+    expect(await pgQuery(`select provider from ${schema}.order_overrides where provider = 'anthropic'`)).toEqual([]);
+    const sealed = await pgQuery<{ key_id: string }>(`select distinct split_part(api_key, '.', 2) as key_id from ${schema}.credentials where api_key is not null`);
+    expect(sealed).toHaveLength(1);
+
+    // With the schema's own key the same copy goes through.
+    const again = await run(argv);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).agents[0].counts.credentials).toEqual({ copied: 1, skipped: 2 });
+    await withPgStore('main', async (store) => {
+      const credential = await store.resolveCredential('openai:late');
+      expect(credential?.type === 'api_key' ? credential.key.reveal() : undefined).toBe('sk-test-state-copy-late');
+    });
+  });
+
+  it('a source database that cannot be read is reported before anything is written to the target', async () => {
+    await seedSqlite();
+    fs.writeFileSync(path.join(temp.stateRoot, 'agents', 'work', 'agent', 'understudy-agent.sqlite'), 'not a database, just text '.repeat(100));
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', schema]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('UNDERSTUDY_SECRET_KEY');
+    expect(result.stderr).toMatch(/--from .*: the SQLite state of agent work at .*understudy-agent\.sqlite cannot be read \(SQLITE_NOTADB: file is not a database\): run `understudy doctor --agent work`; nothing was written/);
+    expect(await schemaExists(schema)).toBe(false);
+  });
+
+  it('a --schema PostgreSQL reserves (pg_catalog) is bad input (exit 2) naming --schema, refused before connecting', async () => {
+    await seedSqlite();
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', 'pg_catalog']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--schema: schema "pg_catalog" is reserved by PostgreSQL (pg_* and information_schema): name another, e.g. "understudy"');
+  });
+
+  it('a database that does not exist: exit 1 with the server reason, SQLSTATE and the fix, never the password', async () => {
+    await seedSqlite();
+    const url = new URL(POSTGRES_URL);
+    url.pathname = '/understudy_state_copy_no_such_db';
+    url.password = PASSWORD;
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', url.toString(), '--schema', schema]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--to postgres://127.0.0.1:5432/understudy_state_copy_no_such_db: ');
+    expect(result.stderr).toContain('database "understudy_state_copy_no_such_db" does not exist (SQLSTATE 3D000): check the database name in the URL, or create that database first');
+    expect(result.stderr).toContain('nothing was written');
+    expect(result.stderr).not.toContain(PASSWORD);
+  });
+
+  it('a role without rights: exit 1 with the server reason, SQLSTATE and the grant to give, no schema created', async () => {
+    await seedSqlite();
+    await pgQuery(`drop role if exists ${NO_RIGHTS_ROLE}`);
+    await pgQuery(`create role ${NO_RIGHTS_ROLE} login`);
+    const url = new URL(POSTGRES_URL);
+    url.username = NO_RIGHTS_ROLE;
+    url.password = PASSWORD;
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', url.toString(), '--schema', schema]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('migrating the shared state at postgres://127.0.0.1:5432/test');
+    expect(result.stderr).toContain('permission denied for database test (SQLSTATE 42501): give the role the right to create the schema and its tables (GRANT CREATE ON DATABASE');
+    expect(result.stderr).not.toContain(PASSWORD);
+    expect(await schemaExists(schema)).toBe(false);
   });
 
   it('an unreachable server is named without its password, with the fix', async () => {

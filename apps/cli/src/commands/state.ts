@@ -4,6 +4,11 @@
  * shared PostgreSQL state of several gateway replicas (README "Running several replicas"). Rows PostgreSQL
  * already holds are kept and counted as skipped, so running it twice changes nothing and says so. The URL is
  * printed without its user and password; secrets are never printed.
+ *
+ * Exit codes follow the CLI's convention (docs/contracts.md "state copy"): 2 for what the operator gave wrong
+ * and can see without a server (flags, config, the secret key missing, too short or not the schema's key, a
+ * reserved schema, a --from without databases), 1 for a runtime failure (the server unreachable or refusing,
+ * a source store that cannot be read). Either way nothing was written to the target.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -59,6 +64,40 @@ function targetUrl(to: string | undefined): string {
   return given;
 }
 
+/**
+ * The CLI error of a refused copy (nothing was written): the flag or variable to fix and how, with the exit
+ * code of the CLI's convention. Other errors pass through to `toCliError`.
+ */
+function copyFailure(error: unknown, facts: { readonly stateRoot: string; readonly where: string; readonly secretKeyEnv: string }): unknown {
+  if (!AuthStoreError.isInstance(error)) return error;
+  const nothing = 'nothing was written';
+  switch (error.code) {
+    case 'store_not_found':
+      return new CliError(`--from ${facts.stateRoot}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
+    case 'secret_key_missing':
+      return new CliError(`${facts.secretKeyEnv} is not set; ${nothing}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
+    case 'secret_key_mismatch':
+      return new CliError(
+        `${facts.secretKeyEnv} is not the key of ${facts.where}; ${nothing}: ${error.message} (set ${facts.secretKeyEnv} to the key the gateways on that schema use, or copy into another --schema)`,
+        { exitCode: ExitCode.usage, code: error.code, cause: error },
+      );
+    case 'store_unavailable':
+    case 'store_not_migrated':
+      return new CliError(`--from ${facts.stateRoot}: ${error.message}; ${nothing}`, { exitCode: ExitCode.failure, code: error.code, cause: error });
+    case 'state_refused':
+    case 'migration_failed':
+      return new CliError(`--to ${facts.where}: ${error.message}; ${nothing}`, { exitCode: ExitCode.failure, code: error.code, cause: error });
+    case 'state_unreachable':
+      return new CliError(`--to ${facts.where}: ${error.message}; check the host, port, database and user in --to and that the server is running`, {
+        exitCode: ExitCode.failure,
+        code: error.code,
+        cause: error,
+      });
+    default:
+      return error;
+  }
+}
+
 /** One line per agent and kind, for people. */
 function renderReport(report: StateCopyReport, colors: ReturnType<typeof colorsFor>): string {
   const rows = report.agents.flatMap((agent) =>
@@ -95,33 +134,25 @@ export const registerStateCommands: RegisterCommand = (program, io, state) => {
             schema: options.schema ?? shared?.schema,
             poolSize: 2,
             secretKey: shared?.secretKey,
-            migrations: 'run',
+            // The copy migrates only once every check passed: a refused copy leaves no schema behind.
+            migrations: 'none',
             connectTimeoutMs: 5000,
           });
         } catch (error) {
-          if (AuthStoreError.isInstance(error) && error.code === 'state_unreachable') {
-            throw new CliError(`--to ${where}: ${error.message}; check the host, port, database and user in --to and that the server is running`, {
-              exitCode: ExitCode.failure,
-              code: error.code,
-              cause: error,
-            });
-          }
+          // Nothing reached the server yet: what fails here is the schema name or the key itself.
           if (AuthStoreError.isInstance(error) && error.code === 'invalid_postgres_options') {
             throw new CliError(`--schema: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
           }
           if (AuthStoreError.isInstance(error) && error.code === 'invalid_secret_key') {
             throw new CliError(`${secretKeyEnv}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
           }
-          throw error;
+          throw copyFailure(error, { stateRoot, where, secretKeyEnv });
         }
         let report: StateCopyReport;
         try {
           report = await copyStateToPostgres({ stateRoot, postgres });
         } catch (error) {
-          if (AuthStoreError.isInstance(error) && error.code === 'store_not_found') {
-            throw new CliError(`--from ${stateRoot}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
-          }
-          throw error;
+          throw copyFailure(error, { stateRoot, where, secretKeyEnv });
         } finally {
           await postgres.close();
         }
