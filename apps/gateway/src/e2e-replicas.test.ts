@@ -1,7 +1,7 @@
 /**
  * End to end: three gateway processes on one PostgreSQL schema, no balancer (each request picks its replica),
  * one emulator as the upstream (README "Running several replicas"). A cooldown answered to one replica is
- * honoured by the others, the probe throttle holds across all three, a `/model` choice and an auth pin made
+ * honoured by the others, the probe throttle holds across all three (one probe per provider per window), a `/model` choice and an auth pin made
  * through one replica are what another serves, and a database that goes away mid-load (a proxy in front of the server is cut) fails no
  * chat request, turns /healthz degraded and understudy_state_store_up to 0, refuses /model with a 503, and
  * recovers by itself.
@@ -151,6 +151,30 @@ describe.runIf(available)('three gateway replicas on one PostgreSQL schema', () 
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const replica of [b, c, b, c]) expect(await chat(replica, 'to B or C')).toMatchObject({ status: 200, profile: 'openai:b' });
     expect(await callsWithKey(KEYS.openaiA)).toBe(1);
+  }, 30_000);
+
+  it('across all three replicas, a cooling provider gets at most one probe per throttle window', async () => {
+    await clearWindows();
+    await emulator.setScript({
+      routes: [
+        { match: { api: 'openai-completions', model: 'gpt-a' }, steps: [{ status: 503, body: { error: { message: 'Service Unavailable', type: 'server_error' } } }] },
+        { steps: [{ ok: true, echo: true }] },
+      ],
+    });
+    const primaryCalls = async (): Promise<number> => (await emulator.requests()).filter((request) => request.model === 'gpt-a').length;
+    const [a] = replicas as [GatewayProcess, GatewayProcess, GatewayProcess];
+    expect((await chat(a, 'cools both profiles')).status).toBe(200);
+    const afterCooling = await primaryCalls();
+    expect(afterCooling).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A storm through every replica, well inside one probe throttle window (30 s by default): each replica may
+    // want to probe the cooling primary (a computed cooldown is probed whatever its distance to expiry), but the
+    // slot is one row in the shared state.
+    for (let round = 0; round < 8; round += 1) {
+      const answers = await Promise.all(replicas.map((replica, index) => chat(replica, `storm ${String(round)}-${String(index)}`)));
+      for (const answer of answers) expect(answer.status).toBe(200);
+    }
+    expect((await primaryCalls()) - afterCooling).toBeLessThanOrEqual(1);
   }, 30_000);
 
   it('a /model choice made through A is what B serves on that session, and an auth pin survives the change of replica', async () => {
