@@ -99,10 +99,10 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /resources? (?:has been |have been |is |are )?exhausted/,
     /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
-    /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)/,
+    /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded/,
     /slow down|request rate increased too quickly|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
   ],
-  zh: [/请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
+  zh: [/请求(?:速度)?过快|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
 });
 
@@ -129,7 +129,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?:high|heavy|unusually high|increased|elevated) (?:demand|load|traffic)/,
     /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
-    /not ready for inference|model is not ready|model (?:is )?(?:loading|warming up|still loading)/,
+    /not ready for inference|model is not ready|model (?:[a-z0-9._:/@-]{1,100} )?(?:is )?(?:currently |still )?(?:loading|warming up)/,
     /(?:model|engine|server|servers|service|system) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
   ],
   zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|负载(?:过高|较高|已满|已饱和)|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/],

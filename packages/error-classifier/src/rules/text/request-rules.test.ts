@@ -75,3 +75,15 @@ describe('format (seed: invalid requests are terminal for this payload; no profi
     expect(REASON_POLICY.format.advancesFallback).toBe(true);
   });
 });
+
+describe('shapes from the fourth public set (provider-errors-4, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a deployment "for the resource" that does not exist is a missing model', { body: 'The API deployment for the resource does not exist.' }, 'model_not_found', 'text.model_not_found'],
+    ['a model that is not served on this endpoint (needs a dedicated one) is a missing model, even under 400', { status: 400, body: 'Unable to access non-serverless model acme/tiny-1. Create a dedicated endpoint first.' }, 'model_not_found', 'text.model_not_found'],
+    ['a dedicated endpoint that is not running is a missing model', { status: 400, body: 'The dedicated endpoint for acme/tiny-1 is not running.' }, 'model_not_found', 'text.model_not_found'],
+    ['a total token count that "cannot exceed" the window is an overflow', { body: 'total number of tokens (prompt and prediction) cannot exceed 4096 - received 9000' }, 'context_overflow', 'text.context_overflow'],
+    ['stored history "with id … not found" is an expired session', { body: "history node with id 'h-42' not found while building the chain" }, 'session_expired', 'text.session_expired'],
+    ['JSON-schema "additional properties are not allowed" is a format error', { body: "Additional properties are not allowed ('foo' was unexpected)" }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
