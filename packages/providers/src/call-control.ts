@@ -59,14 +59,24 @@ export class CallControl {
     this.#controller.abort(new CallAbortedError(info));
   }
 
-  /** (Re)starts the `kind` timeout; `ms` of 0 or less leaves it off. */
+  /**
+   * (Re)starts the `kind` timeout; `ms` of 0 or less leaves it off.
+   *
+   * When the timer fires, the abort waits one turn of the event loop (`setImmediate`, which runs after the
+   * loop's I/O poll) and happens only if the timeout is still armed then. A gateway whose event loop is behind
+   * (a busy or CPU-starved process) runs expired timers before it reads the sockets, so without this a provider
+   * whose bytes had already arrived would be declared silent: each of these limits measures the provider's
+   * silence, and bytes that wait unread on our side are not silence.
+   */
   arm(kind: ArmableTimeout, ms: number): void {
     this.disarm(kind);
     if (!(ms > 0) || this.#info !== undefined) return;
-    this.#timers.set(
-      kind,
-      setTimeout(() => this.abort({ cause: 'timeout', timeoutKind: kind, afterMs: ms }), ms),
-    );
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (this.#timers.get(kind) === timer) this.abort({ cause: 'timeout', timeoutKind: kind, afterMs: ms });
+      });
+    }, ms);
+    this.#timers.set(kind, timer);
   }
 
   /** Stops the `kind` timeout. */
