@@ -3,7 +3,8 @@
  * `pnpm chaos [--requests N] [--concurrency C] [--out FILE]`: N chat requests (half streamed) at concurrency C
  * against a real gateway whose primary provider is a provider emulator injecting a fault mix (overloads, 500s,
  * rate limits with Retry-After, connection resets, streams cut or stalled after their first chunk, slow first
- * tokens) and whose fallback is a healthy emulator route. It prints and writes to `bench/results/chaos.json`:
+ * tokens), played round again for the whole run (`chaos-script.ts`), and whose fallback is a healthy emulator
+ * route. It prints and writes to `bench/results/chaos.json`:
  *
  * - `answered`: whole answers and streams that ended with their end marker;
  * - `explicitStreamErrors`: streams that ended with an error event (a failure after output: allowed, visible);
@@ -23,27 +24,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerProcess } from './processes.js';
 import { rssMiB, sampleRss, spawnServer } from './processes.js';
+import { chaosScript } from './chaos-script.js';
 import { findRepoRoot } from './repo-root.js';
 import { startUnderstudy } from './understudy-gateway.js';
 
 /** The probe throttle of the gateway's default policy, ms (docs/policy.md#retries-probes-and-rotation). */
 const PROBE_THROTTLE_MS = 30_000;
-
-/** The primary's fault mix, played in order and round again (one step per upstream request). */
-const FAULT_MIX: readonly Record<string, unknown>[] = [
-  {},
-  { status: 503, body: { error: { type: 'overloaded_error', message: 'overloaded' } } },
-  {},
-  { status: 500, body: { error: { message: 'internal error' } } },
-  { status: 429, headers: { 'retry-after': '1' }, body: { error: { type: 'rate_limit_error', message: 'slow down' } } },
-  {},
-  { reset: true },
-  { cutAfterChunks: 1 },
-  {},
-  { stallAfterChunks: 1, stallMs: 5_000 },
-  { firstTokenDelayMs: 3_000 },
-  {},
-];
 
 /** What one request came back as. */
 type Outcome = 'answered' | 'explicit_stream_error' | 'silent_truncation' | 'failed';
@@ -107,7 +93,7 @@ async function main(): Promise<void> {
   const out = values.out === undefined ? path.join(repoRoot, 'bench/results/chaos.json') : path.resolve(values.out);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-chaos-'));
   const scriptFile = path.join(dir, 'script.json');
-  fs.writeFileSync(scriptFile, JSON.stringify({ routes: [{ name: 'primary', match: { model: 'flaky-a' }, steps: FAULT_MIX }, { name: 'fallback', match: { model: 'steady-a' }, steps: [{}] }] }));
+  fs.writeFileSync(scriptFile, JSON.stringify(chaosScript(total)));
   const servers: ServerProcess[] = [];
   try {
     const emulator = await spawnServer({
