@@ -185,7 +185,8 @@ describe('streaming', () => {
 
   it('a cut after output started surfaces as an error, never as a clean end', async () => {
     await fixture.emulator.setScript({ routes: [openaiRoute([{ ok: true, chunks: ['Hel', 'lo ', 'wor', 'ld'], chunkDelayMs: 30, cutAfterChunks: 2 }])] });
-    const stream = await client.chat.completions.create({ model: 'default', stream: true, messages: [{ role: 'user', content: 'cut' }] });
+    // A strict selection: no later candidate could continue the answer (docs/policy.md#continuing-a-broken-stream).
+    const stream = await client.chat.completions.create({ model: 'openai/gpt-a', stream: true, messages: [{ role: 'user', content: 'cut' }] });
     let text = '';
     const error = await (async () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';

@@ -85,7 +85,8 @@ describe('Anthropic wire format', () => {
     await fixture.emulator.setScript({
       routes: [{ match: { model: 'gpt-a' }, steps: [{ ok: true, chunks: ['par', 'tial', ' answer'], chunkDelayMs: 30, cutAfterChunks: 1 }] }],
     });
-    const stream = anthropic.messages.stream({ model: 'default', max_tokens: 64, messages: [{ role: 'user', content: 'x' }] });
+    // A strict selection: no later candidate could continue the answer (docs/policy.md#continuing-a-broken-stream).
+    const stream = anthropic.messages.stream({ model: 'openai/gpt-a', max_tokens: 64, messages: [{ role: 'user', content: 'x' }] });
     let text = '';
     stream.on('text', (delta) => (text += delta));
     const error = await stream.finalMessage().then(() => undefined, (thrown: unknown) => thrown);

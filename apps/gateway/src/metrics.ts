@@ -23,6 +23,8 @@ export class GatewayMetrics {
   readonly fallbacks: Counter<'reason'>;
   /** Stream events skipped because their data was not valid JSON, by provider. */
   readonly skippedStreamEvents: Counter<'provider'>;
+  /** Streams that broke after output and were continued (`continued`) or not (`not_continued`) on another candidate. */
+  readonly continuations: Counter<'outcome'>;
   readonly inFlight: Gauge;
   readonly requestSeconds: Histogram<'route'>;
   readonly upstreamSeconds: Histogram<'provider'>;
@@ -57,6 +59,12 @@ export class GatewayMetrics {
       name: 'understudy_stream_events_skipped_total',
       help: 'Upstream stream events skipped because their data was not valid JSON (the stream went on).',
       labelNames: ['provider'],
+      registers,
+    });
+    this.continuations = new Counter({
+      name: 'understudy_stream_continuations_total',
+      help: 'Streams that broke after output, by whether another candidate continued the answer (continued, not_continued).',
+      labelNames: ['outcome'],
       registers,
     });
     this.inFlight = new Gauge({ name: 'understudy_requests_in_flight', help: 'Requests being served.', registers });

@@ -115,3 +115,16 @@ export function promptSize(api: EmulatorApi, body: unknown): number {
         : [record['system'], record['messages']];
   return JSON.stringify(prompt).length;
 }
+/**
+ * The text of a trailing assistant message (an assistant prefill the model is asked to continue), or `''` when
+ * the last message is not the assistant's; OpenAI chat completions and Anthropic messages.
+ */
+export function trailingAssistantText(api: EmulatorApi, body: unknown): string {
+  if (api !== 'openai-completions' && api !== 'anthropic-messages') return '';
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const list = record['messages'];
+  if (!Array.isArray(list)) return '';
+  const last = list[list.length - 1] as Record<string, unknown> | null | undefined;
+  if (last === null || typeof last !== 'object' || last['role'] !== 'assistant') return '';
+  return textOf(last['content']);
+}

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { ApiRequest } from './request-info.js';
-import { lastUserText, promptSize } from './request-info.js';
+import { lastUserText, promptSize, trailingAssistantText } from './request-info.js';
 import type { EmulatorScript, EmulatorStep } from './script.js';
 import type { Answer, WireWriter } from './wire/answer.js';
 import { estimateTokens, splitIntoChunks } from './wire/answer.js';
@@ -77,12 +77,16 @@ function buildAnswer(exchange: Exchange, step: EmulatorStep, script: EmulatorScr
   else if (step.echo !== true && toolCalls.length > 0) text = '';
   else if (step.echo !== true && script.defaults?.text !== undefined) text = script.defaults.text;
   else text = lastUserText(target.api, body) || 'OK';
+  // An assistant prefill that the answer starts with is continued, as a model does: only the rest is sent.
+  const prefill = trailingAssistantText(target.api, body);
+  const continues = prefill !== '' && text.startsWith(prefill) && toolCalls.length === 0;
+  if (continues) text = text.slice(prefill.length);
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const streamOptions = record['stream_options'];
   return {
     id: `${target.api === 'anthropic-messages' ? 'msg_emu_' : 'chatcmpl-emu-'}${sequence}`,
     model: step.model ?? (target.model === '' ? 'emulator-model' : target.model),
-    chunks: step.chunks ?? splitIntoChunks(text),
+    chunks: continues || step.chunks === undefined ? splitIntoChunks(text) : step.chunks,
     toolCalls,
     finishReason: step.finishReason,
     inputTokens: step.usage?.inputTokens ?? Math.max(1, Math.ceil(promptSize(target.api, body) / 4)),

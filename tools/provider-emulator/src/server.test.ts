@@ -108,6 +108,14 @@ describe('script matching', () => {
     expect((await json(OPENAI, chat('m', 'ignored'))).body).toMatchObject({ choices: [{ message: { content: 'fixed' } }] });
   });
 
+  it('continues an assistant prefill that the answer starts with: only the rest is sent', async () => {
+    emulator.setScript({ defaults: { text: 'one two three' } });
+    const prefilled = { model: 'c', max_tokens: 50, messages: [{ role: 'user', content: 'count' }, { role: 'assistant', content: 'one two' }] };
+    expect((await json(ANTHROPIC, prefilled)).body['content']).toEqual([{ type: 'text', text: ' three' }]);
+    const other = { ...prefilled, messages: [{ role: 'user', content: 'count' }, { role: 'assistant', content: 'zero' }] };
+    expect((await json(ANTHROPIC, other)).body['content']).toEqual([{ type: 'text', text: 'one two three' }]);
+  });
+
   it('restarts the steps when the script is replaced', async () => {
     const script = { routes: [{ steps: [{ status: 500 }, { ok: true }] }] };
     emulator.setScript(script);

@@ -21,7 +21,8 @@ import type { AgentStores } from '../services/agent-stores.js';
 import { checkSessionKey } from '../sessions/session-key.js';
 import { failureAfterOutput } from '../turn/after-output.js';
 import type { ScheduledSource, TurnServices, UpstreamTimer } from '../turn/run-turn.js';
-import { countFailedAttempts, runCompleteTurn, runStreamTurn } from '../turn/run-turn.js';
+import type { StreamAnswerer } from '../turn/run-turn.js';
+import { continueStreamTurn, countFailedAttempts, runCompleteTurn, runStreamTurn } from '../turn/run-turn.js';
 import { turnError } from '../turn/turn-errors.js';
 import type { AnswerMeta, ParsedChatRequest, WireDialect } from '../wire/dialect.js';
 import { DEFAULT_AGENT, checkFallbacksOverride, resolveRequestSelection } from './model-selection.js';
@@ -50,6 +51,8 @@ export interface ChatOutcome {
   readonly command?: string | undefined;
   readonly stream?: boolean | undefined;
   readonly streamOutcome?: string | undefined;
+  /** `provider/model` that continued a stream which broke after output (docs/policy.md#continuing-a-broken-stream). */
+  readonly continuedBy?: string | undefined;
 }
 
 const CHAT_TYPES: readonly ChatType[] = ['direct', 'group', 'channel'];
@@ -230,24 +233,46 @@ export async function handleChat(
     { id: answerId(dialect), model, createdSeconds: nowSeconds() },
     { usage: parsed.streamUsage, native: result.value.native },
   );
+  // Who the client is reading: the answering candidate, then the one that continued it.
+  let answerer: StreamAnswerer = { candidate: result.candidate, profile: result.profile };
+  let continuedBy: string | undefined;
   const streamOutcome = await relayStream({
     sink,
     encoder,
     stream: result.value,
     notice: result.notice,
-    onFailure: (failure) =>
-      failureAfterOutput({
+    onFailure: async (failure, progress) => {
+      const broken = await failureAfterOutput({
         config,
         store,
-        candidate: result.candidate,
-        profile: result.profile,
+        candidate: answerer.candidate,
+        profile: answerer.profile,
         failure,
         nowMs: context.clock.nowMs(),
         logger: context.logger,
-      }),
+      });
+      // docs/policy.md#continuing-a-broken-stream: never after tool-call deltas, never twice, only when switched on.
+      const continuable = config.gateway.streams.continueAfterOutput && progress.resumable && !progress.sawToolCall && progress.text !== '';
+      const next = continuable
+        ? await continueStreamTurn(context.turn, input, timer, { turn: result, answerer, classification: broken.classification, text: progress.text })
+        : undefined;
+      if (next === undefined) return { kind: 'end', error: broken.error };
+      answerer = next;
+      continuedBy = formatModelRef(next.candidate);
+      return { kind: 'continue', stream: next.stream };
+    },
     onError: (error) => turnError(error, context.clock.nowMs(), agentId),
   });
-  return { ...base, status: 200, model, profile: result.profile, fallback: result.fallbackReason, attempts: result.attempts.length, streamOutcome };
+  return {
+    ...base,
+    status: 200,
+    model,
+    profile: result.profile,
+    fallback: result.fallbackReason,
+    attempts: result.attempts.length,
+    streamOutcome,
+    ...(continuedBy === undefined ? {} : { continuedBy }),
+  };
 }
 
 /** The 405 for a chat endpoint hit with another method than POST. */

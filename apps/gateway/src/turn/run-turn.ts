@@ -2,15 +2,18 @@
  * One turn: `runWithModelFallback` with the provider clients as attempt functions. This is the only module
  * that calls the runner. Each attempt gets a deadline of its own (the rest of the turn, and for whole answers
  * `models.timeouts.requestMs`), cleared as soon as the attempt resolves, so a streamed answer that has started
- * is never cut by it; the time spent waiting on providers is measured for the overhead metric.
+ * is never cut by it; the time spent waiting on providers is measured for the overhead metric. A streamed
+ * answer that broke after output may be continued on a later candidate of the same chain
+ * ({@link continueStreamTurn}, docs/policy.md#continuing-a-broken-stream) within the same turn deadline.
  */
 import { turnStore } from '../services/turn-store.js';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
-import type { AttemptFunction, ChatType, Clock, Logger, RandomSource } from '@understudy/contracts';
+import { lookupModelMetadata } from '@understudy/config';
+import type { AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ProfileId, RandomSource } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import type { AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
-import { runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
+import { continueAfterOutput, runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
 import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
 import { completeAttempt, streamAttempt } from '@understudy/providers';
 import { candidateRequest, unservableReason } from './candidate-shaping.js';
@@ -19,6 +22,7 @@ import type { GatewayMetrics } from '../metrics.js';
 import type { ProviderClients } from '../services/provider-clients.js';
 import { providerRequestTimeoutMs } from '../services/provider-clients.js';
 import { AttemptDeadline } from './attempt-deadline.js';
+import { prefillRequest, skipLeading } from './prefill.js';
 
 /** What every turn shares (built once by the gateway). */
 export interface TurnServices {
@@ -114,8 +118,8 @@ async function run<T>(
   inner: AttemptFunction<T>,
   timer: UpstreamTimer,
   wholeAnswer: boolean,
+  turnDeadlineAtMs: number = services.clock.nowMs() + services.config.gateway.turnTimeoutMs,
 ): Promise<FallbackRunResult<T>> {
-  const turnDeadlineAtMs = services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
   const attempt = timedAttempt(inner, services, timer, { turnDeadlineAtMs, wholeAnswer });
   const explicit = input.selection.kind === 'explicit' ? input.selection.ref : undefined;
   const request = {
@@ -195,7 +199,70 @@ export function runCountTokensTurn(services: TurnServices, input: TurnInput, tim
  *
  * @throws {FailoverError | FallbackSummaryError | CandidateChainError} as `runWithModelFallback`.
  */
-export function runStreamTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<FallbackRunResult<ChatStream>> {
+export async function runStreamTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<StreamTurn> {
   const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
-  return run(services, input, streamAttempt(clients, candidateRequest(services.config, { ...input.chat, stream: true }), { credentialStore: input.store }), timer, false);
+  const deadlineAtMs = services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
+  const attempt = streamAttempt(clients, candidateRequest(services.config, { ...input.chat, stream: true }), { credentialStore: input.store });
+  return { ...(await run(services, input, attempt, timer, false, deadlineAtMs)), deadlineAtMs };
 }
+
+/** A started streamed turn: the run's result and the turn's deadline (a continuation must start before it). */
+export type StreamTurn = FallbackRunResult<ChatStream> & {
+  /** When the turn's deadline passes, epoch ms (`gateway.turnTimeoutMs` from the turn's start). */
+  readonly deadlineAtMs: number;
+};
+
+/** The candidate (and profile) whose stream the client is reading. */
+export interface StreamAnswerer {
+  readonly candidate: Candidate;
+  readonly profile: ProfileId | null;
+}
+
+/**
+ * Continues a streamed answer that broke after output (docs/policy.md#continuing-a-broken-stream) on the next
+ * candidate of the turn's chain after `answerer` whose model accepts an assistant prefill: the turn's request
+ * with `text` (what the client already got) as a trailing assistant message. Resolves with the started
+ * continuation stream and who gives it, or `undefined` when nothing continues the answer.
+ */
+export async function continueStreamTurn(
+  services: TurnServices,
+  input: TurnInput,
+  timer: UpstreamTimer,
+  broken: { readonly turn: StreamTurn; readonly answerer: StreamAnswerer; readonly classification: FailureClassification; readonly text: string },
+): Promise<(StreamAnswerer & { readonly stream: ChatStream }) | undefined> {
+  const { turn, answerer } = broken;
+  const brokenIndex = turn.chain.findIndex((candidate) => formatModelRef(candidate) === formatModelRef(answerer.candidate));
+  if (brokenIndex === -1) return undefined;
+  const prefill = prefillRequest(input.chat, broken.text);
+  const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
+  const attempt = timedAttempt(
+    streamAttempt(clients, candidateRequest(services.config, prefill.chat), { credentialStore: input.store }),
+    services,
+    timer,
+    { turnDeadlineAtMs: turn.deadlineAtMs, wholeAnswer: false },
+  );
+  const outcome = await continueAfterOutput({
+    config: services.config,
+    store: turnStore(input.store, services.logger),
+    chain: turn.chain,
+    brokenIndex,
+    failure: broken.classification,
+    canContinue: (candidate) =>
+      lookupModelMetadata(services.config, candidate).prefill
+        ? unservableReason(services.config, candidate, input.isImageRequest)
+        : 'the model takes no assistant prefill (model metadata "prefill")',
+    attempt,
+    clock: services.clock,
+    logger: services.logger,
+    signal: input.signal,
+    remainingMs: turn.deadlineAtMs - services.clock.nowMs(),
+  });
+  countAttempts(services, { attempts: outcome.attempts });
+  services.metrics.continuations.inc({ outcome: outcome.kind });
+  if (outcome.kind !== 'continued') {
+    services.logger.info({ model: formatModelRef(answerer.candidate), why: outcome.why }, 'the broken stream was not continued');
+    return undefined;
+  }
+  return { candidate: outcome.candidate, profile: outcome.profile, stream: skipLeading(outcome.value, prefill.trimmed) };
+}
+

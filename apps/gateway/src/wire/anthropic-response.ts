@@ -87,7 +87,8 @@ export function renderAnthropicResult(result: ChatResult, meta: AnswerMeta): Rec
   };
 }
 
-type OpenBlock = { readonly kind: 'text' } | { readonly kind: 'tool'; readonly toolIndex: number };
+/** The open content block: text, a tool call, or (following a same-format stream) a block of another type. */
+type OpenBlock = { readonly kind: 'text' } | { readonly kind: 'tool'; readonly toolIndex: number } | { readonly kind: 'other' };
 
 /** The SSE encoder of one Anthropic streamed answer. */
 export class AnthropicStreamEncoder implements StreamEncoder {
@@ -173,8 +174,31 @@ export class AnthropicStreamEncoder implements StreamEncoder {
         this.#usage = delta.usage;
         return '';
       case 'native':
+        this.#follow(delta.event, delta.data);
         return '';
     }
+  }
+
+  /**
+   * As the shadow of a same-format stream (`NativeStreamEncoder`): takes the content block structure of the
+   * upstream's own events (a thinking block the decoded deltas do not show still takes an index), so a
+   * continuation goes on in the block the client is reading.
+   */
+  #follow(event: string | undefined, data: string): void {
+    if (event === 'message_start') this.#started = true;
+    else if (event === 'content_block_stop') this.#block = undefined;
+    if (event !== 'content_block_start') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const fields = typeof parsed === 'object' && parsed !== null ? (parsed as { index?: unknown; content_block?: { type?: unknown } }) : {};
+    if (typeof fields.index !== 'number') return;
+    const type = fields.content_block?.type;
+    this.#blockIndex = fields.index;
+    this.#block = type === 'text' ? { kind: 'text' } : { kind: 'other' };
   }
 
   end(): string {
@@ -194,6 +218,11 @@ export class AnthropicStreamEncoder implements StreamEncoder {
 
   error(error: GatewayError): string {
     return sseEvent(renderAnthropicError(error), 'error');
+  }
+
+  /** Itself: more deltas in the open text block (or a new block after the last one). */
+  resume(): StreamEncoder {
+    return this;
   }
 }
 

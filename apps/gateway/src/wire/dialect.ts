@@ -46,6 +46,13 @@ export interface StreamEncoder {
   end(): string;
   /** The SSE text that ends the stream with an explicit error (never a clean-looking end). */
   error(error: GatewayError): string;
+  /**
+   * The encoder that goes on with the decoded deltas of another stream after this one broke (a continuation,
+   * docs/policy.md#continuing-a-broken-stream): it sends only content in the message the client is reading (no
+   * second message start or role, the same choice and content block), then this format's end. `undefined` (or
+   * absent) when this answer cannot be continued.
+   */
+  resume?(): StreamEncoder | undefined;
 }
 
 /** A client wire format. */

@@ -25,7 +25,7 @@ export const openAIDialect: WireDialect = Object.freeze<WireDialect>({
           ...(options.usage ? {} : { drop: (data: string) => data.includes('"choices":[]') }),
           namesModel: () => true,
           error: (error) => sseEvent(renderOpenAIError(error)),
-        })
+        }, new OpenAIStreamEncoder(meta, options))
       : new OpenAIStreamEncoder(meta, options),
   renderError: renderOpenAIError,
 });
@@ -44,12 +44,15 @@ export const anthropicDialect: WireDialect = Object.freeze<WireDialect>({
           end: sseEvent({ type: 'message_stop' }, 'message_stop'),
           namesModel: (event) => event === 'message_start',
           error: (error) => sseEvent(renderAnthropicError(error), 'error'),
-        })
+        }, new AnthropicStreamEncoder(meta))
       : new AnthropicStreamEncoder(meta),
   renderError: renderAnthropicError,
 });
 
-/** OpenAI Responses API (`POST /v1/responses`); errors in OpenAI's shape. */
+/**
+ * OpenAI Responses API (`POST /v1/responses`); errors in OpenAI's shape. A same-format stream has no shadow:
+ * its items carry the upstream's ids, which a continuation could not go on with.
+ */
 export const responsesDialect: WireDialect = Object.freeze<WireDialect>({
   id: 'responses',
   api: 'openai-responses',

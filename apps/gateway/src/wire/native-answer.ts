@@ -44,18 +44,25 @@ export interface NativeStreamRules {
   error(error: GatewayError): string;
 }
 
-/** Relays the upstream's own events (`native` deltas) and ignores the decoded ones. */
+/**
+ * Relays the upstream's own events (`native` deltas) and ignores the decoded ones. With a `shadow` (the
+ * format's decoded encoder), every delta also goes to the shadow, whose output is dropped: it keeps the state
+ * of what the client got, so a continuation can go on through it ({@link NativeStreamEncoder.resume}).
+ */
 export class NativeStreamEncoder implements StreamEncoder {
   readonly #meta: AnswerMeta;
   readonly #rules: NativeStreamRules;
+  readonly #shadow: StreamEncoder | undefined;
   #ended = false;
 
-  constructor(meta: AnswerMeta, rules: NativeStreamRules) {
+  constructor(meta: AnswerMeta, rules: NativeStreamRules, shadow?: StreamEncoder) {
     this.#meta = meta;
     this.#rules = rules;
+    this.#shadow = shadow;
   }
 
   delta(delta: ChatStreamDelta): string {
+    this.#shadow?.delta(delta);
     if (delta.kind !== 'native') return '';
     const { event, data } = delta;
     if (this.#rules.isEnd(event, data)) this.#ended = true;
@@ -69,5 +76,10 @@ export class NativeStreamEncoder implements StreamEncoder {
 
   error(error: GatewayError): string {
     return this.#rules.error(error);
+  }
+
+  /** The shadow, which continues the answer the client is reading; none once the upstream sent its end. */
+  resume(): StreamEncoder | undefined {
+    return this.#ended ? undefined : this.#shadow;
   }
 }

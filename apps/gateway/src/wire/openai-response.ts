@@ -154,6 +154,11 @@ export class OpenAIStreamEncoder implements StreamEncoder {
   error(error: GatewayError): string {
     return sseEvent(renderOpenAIError(error));
   }
+
+  /** Itself: more chunks of choice 0 (the role went out with the first one). */
+  resume(): StreamEncoder {
+    return this;
+  }
 }
 
 /** `GET /v1/models` in OpenAI's list shape. */

@@ -209,4 +209,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     const body = renderOpenAIError(error)['error'] as Record<string, unknown>;
     return this.#event('error', { code: body['code'] ?? null, message: body['message'], param: null });
   }
+
+  /** Itself: the open output item goes on. */
+  resume(): StreamEncoder {
+    return this;
+  }
 }
