@@ -81,3 +81,11 @@ describe('empty answers, missing details, unclassified (seed: "Model fallback")'
     expect(explain({ status: 502, body: 'upstream returned an empty response' }).reason).toBe('server_error');
   });
 });
+
+describe('an answer that stopped without text (provider-errors-4, after the held-back fifth was opened)', () => {
+  const cases: RuleCase[] = [
+    ['"no response" with a stated stop reason is an empty answer, not unclassified', { body: "No reply from the model (stop_reason=end_turn, blocks=['thinking'])" }, 'empty_response', 'text.empty_response'],
+    ['"no response from server" without a stop reason is not read as an empty answer', { body: 'No response from server' }, 'unclassified'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

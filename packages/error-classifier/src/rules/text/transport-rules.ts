@@ -108,6 +108,7 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
       /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body) (?:was |is )?empty/,
       /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
       /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
+      /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
       /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|content=content\( ?role='model' ?\)/,
     ],
     zh: [/响应为空|返回(?:为)?空/],
