@@ -18,6 +18,17 @@ const CHAIN: readonly Candidate[] = [
   { provider: 'anthropic', model: 'claude-x', origin: 'configured_fallback' },
 ];
 
+/** OpenAI chat models take no prefill by default, Anthropic messages models do (docs/configuration.md#model-metadata). */
+const CONFIG = {
+  agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['openai/gpt-y', 'anthropic/claude-x'] } } },
+  models: {
+    providers: {
+      openai: { baseUrl: 'http://127.0.0.1:1', api: 'openai-completions' as const },
+      anthropic: { baseUrl: 'http://127.0.0.1:1', api: 'anthropic-messages' as const },
+    },
+  },
+};
+
 const CUT: ProviderFailure = { provider: 'openai', model: 'gpt-x', message: 'terminated', code: 'UND_ERR_SOCKET', phase: 'stream', outputStarted: true };
 
 function classified(failure: ProviderFailure): FailureClassification {
@@ -29,7 +40,7 @@ async function continueWith(
   extra: Partial<ContinueAfterOutputOptions<string>> = {},
   setup: (w: ReturnType<typeof world>) => void = () => undefined,
 ) {
-  const w = world();
+  const w = world({ config: CONFIG });
   setup(w);
   const events: FallbackDecisionEvent[] = [];
   const attempt = scriptedAttempt(script, w.clock);
@@ -40,7 +51,6 @@ async function continueWith(
     chain: CHAIN,
     brokenIndex: 0,
     failure: classified(CUT),
-    canContinue: (candidate) => (candidate.provider === 'anthropic' ? undefined : 'the model takes no assistant prefill'),
     attempt,
     onDecision: (event) => events.push(event),
     ...extra,
@@ -122,9 +132,16 @@ describe('continueAfterOutput', () => {
     expect(gone.events).toHaveLength(0);
   });
 
-  it('answers keyless providers without a profile', async () => {
-    const config = parseConfig({ models: { providers: { local: { baseUrl: 'http://127.0.0.1:1', api: 'anthropic-messages' } } } });
-    const { outcome } = await continueWith({}, { config, chain: [CHAIN[0] as Candidate, { provider: 'local', model: 'm', origin: 'configured_fallback' }], canContinue: () => undefined });
+  it('skips a prefill-capable candidate that cannot serve the request (canServe)', async () => {
+    const { outcome, calls } = await continueWith({}, { canServe: () => 'the model takes text only' });
+    expect(brief(outcome.attempts)).toEqual(['skip openai/gpt-y@- format', 'skip anthropic/claude-x@- format']);
+    expect(outcome.attempts.map((record) => record.detail)).toEqual(['the model takes no assistant prefill (model metadata "prefill")', 'the model takes text only']);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('follows a prefill set in the model metadata, and answers keyless providers without a profile', async () => {
+    const config = parseConfig({ models: { providers: { local: { baseUrl: 'http://127.0.0.1:1', api: 'openai-completions', models: [{ id: 'm', prefill: true }] } } } });
+    const { outcome } = await continueWith({}, { config, chain: [CHAIN[0] as Candidate, { provider: 'local', model: 'm', origin: 'configured_fallback' }] });
     expect(outcome).toMatchObject({ kind: 'continued', profile: null });
   });
 });

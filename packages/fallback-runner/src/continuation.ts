@@ -1,12 +1,13 @@
 /**
  * Continuing an answer that broke after output reached the caller (docs/policy.md#continuing-a-broken-stream):
  * the next candidates of the chain after the one that broke are looked at in order; those that cannot continue
- * (no assistant prefill, cannot serve the request) or whose profiles are all unavailable are skipped, never
+ * (no assistant prefill in its model metadata, cannot serve the request) or whose profiles are all unavailable are skipped, never
  * probed; the first one left gets ONE request (no same-profile retry, no rotation, no format retry). Whatever
  * happens, nothing is thrown for a provider failure: the caller ends the stream with the original failure
  * when the continuation did not start.
  */
 import type { AbortSignalLike, AttemptFunction, AuthStorePort, Candidate, Clock, FailureClassification, Logger, ProfileId } from '@understudy/contracts';
+import { lookupModelMetadata } from '@understudy/config';
 import { formatModelRef } from '@understudy/contracts';
 import { providerUnavailableReason } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY } from '@understudy/error-classifier';
@@ -19,6 +20,9 @@ import type { FallbackConfig } from './options.js';
 import { attemptProfile } from './retry.js';
 import { RunContext } from './run-context.js';
 import { SessionState } from './session-state.js';
+
+/** The skip detail of a candidate whose model takes no assistant prefill. */
+const NO_PREFILL = 'the model takes no assistant prefill (model metadata "prefill")';
 
 /** Options of {@link continueAfterOutput}. */
 export interface ContinueAfterOutputOptions<T> {
@@ -33,10 +37,11 @@ export interface ContinueAfterOutputOptions<T> {
   /** How the break was classified (`markFailureAfterOutput`, which also marked it on its profile). */
   readonly failure: FailureClassification;
   /**
-   * Why a candidate cannot continue this answer (e.g. its model takes no assistant prefill), or `undefined`
-   * when it can. Such candidates are skipped with reason `format` and this text as the detail.
+   * Why a candidate cannot serve this request at all (e.g. images to a text-only model), or `undefined` when it
+   * can. Such candidates are skipped with reason `format` and this text as the detail, as are those whose model
+   * takes no assistant prefill (`prefill` model metadata, `lookupModelMetadata`). @default every candidate can
    */
-  readonly canContinue: (candidate: Candidate) => string | undefined;
+  readonly canServe?: ((candidate: Candidate) => string | undefined) | undefined;
   /**
    * Sends the continuation request (the original request plus the text already streamed as a trailing
    * assistant message). It resolves like any attempt: ok once the continuation started.
@@ -81,7 +86,7 @@ export type ContinuationOutcome<T> =
  * @throws what the attempt threw when it is an exception of ours (`isOwnException`).
  * @example
  * const outcome = await continueAfterOutput({ config, store, clock, chain: result.chain, brokenIndex: 0,
- *   failure: classification, canContinue: (candidate) => (prefill(candidate) ? undefined : 'no prefill'),
+ *   failure: classification,
  *   attempt: streamAttempt(clients, continuationRequest) });
  * if (outcome.kind === 'continued') relay(outcome.value);
  */
@@ -110,7 +115,7 @@ export async function continueAfterOutput<T>(options: ContinueAfterOutputOptions
   for (let index = options.brokenIndex + 1; index < options.chain.length; index += 1) {
     const candidate = options.chain[index];
     if (candidate === undefined) break;
-    const why = options.canContinue(candidate);
+    const why = lookupModelMetadata(options.config, candidate).prefill ? options.canServe?.(candidate) : NO_PREFILL;
     if (why !== undefined) {
       skip(ctx, candidate, index, { why, reason: 'format' });
       continue;

@@ -3,7 +3,7 @@
  * `cause`; `isInstance` survives duplicate installs (the model-failover doc "Report failure if exhausted", "Observability and failure
  * summaries", "Session overrides and live model switching").
  */
-import type { FailoverReason, FailureClassification, ModelRef, ProfileId } from '@understudy/contracts';
+import type { Candidate, FailoverReason, FailureClassification, ModelRef, ProfileId } from '@understudy/contracts';
 import { UnderstudyError } from '@understudy/contracts';
 import type { AttemptRecord } from './attempt-record.js';
 import type { Exhaustion } from './exhaustion-types.js';
@@ -33,6 +33,8 @@ export interface FailoverErrorInit {
   readonly classification?: FailureClassification | undefined;
   /** The failure happened after output reached the caller. */
   readonly outputStarted?: boolean | undefined;
+  /** For a failure after output: the chain of the run, which a continuation walks on from this candidate. */
+  readonly chain?: readonly Candidate[] | undefined;
   readonly attempts: readonly AttemptRecord[];
   /** Soonest moment a blocked auth profile of the attempted models is usable again, epoch ms. */
   readonly soonestCooldownExpiry?: number | undefined;
@@ -58,6 +60,8 @@ export class FailoverError extends UnderstudyError<'failover_error'> {
   readonly status: number | null;
   readonly classification: FailureClassification | undefined;
   readonly outputStarted: boolean;
+  /** For a failure after output: the run's chain (`continueAfterOutput` walks on from this candidate). */
+  readonly chain: readonly Candidate[] | undefined;
   readonly attempts: readonly AttemptRecord[];
   readonly soonestCooldownExpiry: number | undefined;
   /** How the run ended, as data: what the HTTP edge renders its reply from. */
@@ -73,6 +77,7 @@ export class FailoverError extends UnderstudyError<'failover_error'> {
     this.status = init.status;
     this.classification = init.classification;
     this.outputStarted = init.outputStarted === true;
+    this.chain = init.chain;
     this.attempts = Object.freeze([...init.attempts]);
     this.soonestCooldownExpiry = init.soonestCooldownExpiry;
     this.exhaustion = init.exhaustion ?? {

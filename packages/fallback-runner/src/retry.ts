@@ -226,6 +226,7 @@ function terminalError<T>(
     status: classification.status,
     classification,
     outputStarted,
+    ...(outputStarted ? { chain: ctx.chain } : {}),
     attempts: ctx.records,
     cause: thrown,
   });

@@ -12,6 +12,7 @@ import {
   FailoverError,
   FallbackSummaryError,
   LiveSessionModelSwitchError,
+  continueAfterOutput,
   runFollowingLiveSwitches,
   runWithModelFallback,
 } from '@understudy/fallback-runner';
@@ -34,6 +35,8 @@ export interface AttemptOutput {
   readonly kind: 'call' | 'skip' | 'probe';
   readonly reason?: string;
   readonly status?: number;
+  /** The attempt belongs to the continuation of an answer that broke after output (docs/policy.md#continuing-a-broken-stream). */
+  readonly continuation?: true;
 }
 
 /** One turn in the output. */
@@ -69,6 +72,7 @@ function attemptOutput(record: AttemptRecord): AttemptOutput {
     kind: record.kind,
     ...(record.skipReason !== undefined ? { reason: record.skipReason } : record.reason === undefined ? {} : { reason: record.reason }),
     ...(record.status === undefined ? {} : { status: record.status }),
+    ...(record.continuation === true ? { continuation: true as const } : {}),
   };
 }
 
@@ -192,6 +196,8 @@ async function runTurn(input: {
   const earlier: AttemptRecord[] = [];
   const attempts = (last: readonly AttemptRecord[]) => [...earlier, ...last].map(attemptOutput);
   const liveSwitch = (ref: string) => switchSessionModel(input.seeded.port, input.sessionKey, ref, clock.nowMs());
+  const attempt = scriptedAttempt(turn.outcomes, clock, liveSwitch);
+  const turnStartMs = clock.nowMs();
   try {
     const request0 = {
         agentId: input.agentId,
@@ -203,8 +209,6 @@ async function runTurn(input: {
         ...(request.authProfile === undefined ? {} : { authProfile: request.authProfile }),
         isImageRequest: request.isImageRequest === true || request.image === true,
     };
-    const attempt = scriptedAttempt(turn.outcomes, clock, liveSwitch);
-    const turnStartMs = clock.nowMs();
     const result = await runFollowingLiveSwitches(
       request0,
       (next) =>
@@ -233,6 +237,26 @@ async function runTurn(input: {
   } catch (error) {
     if (CandidateChainError.isInstance(error)) throw new ScenarioFieldError(chainErrorPath(error, turnIndex), error.message, error);
     if (FailoverError.isInstance(error)) {
+      // As the gateway does (docs/policy.md#continuing-a-broken-stream): a break after output may be continued.
+      const chain = error.chain;
+      if (error.outputStarted && chain !== undefined && error.classification !== undefined && input.loaded.config.gateway.streams.continueAfterOutput) {
+        const outcome = await continueAfterOutput({
+          config: input.loaded.config,
+          store: input.seeded.port,
+          chain,
+          brokenIndex: chain.findIndex((candidate) => candidate.provider === error.provider && candidate.model === error.model),
+          failure: error.classification,
+          attempt,
+          clock,
+          remainingMs: input.loaded.config.gateway.turnTimeoutMs - (clock.nowMs() - turnStartMs),
+          ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
+        });
+        const all = [...error.attempts, ...outcome.attempts];
+        if (outcome.kind === 'continued') {
+          return { outcome: 'success', answeredBy: `${outcome.candidate.provider}/${outcome.candidate.model}`, profile: outcome.profile, attempts: attempts(all) };
+        }
+        return { outcome: 'failed', answeredBy: null, profile: null, attempts: attempts(all), error: errorOutput(error) };
+      }
       return {
         outcome: error.kind === 'exhausted' ? 'exhausted' : 'failed',
         answeredBy: null,

@@ -9,7 +9,6 @@
 import { turnStore } from '../services/turn-store.js';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
-import { lookupModelMetadata } from '@understudy/config';
 import type { AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ProfileId, RandomSource } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import type { AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
@@ -247,10 +246,7 @@ export async function continueStreamTurn(
     chain: turn.chain,
     brokenIndex,
     failure: broken.classification,
-    canContinue: (candidate) =>
-      lookupModelMetadata(services.config, candidate).prefill
-        ? unservableReason(services.config, candidate, input.isImageRequest)
-        : 'the model takes no assistant prefill (model metadata "prefill")',
+    canServe: (candidate) => unservableReason(services.config, candidate, input.isImageRequest),
     attempt,
     clock: services.clock,
     logger: services.logger,
