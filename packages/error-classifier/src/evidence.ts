@@ -6,9 +6,9 @@
 import { normalizeProviderId } from '@understudy/contracts';
 import type { AbortCause, FailurePhase, ProviderFailure } from '@understudy/contracts';
 import { statedStatusDetail } from './stated-status.js';
-import { completionOf } from './text/completion-body.js';
+import { completionOf, looksLikeFormattedAnswer } from './text/completion-body.js';
 import type { CompletionShape } from './text/completion-body.js';
-import { prepareText } from './text/normalize-text.js';
+import { boundedWindow, prepareText } from './text/normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './text/tokens.js';
 import { unwrap } from './text/unwrap.js';
 import type { InnerError } from './text/unwrap.js';
@@ -56,6 +56,11 @@ export interface Evidence {
   readonly errorType: string;
   /** True when some text was an HTML page. */
   readonly html: boolean;
+  /**
+   * True when no error object, status of 400 or more, or code came with the failure and its body or message is laid
+   * out as a model's formatted answer (Markdown headings): the model's words, not an error.
+   */
+  readonly formattedAnswer: boolean;
   /** True when the text holds CJK characters (the Chinese and Japanese phrase tables are read only then). */
   readonly cjk: boolean;
   readonly phase: FailurePhase | null;
@@ -170,6 +175,9 @@ export function buildEvidence(input: ProviderFailure): Evidence {
     code,
     errorType,
     html,
+    formattedAnswer:
+      unwrapped.inner === null && (inputStatus === null || inputStatus < 400) && code === '' && errorType === '' && !html &&
+      [body, message].some((raw) => raw !== '' && looksLikeFormattedAnswer(boundedWindow(raw))),
     cjk: CJK.test(text),
     phase,
     abortCause,

@@ -10,8 +10,11 @@
  *   `APIConnectionError`). They are read after the text families and after the input status, because providers
  *   put more specific causes under them (billing text under `permission_error`, an overload under
  *   `invalid_request_error`, an IAM denial wrapped as `APIConnectionError`). Wrapper codes — the ones a proxy
- *   or SDK puts on its own envelope (`upstream_error`, `bad_gateway`, `api_error`, a stream-error exception) —
- *   are broad too: the wrapped provider error names the cause.
+ *   or SDK puts on its own envelope (`upstream_error`, `bad_gateway`, a stream-error exception) — are broad too:
+ *   the wrapped provider error names the cause. `api_error` is in neither table: providers and relays put every
+ *   kind of failure under it (a tool that is not supported, a missing model, a balance), so only its text decides
+ *   (docs/policy.md, "How the classifier reads a failure"). Gemini's `MALFORMED_FUNCTION_CALL` is no finish reason
+ *   of failure here: the model wrote a bad tool call, and the same request can succeed when sent again.
  */
 import type { FailoverReason } from '@understudy/contracts';
 import type { Evidence } from '../evidence.js';
@@ -178,7 +181,6 @@ const BROAD: CodeTable = {
   unprocessableentityerror: ['sdk.unprocessable_entity', 'format'],
   request_too_large: ['anthropic.request_too_large', 'context_overflow'],
   string_above_max_length: ['openai.string_above_max_length', 'context_overflow'],
-  api_error: ['anthropic.api_error', 'server_error'],
   upstream_error: ['code.upstream_error', 'server_error'],
   bad_gateway: ['code.bad_gateway', 'server_error'],
   cf_bad_gateway: ['openai.cf_bad_gateway', 'server_error'],
@@ -215,7 +217,6 @@ const FINISH: CodeTable = {
   blocklist: ['finish_reason.blocklist', 'refusal'],
   spii: ['finish_reason.spii', 'refusal'],
   image_safety: ['finish_reason.image_safety', 'refusal'],
-  malformed_function_call: ['finish_reason.malformed_function_call', 'format'],
   model_context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
   context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
 };

@@ -104,11 +104,13 @@ export const BARE_CODE_PATTERNS: readonly RegExp[] = [RUNTIME_CODE];
 
 /**
  * A completion body (no error object) read from its parsed shape: blocked before any output (Gemini
- * `promptFeedback.blockReason`) is a `refusal`; no usable output at all is an `empty_response`. Finish reasons
+ * `promptFeedback.blockReason`) is a `refusal`; no usable output at all is an `empty_response`; a plain text laid
+ * out as a formatted answer (Markdown headings) is the model's words and stays `unclassified`. Finish reasons
  * (`content_filter`, `SAFETY`, `error` …) are read before this step.
  */
 export function completionVerdict(evidence: Evidence): Verdict | null {
   if (evidence.completion === 'blocked') return { reason: 'refusal', rule: 'completion.blocked', matched: null };
   if (evidence.completion === 'empty') return { reason: 'empty_response', rule: 'completion.empty', matched: null };
+  if (evidence.formattedAnswer) return { reason: 'unclassified', rule: 'completion.formatted_answer', matched: null };
   return null;
 }

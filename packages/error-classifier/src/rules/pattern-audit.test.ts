@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { RETRY_AFTER_PATTERNS } from '../retry-after.js';
 import { STATUS_PATTERNS } from '../stated-status.js';
+import { FORMATTED_ANSWER_PATTERNS } from '../text/completion-body.js';
 import { TOKEN_PATTERNS } from '../text/tokens.js';
 import { BARE_CODE_PATTERNS, CONTEXT_PATTERNS } from './context-rules.js';
 import { LEADING_PROVIDER_RULES, TRAILING_PROVIDER_RULES } from './provider-rules.js';
@@ -41,6 +42,7 @@ const audited: readonly (readonly [string, RegExp])[] = [
   ...RETRY_AFTER_PATTERNS.map((pattern) => ['retry-after', pattern] as const),
   ...CONTEXT_PATTERNS.map((pattern) => ['context', pattern] as const),
   ...BARE_CODE_PATTERNS.map((pattern) => ['bare-code', pattern] as const),
+  ...FORMATTED_ANSWER_PATTERNS.map((pattern) => ['formatted-answer', pattern] as const),
 ];
 
 describe('pattern audit', () => {

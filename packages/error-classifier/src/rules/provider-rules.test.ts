@@ -23,7 +23,8 @@ describe('provider-scoped rules (seed: provider-specific matchers stay scoped to
     ["Google's free-tier quota text is a rate limit for Google providers", { provider: 'google', status: 429, body: 'You exceeded your current quota, please check your plan and billing details.' }, 'rate_limit', 'google.quota_window'],
     ['the same quota text from OpenAI is billing', { provider: 'openai', status: 429, body: 'You exceeded your current quota, please check your plan and billing details.' }, 'billing', 'text.billing'],
     ['Zhipu code 1113 is billing', { provider: 'zai', status: 429, body: '{"error":{"code":"1113","message":"..."}}' }, 'billing', 'zhipu.1113'],
-    ['Zhipu code 1305 is capacity', { provider: 'zhipu', status: 429, body: '{"error":{"code":"1305","message":"..."}}' }, 'overloaded', 'zhipu.1305'],
+    ['Zhipu code 1305 is capacity', { provider: 'zhipu', body: '{"error":{"code":"1305","message":"..."}}' }, 'overloaded', 'zhipu.1305'],
+    ['Zhipu code 1305 under a 429 is this caller throttled, as "overloaded" under a 429', { provider: 'zhipu', status: 429, body: '{"error":{"code":"1305","message":"..."}}' }, 'rate_limit', 'zhipu.1305.under_429'],
     ['Zhipu codes are ignored for other providers', { provider: 'openai', status: 429, body: '{"error":{"code":"1305","message":"..."}}' }, 'rate_limit', 'status.429'],
   ];
   it.each(cases)('%s', (...row) => check(row));

@@ -88,6 +88,9 @@ function zhipuCode(evidence: Evidence): Verdict | null {
   if (reason === undefined) return null;
   // 1113 is documented with two messages: the balance one (billing) and "invalid api endpoint or credentials".
   if (code === '1113' && /credentials/.test(evidence.text)) return { reason: 'auth', rule: 'zhipu.1113.credentials', matched: code };
+  // Capacity under a 429 (1305 "temporarily overloaded" sent as 429) is this caller being throttled, as with the
+  // bare word "overloaded" under a 429 in the capacity family (rules/text/quota-rules.ts).
+  if (reason === 'overloaded' && evidence.status === 429) return { reason: 'rate_limit', rule: `zhipu.${code}.under_429`, matched: code };
   return { reason, rule: `zhipu.${code}`, matched: code };
 }
 

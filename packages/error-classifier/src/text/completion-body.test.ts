@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explain } from '../test-support/classify.js';
-import { withoutGeneratedText } from './completion-body.js';
+import { looksLikeFormattedAnswer, withoutGeneratedText } from './completion-body.js';
 
 describe('completion bodies: the model\'s own words are not the provider\'s error', () => {
   it('blanks generated text and keeps the structure', () => {
@@ -23,6 +23,20 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
   it('still reads finish reasons and empty lists of a 200 completion', () => {
     expect(explain({ status: 200, body: '{"choices":[{"message":{"content":null},"finish_reason":"content_filter"}]}' }).reason).toBe('refusal');
     expect(explain({ status: 200, body: '{"choices":[],"usage":null}' }).reason).toBe('empty_response');
+  });
+
+  it('a plain text laid out as a formatted answer (Markdown headings) is the model\'s words, not billing', () => {
+    const answer = 'Sure! Here is how billing works.\n\n## Payment\n\nManage credits and upgrade your plan.\n\n## Credits\n\nHandle insufficient balance cases.';
+    expect(looksLikeFormattedAnswer(answer)).toBe(true);
+    expect(explain({ message: answer }).reason).toBe('unclassified');
+    expect(explain({ message: answer }).detail).toBe('completion.formatted_answer');
+  });
+
+  it('one heading, an error status, a code or an error object keep the text an error', () => {
+    expect(looksLikeFormattedAnswer('## Error\n\ninsufficient credits')).toBe(false);
+    const answer = '## Payment\n\ninsufficient credits\n\n## Credits\n\nbuy more credits';
+    expect(explain({ status: 402, message: answer }).reason).toBe('billing');
+    expect(explain({ code: 'insufficient_quota', message: answer }).reason).toBe('billing');
   });
 
   it('error statuses are read as they are', () => {

@@ -105,3 +105,32 @@ export function withoutGeneratedText(body: string): string {
   }
   return completionOf(parsed)?.text ?? body;
 }
+
+/** A Markdown heading line ("## Payment Integration"): the layout of a model's formatted answer. */
+const MARKDOWN_HEADING = /(?:^|\n)[ \t]{0,3}#{1,4}[ \t][^\n]{1,200}/g;
+
+/** Heading lines a text needs to read as a formatted answer rather than an error. */
+const ANSWER_MIN_HEADINGS = 2;
+
+/**
+ * True when a plain text (no JSON completion around it) is laid out as a model's formatted answer: two or more
+ * Markdown heading lines. Provider errors, proxy pages and SDK messages are never laid out that way, so such a
+ * text reached the classifier as the model's words (docs/policy.md, "How the classifier reads a failure": generated
+ * text is never read as an error message). Reads at most `window.length` characters once (the caller passes a
+ * bounded window).
+ *
+ * @example looksLikeFormattedAnswer('Sure!\n\n## Setup\n\nFirst …\n\n## Credits\n\nBuy more credits …') // true
+ * @example looksLikeFormattedAnswer('Error: insufficient credits') // false
+ */
+export function looksLikeFormattedAnswer(window: string): boolean {
+  MARKDOWN_HEADING.lastIndex = 0;
+  let headings = 0;
+  while (MARKDOWN_HEADING.exec(window) !== null) {
+    headings += 1;
+    if (headings >= ANSWER_MIN_HEADINGS) return true;
+  }
+  return false;
+}
+
+/** The formatted-answer pattern, for the pattern audit test. */
+export const FORMATTED_ANSWER_PATTERNS: readonly RegExp[] = [MARKDOWN_HEADING];

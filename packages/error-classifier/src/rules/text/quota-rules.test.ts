@@ -5,6 +5,7 @@ import type { RuleCase } from '../../test-support/classify.js';
 describe('billing (seed: credit exhaustion is billing whatever the status)', () => {
   const cases: RuleCase[] = [
     ['an Anthropic out-of-credit message under 400 is billing', { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the API."}}' }, 'billing', 'text.billing'],
+    ['a spend cap at its "maximum allowed" that a payment lifts is billing (Together 402), not a window', { status: 402, body: 'The account associated with this API key has reached its maximum allowed monthly spending limit.' }, 'billing', 'text.billing'],
     ['an OpenAI quota message under 429 is billing, not a rate limit', { status: 429, body: '429 You exceeded your current quota, please check your plan and billing details.' }, 'billing', 'text.billing'],
     ['explicit billing text under 401 stays billing', { status: 401, body: 'Your subscription has expired. Please renew.' }, 'billing', 'text.billing'],
     ['explicit billing text under 403 stays billing', { status: 403, message: 'Access denied due to overdue account' }, 'billing', 'text.billing'],
@@ -63,6 +64,7 @@ describe('overloaded (docs/policy.md#failover-reasons: capacity)', () => {
     ['"at capacity" is capacity even typed invalid_request_error', { status: 200, body: '{"error":{"message":"Selected model is at capacity.","type":"invalid_request_error"}}' }, 'overloaded', 'text.overloaded'],
     ['"high demand" is capacity', { body: 'This model is currently experiencing high demand.' }, 'overloaded', 'text.overloaded'],
     ['overload wording on a 400 is still capacity', { status: 400, body: 'Our servers are currently overloaded. Please try again later.' }, 'overloaded', 'text.overloaded'],
+    ['a bare "model is not ready" without the Bedrock exception or "for inference" names no capacity fact', { body: 'model is not ready' }, 'unclassified', 'unclassified'],
     ['a model that is not ready (ModelNotReadyException) is capacity, not a rate limit', { status: 429, body: 'Model is not ready for inference. Wait and try your request again' }, 'overloaded', 'text.overloaded'],
     ['capacity wording inside a "Rate limit exceeded" wrapper is capacity', { body: 'Rate limit exceeded: The engine is currently overloaded, please try again later' }, 'overloaded', 'text.overloaded'],
   ];

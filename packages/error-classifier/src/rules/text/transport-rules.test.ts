@@ -41,6 +41,9 @@ describe('server errors (docs/policy.md#failover-reasons: the provider\'s own fa
     ['seed: "Provider finish_reason: error" is a server error', { message: 'Provider finish_reason: error' }, 'server_error', 'finish_reason.error'],
     ['an api_error with "internal server error" text is a server error', { body: '{"type":"error","error":{"type":"api_error","message":"Internal server error"}}' }, 'server_error', 'text.server_error'],
     ['an api_error with "upstream error" text is a server error', { body: '{"type":"error","error":{"type":"api_error","message":"upstream error"}}' }, 'server_error', 'text.server_error'],
+    ['an api_error in Anthropic\'s own words ("unexpected error … while processing") is a server error', { body: '{"type":"error","error":{"type":"api_error","message":"An unexpected error occurred while processing the response"}}' }, 'server_error', 'text.server_error'],
+    ['a model\'s malformed tool call (Gemini MALFORMED_FUNCTION_CALL) is not a request refused again: not format', { message: 'Unhandled stop reason: MALFORMED_FUNCTION_CALL' }, 'unclassified', 'unclassified'],
+    ['an api_error type alone names no cause: its text decides, here nothing', { body: '{"type":"error","error":{"type":"api_error","message":"invalid input format"}}' }, 'unclassified', 'unclassified'],
   ];
   it.each(cases)('%s', (...row) => check(row));
   it('a 500 keeps status 500 even though recovery treats it as transient', () => {

@@ -64,6 +64,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /internal (?:server )?error|an internal error has occurred|(?<![a-z])server error/,
       /bad gateway|upstream (?:server )?(?:error|failure)|backend error|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
+      /unexpected error (?:has )?occurred (?:while processing|internal to)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
       /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory/,
     ],
