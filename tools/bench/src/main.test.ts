@@ -11,6 +11,7 @@ import { compared } from './figure.js';
 import type { BenchSuite } from './figure.js';
 import { classifierFigures } from './figures/classifier.js';
 import { fixturePayloads, randomBody, syntheticPayloads } from './figures/classifier-corpus.js';
+import { DEFAULT_BENCH_POSTGRES_URL, postgresSuite } from './figures/postgres.js';
 import { parseBenchArguments, runBench } from './main.js';
 import { markdownPath, renderMarkdownReport, renderMarkdownTable, writeReport } from './report.js';
 import { findRepoRoot } from './repo-root.js';
@@ -54,7 +55,7 @@ describe('report', () => {
     const fake: BenchSuite = { name: 'fake', description: 'a fake suite', run: async () => [{ name: 'fake.value', unit: 'x', value: 1 }] };
     const other: BenchSuite = { name: 'other', description: 'not selected', run: async () => [{ name: 'other.value', unit: 'x', value: 2 }] };
     const report = await runBench({
-      args: { quick: true, only: ['fake'], out: null, list: false },
+      args: { quick: true, only: ['fake'], out: null, list: false, postgres: 'postgres://unused@127.0.0.1:1/x' },
       repoRoot,
       suites: [fake, other],
       log: silent,
@@ -78,7 +79,7 @@ describe('report', () => {
         return [{ name: 'x', unit: 'ms', value: 1 }];
       },
     };
-    const report = await runBench({ args: { quick: false, only: null, out: null, list: false }, repoRoot, suites: [skipping], log: silent });
+    const report = await runBench({ args: { quick: false, only: null, out: null, list: false, postgres: 'postgres://unused@127.0.0.1:1/x' }, repoRoot, suites: [skipping], log: silent });
     expect(report.skipped).toEqual([{ name: 'x.vs_portkey', reason: 'Portkey could not run here: exit 1' }]);
     expect(report.notes).toEqual(['measured against a fake']);
     expect(report.figures.map((figure) => figure.name)).toEqual(['x']);
@@ -131,8 +132,9 @@ describe('report', () => {
 
 describe('arguments', () => {
   it('parses --quick, --only, --out and --list', () => {
-    expect(parseBenchArguments(['--quick', '--only', 'classifier', '--out', 'x.json'])).toEqual({ quick: true, only: ['classifier'], out: 'x.json', list: false });
-    expect(parseBenchArguments([])).toEqual({ quick: false, only: null, out: null, list: false });
+    expect(parseBenchArguments(['--quick', '--only', 'classifier', '--out', 'x.json'])).toEqual({ quick: true, only: ['classifier'], out: 'x.json', list: false, postgres: DEFAULT_BENCH_POSTGRES_URL });
+    expect(parseBenchArguments([])).toEqual({ quick: false, only: null, out: null, list: false, postgres: DEFAULT_BENCH_POSTGRES_URL });
+    expect(parseBenchArguments(['--only', 'postgres', '--postgres', 'postgres://u@db.example:5433/x'])).toMatchObject({ only: ['postgres'], postgres: 'postgres://u@db.example:5433/x' });
     expect(parseBenchArguments(['--only', 'gateway, failover,store'])).toMatchObject({ only: ['gateway', 'failover', 'store'] });
   });
 
@@ -146,5 +148,20 @@ describe('arguments', () => {
       }
       expect(BenchError.isInstance(caught) && caught.code === 'bad_arguments').toBe(true);
     }
+  });
+});
+
+describe('the postgres suite', () => {
+  it('skips every figure with the reason when no server answers, and measures nothing', async () => {
+    const skipped: [string, string][] = [];
+    const figures = await postgresSuite('postgres://nobody@127.0.0.1:1/none').run({
+      quick: true,
+      repoRoot: process.cwd(),
+      log: () => undefined,
+      skip: (name, reason) => skipped.push([name, reason]),
+    });
+    expect(figures).toEqual([]);
+    expect(skipped.map(([name]) => name)).toEqual(['store.pg.marks_per_s', 'store.pg.marks_per_s_4proc', 'replicas.cooldown_visible_ms']);
+    for (const [, reason] of skipped) expect(reason).toContain('no PostgreSQL answers at 127.0.0.1:1');
   });
 });

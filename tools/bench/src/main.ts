@@ -19,13 +19,14 @@ import type { BenchReport, BenchSuite, Figure, SkippedFigure } from './figure.js
 import { classifierSuite } from './figures/classifier.js';
 import { failoverSuite } from './figures/failover.js';
 import { gatewaySuite } from './figures/gateway.js';
+import { DEFAULT_BENCH_POSTGRES_URL, postgresSuite } from './figures/postgres.js';
 import { storeSuite } from './figures/store.js';
 import { machineInfo } from './machine.js';
 import { markdownPath, renderMarkdownReport, writeMarkdownReport, writeReport } from './report.js';
 import { findRepoRoot } from './repo-root.js';
 
 /** Every suite, in the order they run. */
-export const SUITES: readonly BenchSuite[] = [classifierSuite, gatewaySuite, failoverSuite, storeSuite];
+export const SUITES: readonly BenchSuite[] = [classifierSuite, gatewaySuite, failoverSuite, storeSuite, postgresSuite()];
 
 /** Parsed command line of the bench. */
 export interface BenchArguments {
@@ -33,6 +34,8 @@ export interface BenchArguments {
   readonly only: readonly string[] | null;
   readonly out: string | null;
   readonly list: boolean;
+  /** The PostgreSQL server of the `postgres` suite. @default DEFAULT_BENCH_POSTGRES_URL (the local one) */
+  readonly postgres: string;
 }
 
 /**
@@ -41,16 +44,16 @@ export interface BenchArguments {
  * @throws {BenchError} `bad_arguments` for unknown options or unknown suite names.
  */
 export function parseBenchArguments(argv: readonly string[], suites: readonly BenchSuite[] = SUITES): BenchArguments {
-  let values: { quick?: boolean; only?: string; out?: string; list?: boolean };
+  let values: { quick?: boolean; only?: string; out?: string; list?: boolean; postgres?: string };
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { quick: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, list: { type: 'boolean' } },
+      options: { quick: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, list: { type: 'boolean' }, postgres: { type: 'string' } },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new BenchError(`${error instanceof Error ? error.message : String(error)} (usage: bench [--quick] [--only a,b] [--out file] [--list])`, 'bad_arguments', { cause: error });
+    throw new BenchError(`${error instanceof Error ? error.message : String(error)} (usage: bench [--quick] [--only a,b] [--out file] [--list] [--postgres url])`, 'bad_arguments', { cause: error });
   }
   const only = values.only === undefined ? null : values.only.split(',').map((name) => name.trim()).filter((name) => name !== '');
   const known = new Set(suites.map((suite) => suite.name));
@@ -58,7 +61,7 @@ export function parseBenchArguments(argv: readonly string[], suites: readonly Be
   if (unknown.length > 0) {
     throw new BenchError(`unknown suite ${unknown.join(', ')}; known suites: ${[...known].join(', ')}`, 'bad_arguments');
   }
-  return { quick: values.quick === true, only, out: values.out ?? null, list: values.list === true };
+  return { quick: values.quick === true, only, out: values.out ?? null, list: values.list === true, postgres: values.postgres ?? DEFAULT_BENCH_POSTGRES_URL };
 }
 
 /** Runs the selected suites and merges their figures into one report. */
@@ -69,7 +72,8 @@ export async function runBench(options: {
   readonly log: (line: string) => void;
 }): Promise<BenchReport> {
   const machine = machineInfo(); // before the suites: the load average is the machine's, not the bench's
-  const suites = (options.suites ?? SUITES).filter((suite) => options.args.only === null || options.args.only.includes(suite.name));
+  const all = options.suites ?? SUITES.map((suite) => (suite.name === 'postgres' ? postgresSuite(options.args.postgres) : suite));
+  const suites = all.filter((suite) => options.args.only === null || options.args.only.includes(suite.name));
   const figures: Figure[] = [];
   const skipped: SkippedFigure[] = [];
   const notes: string[] = [];

@@ -12,6 +12,7 @@ import { compared } from '../figure.js';
 import { BenchError } from '../errors.js';
 import { median } from '../stats.js';
 import { MARKED_PROFILE_ID, markFor, openMarkStore } from '../store-marks.js';
+import type { MarkTarget } from '../store-marks.js';
 import { benchEntry, runFolder } from './side-by-side.js';
 
 /** Knobs of the store measurements. */
@@ -27,15 +28,15 @@ export function storeSettings(quick: boolean): StoreBenchSettings {
   return quick ? { rounds: 1, durationMs: 700, processes: 4 } : { rounds: 3, durationMs: 2500, processes: 4 };
 }
 
-/** Marks per second of one process on a fresh store under `stateDir`. */
-async function oneProcess(stateDir: string, durationMs: number): Promise<number> {
-  const store = await openMarkStore(stateDir);
+/** Marks per second of one process on a fresh store of `target`. */
+export async function oneProcess(target: MarkTarget, durationMs: number): Promise<number> {
+  const opened = await openMarkStore(target);
   try {
-    await markFor(store, Math.min(200, durationMs)); // warm-up
-    const { marks, elapsedMs } = await markFor(store, durationMs);
+    await markFor(opened.store, Math.min(200, durationMs)); // warm-up
+    const { marks, elapsedMs } = await markFor(opened.store, durationMs);
     return marks / (elapsedMs / 1000);
   } finally {
-    await store.close();
+    await opened.close();
   }
 }
 
@@ -45,12 +46,13 @@ interface WorkerResult {
 }
 
 /** Total marks per second of `processes` workers started together on one fresh store; checks no mark was lost. */
-async function manyProcesses(repoRoot: string, stateDir: string, processes: number, durationMs: number): Promise<number> {
-  const created = await openMarkStore(stateDir); // create and migrate before the workers race for it
+export async function manyProcesses(repoRoot: string, target: MarkTarget, processes: number, durationMs: number): Promise<number> {
+  const created = await openMarkStore(target); // create and migrate before the workers race for it
   await created.close();
   const entry = benchEntry(repoRoot, 'store-worker.js');
+  const postgresArgs = target.postgres === undefined ? [] : [target.postgres.url, target.postgres.schema];
   const workers = Array.from({ length: processes }, () => {
-    const child = spawn(process.execPath, [entry, stateDir, String(durationMs)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, target.stateDir, String(durationMs), ...postgresArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (piece: string) => (out += piece));
@@ -77,9 +79,9 @@ async function manyProcesses(repoRoot: string, stateDir: string, processes: numb
   const results = await Promise.all(workers.map((worker) => worker.result));
   const marks = results.reduce((sum, result) => sum + result.marks, 0);
   const seconds = Math.max(...results.map((result) => result.elapsedMs)) / 1000;
-  const store = await openMarkStore(stateDir);
-  const stats = await store.getUsageStats(MARKED_PROFILE_ID);
-  await store.close();
+  const opened = await openMarkStore(target);
+  const stats = await opened.store.getUsageStats(MARKED_PROFILE_ID);
+  await opened.close();
   if (stats.errorCount !== marks) {
     throw new BenchError(`${processes} processes reported ${marks} marks but the store holds errorCount ${String(stats.errorCount)}`, 'bad_answer');
   }
@@ -94,8 +96,8 @@ export async function measureStore(options: SuiteOptions, settings: StoreBenchSe
   let failed = true;
   try {
     for (let round = 1; round <= settings.rounds; round += 1) {
-      single.push(await oneProcess(path.join(folder.dir, `single-${round}`), settings.durationMs));
-      multi.push(await manyProcesses(options.repoRoot, path.join(folder.dir, `multi-${round}`), settings.processes, settings.durationMs));
+      single.push(await oneProcess({ stateDir: path.join(folder.dir, `single-${round}`) }, settings.durationMs));
+      multi.push(await manyProcesses(options.repoRoot, { stateDir: path.join(folder.dir, `multi-${round}`) }, settings.processes, settings.durationMs));
       options.log(`store: round ${round}/${settings.rounds}: ${Math.round(single.at(-1) ?? 0)} marks/s in 1 process, ${Math.round(multi.at(-1) ?? 0)} in ${settings.processes}`);
     }
     options.note?.(

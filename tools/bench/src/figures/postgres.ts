@@ -1,0 +1,138 @@
+/**
+ * PostgreSQL figures (docs/contracts.md#bench), on the server `--postgres` names (default the local one), each run
+ * in a schema of its own that is dropped afterwards:
+ * - `store.pg.marks_per_s`: failure marks per second in one process, each one row-locked transaction in the shared
+ *   state (the same mark as `store.marks_per_s` takes on SQLite);
+ * - `store.pg.marks_per_s_4proc`: the total rate of 4 processes marking one profile at once (the replicas case),
+ *   compared with the one-process rate; the profile's `errorCount` must equal the marks reported;
+ * - `replicas.cooldown_visible_ms`: a cooldown written through one replica's state until another replica, whose
+ *   provider state is cached, reads it (the change notification's trip: LISTEN/NOTIFY); median over samples.
+ * Without a server that answers, every figure is skipped with the reason.
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { connectPostgresState, openAuthProfileStore } from '@understudy/auth-profile-store';
+import type { BenchSuite, Figure, SuiteOptions } from '../figure.js';
+import { compared } from '../figure.js';
+import { median } from '../stats.js';
+import { manyProcesses, oneProcess, storeSettings } from './store.js';
+import { runFolder } from './side-by-side.js';
+
+/** The server the bench uses when `--postgres` is not given. */
+export const DEFAULT_BENCH_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+const FIGURES = ['store.pg.marks_per_s', 'store.pg.marks_per_s_4proc', 'replicas.cooldown_visible_ms'] as const;
+
+/** A fresh schema name for one measurement. */
+function schemaName(label: string): string {
+  return `bench_${label}_${crypto.randomBytes(4).toString('hex')}`;
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const state = await connectPostgresState({ url, schema, migrations: 'none' });
+  try {
+    await state.kysely.schema.dropSchema(schema).ifExists().cascade().execute();
+  } finally {
+    await state.close();
+  }
+}
+
+/** Why the server cannot be used, or `undefined` when it answers. */
+async function unreachable(url: string): Promise<string | undefined> {
+  const schema = schemaName('probe');
+  try {
+    const state = await connectPostgresState({ url, schema, connectTimeoutMs: 3000, migrations: 'none' });
+    try {
+      await state.query({ text: 'select 1' });
+    } finally {
+      await state.close();
+    }
+    return undefined;
+  } catch (error) {
+    return `no PostgreSQL answers at ${new URL(url).host} (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/**
+ * Ms from a cooldown written through replica A until replica B (its provider state cached) reads it, `samples`
+ * times, each write with a new cooldown value.
+ */
+async function cooldownVisibleMs(url: string, stateDir: string, samples: number): Promise<number[]> {
+  const schema = schemaName('replicas');
+  const stateA = await connectPostgresState({ url, schema, poolSize: 2 });
+  const stateB = await connectPostgresState({ url, schema, poolSize: 2 });
+  const a = await openAuthProfileStore({ stateDir: path.join(stateDir, 'a'), agentId: 'main', postgres: stateA, legacyFiles: 'ignore' });
+  const b = await openAuthProfileStore({ stateDir: path.join(stateDir, 'b'), agentId: 'main', postgres: stateB, legacyFiles: 'ignore' });
+  const times: number[] = [];
+  try {
+    for (let sample = 1; sample <= samples; sample += 1) {
+      const cooldownUntil = 1_000_000 + sample;
+      await b.loadProviderAuthState('bench'); // B's state is cached again before each write
+      const written = performance.now();
+      await a.updateUsageStats('bench:replica', (stats) => ({ ...stats, cooldownUntil, cooldownReason: 'rate_limit' }));
+      for (;;) {
+        if ((await b.loadProviderAuthState('bench')).usageStats['bench:replica']?.cooldownUntil === cooldownUntil) break;
+        if (performance.now() - written > 5000) throw new Error('replica B did not see the cooldown within 5 s');
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      times.push(performance.now() - written);
+    }
+    return times;
+  } finally {
+    await a.close();
+    await b.close();
+    await stateA.close();
+    await stateB.close();
+    await dropSchema(url, schema);
+  }
+}
+
+/** The PostgreSQL suite over the server at `url`. */
+export function postgresSuite(url: string = DEFAULT_BENCH_POSTGRES_URL): BenchSuite {
+  return {
+    name: 'postgres',
+    description: 'failure marks per second in the shared PostgreSQL state (1 and 4 processes) and a cooldown\'s trip between replicas',
+    async run(options: SuiteOptions): Promise<readonly Figure[]> {
+      const why = await unreachable(url);
+      if (why !== undefined) {
+        for (const name of FIGURES) options.skip?.(name, why);
+        return [];
+      }
+      const settings = storeSettings(options.quick);
+      const folder = runFolder('postgres');
+      const single: number[] = [];
+      const multi: number[] = [];
+      let failed = true;
+      try {
+        for (let round = 1; round <= settings.rounds; round += 1) {
+          for (const [label, rates, measure] of [
+            ['single', single, (postgres: { url: string; schema: string }) => oneProcess({ stateDir: folder.dir, postgres }, settings.durationMs)],
+            ['multi', multi, (postgres: { url: string; schema: string }) => manyProcesses(options.repoRoot, { stateDir: folder.dir, postgres }, settings.processes, settings.durationMs)],
+          ] as const) {
+            const schema = schemaName(label);
+            try {
+              rates.push(await measure({ url, schema }));
+            } finally {
+              await dropSchema(url, schema);
+            }
+          }
+          options.log(`postgres: round ${round}/${settings.rounds}: ${Math.round(single.at(-1) ?? 0)} marks/s in 1 process, ${Math.round(multi.at(-1) ?? 0)} in ${settings.processes}`);
+        }
+        const visible = await cooldownVisibleMs(url, folder.dir, options.quick ? 5 : 30);
+        options.note?.(
+          `postgres: marks as in the store suite, each a row-locked transaction in a fresh schema on ${new URL(url).host}; ${settings.rounds} rounds x ${settings.durationMs} ms, 1 then ${settings.processes} processes, median over rounds; replicas.cooldown_visible_ms: median of ${visible.length} writes through one state until another, whose provider state was cached, read them (max ${Math.round(Math.max(...visible) * 100) / 100} ms).`,
+        );
+        failed = false;
+        const perSecond: Figure = { name: 'store.pg.marks_per_s', unit: 'marks/s', value: median(single) };
+        return [
+          perSecond,
+          compared({ name: 'store.pg.marks_per_s_4proc', unit: 'marks/s', value: median(multi) }, { name: perSecond.name, value: perSecond.value }),
+          { name: 'replicas.cooldown_visible_ms', unit: 'ms', value: median(visible) },
+        ];
+      } finally {
+        folder.remove(failed);
+      }
+    },
+  };
+}
