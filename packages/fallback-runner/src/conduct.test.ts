@@ -95,3 +95,22 @@ describe('context overflow moves only to a larger declared window', () => {
     expect(FailoverError.isInstance(error) && error.reason === 'context_overflow' && error.kind === 'terminal').toBe(true);
   });
 });
+
+describe('a profile whose cooldown just ended (docs/policy.md#retries-probes-and-rotation)', () => {
+  const DOWN = { status: 503, body: '{"error":{"message":"Service Unavailable","type":"server_error"}}' };
+
+  it('gets one call and no retry in place while its last failure is under one probe throttle old', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    // Failed 25 s ago; the 20 s cooldown has ended, the 30 s probe throttle has not.
+    await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, failureCounts: { overloaded: 1 }, lastFailureAt: w.clock.nowMs() - 25_000, cooldownUntil: w.clock.nowMs() - 5_000, cooldownReason: 'overloaded' }));
+    const result = await w.run({ openai: [DOWN, DOWN, DOWN] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call anthropic/claude-x@anthropic:a']);
+  });
+
+  it('gets the retries in place again once its last failure is a throttle window old', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, failureCounts: { overloaded: 1 }, lastFailureAt: w.clock.nowMs() - 31_000 }));
+    const result = await w.run({ openai: [DOWN] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call openai/gpt-x@openai:a']);
+  });
+});

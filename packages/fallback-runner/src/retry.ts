@@ -81,8 +81,20 @@ function retriesInPlace<T>(ctx: RunContext<T>, input: ProfileAttemptInput, failu
     if (waitMs !== null && waitMs <= ctx.retry.maxRetryAfterWaitMs && !rotationLeft) return true;
   }
   if (!policy.sameProfileRetry) return false;
+  // A profile that already failed within one probe throttle window (its cooldown just ended, or it is recovering)
+  // gets this one call and no second in place: a provider coming back from an outage sees at most one call per
+  // window from understudy (docs/policy.md#retries-probes-and-rotation).
+  if (failedWithinProbeThrottle(ctx, input)) return false;
   if (policy.timeLimitRetryLastResort && spentTimeLimit(failure)) return !rotationLeft && input.alternatives?.laterCandidate !== true;
   return true;
+}
+
+/** The profile's last failure, as this run read it before the current call, is under one probe throttle old. */
+function failedWithinProbeThrottle<T>(ctx: RunContext<T>, input: ProfileAttemptInput): boolean {
+  const profileId = input.profile?.view.id;
+  if (profileId === undefined) return false;
+  const lastFailureAt = ctx.knownStats(input.candidate.provider, profileId)?.lastFailureAt;
+  return lastFailureAt !== undefined && ctx.nowMs() - lastFailureAt < ctx.policy.probeThrottleMs;
 }
 
 /** How a profile's try ended (a terminal failure throws instead). */
