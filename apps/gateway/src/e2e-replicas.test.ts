@@ -67,8 +67,8 @@ let replicas: GatewayProcess[] = [];
 const proxy = new Proxy();
 let sessionCounter = 0;
 
-async function withStore<T>(body: (store: Awaited<ReturnType<typeof openAuthProfileStore>>) => Promise<T>): Promise<T> {
-  const state = await connectPostgresState({ url: POSTGRES_URL, schema: SCHEMA, secretKey: SECRET_KEY });
+async function withStore<T>(body: (store: Awaited<ReturnType<typeof openAuthProfileStore>>) => Promise<T>, secretKey = SECRET_KEY): Promise<T> {
+  const state = await connectPostgresState({ url: POSTGRES_URL, schema: SCHEMA, secretKey });
   const store = await openAuthProfileStore({ stateDir: '/nonexistent-understudy-state', agentId: 'main', postgres: state, legacyFiles: 'ignore' });
   try {
     return await body(store);
@@ -243,4 +243,27 @@ describe.runIf(available)('three gateway replicas on one PostgreSQL schema', () 
     expect(new Set(listed.map((ids) => ids.join(','))).size).toBe(1);
     expect(listed[0]).toContain('openai:a');
   });
+
+  it('a credential sealed under another key costs only its profile: requests go on, /healthz says degraded and names it', async () => {
+    await clearWindows();
+    await emulator.setScript({ routes: [{ steps: [{ ok: true, echo: true }] }] });
+    const [a] = replicas as [GatewayProcess, GatewayProcess, GatewayProcess];
+    // What `state copy` with the wrong UNDERSTUDY_SECRET_KEY leaves behind.
+    await withStore(async (store) => {
+      await store.upsertProfile({ id: 'openai:a', credential: { type: 'api_key', provider: 'openai', key: new Secret(KEYS.openaiA) } });
+    }, 'a-different-test-secret-key-9876543210zyx');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await chat(a, 'with one unreadable profile')).toMatchObject({ status: 200, profile: 'openai:b' });
+    const health = (await (await fetch(`${a.url}/healthz`)).json()) as { status: string; state: { unreadableCredentials: string[] } };
+    expect(health).toMatchObject({ status: 'degraded', state: { backend: 'postgres', up: true, unreadableCredentials: ['main/openai:a'] } });
+    expect(a.stderr()).toContain('the credential of openai:a cannot be opened');
+    expect(a.stderr()).not.toContain(KEYS.openaiA);
+    // Sealed again with the replicas' key: the profile is back and so is `ok`.
+    await withStore(async (store) => {
+      await store.upsertProfile({ id: 'openai:a', credential: { type: 'api_key', provider: 'openai', key: new Secret(KEYS.openaiA) } });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await chat(a, 'all readable again')).toMatchObject({ status: 200, profile: 'openai:a' });
+    expect(((await (await fetch(`${a.url}/healthz`)).json()) as { status: string }).status).toBe('ok');
+  }, 30_000);
 });

@@ -358,7 +358,7 @@ class SqliteAuthProfileStore implements AuthProfileStore {
   // ---- lifecycle ----
 
   status(): StoreStatus {
-    return { backend: 'sqlite', up: true, pendingMarks: 0, location: this.location };
+    return { backend: 'sqlite', up: true, pendingMarks: 0, location: this.location, unreadableCredentials: [] };
   }
 
   async close(): Promise<void> {

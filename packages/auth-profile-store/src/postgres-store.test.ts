@@ -180,14 +180,27 @@ describe.runIf(available)('PostgreSQL state: credentials at rest', () => {
     expect((await adminQuery(`select * from ${schema}.credentials`)).length).toBe(0);
   });
 
-  it('a replica with another key reports the mismatch instead of sending garbage', async () => {
+  it('a replica with another key skips that credential and reports it, instead of sending garbage or failing the agent', async () => {
     const schema = newSchema('mismatch');
     const writer = await open(await connect(schema));
     await writer.upsertProfile({ credential: { type: 'api_key', provider: 'openai', key: new Secret('sk-test-mismatch-0005') } });
-    const reader = await open(await connect(schema, { secretKey: 'another-test-secret-key-9876543210zyxw' }));
-    await expect(reader.resolveCredential('openai:default')).rejects.toMatchObject({ code: 'secret_key_mismatch', message: expect.stringContaining('same UNDERSTUDY_SECRET_KEY') });
-    // Listing needs no key: it never reads secrets.
-    expect((await reader.listProfiles())[0]?.facts.hasSecret).toBe(true);
+    await writer.upsertProfile({ id: 'anthropic:ok', credential: { type: 'api_key', provider: 'anthropic', key: new Secret('sk-test-mismatch-0006') } });
+    const lines: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (_fields: object, message: string) => lines.push(message) };
+    const reader = await open(await connect(schema, { secretKey: 'another-test-secret-key-9876543210zyxw', logger }), 'main', 'sk-test-inline-0007');
+    expect(await reader.resolveCredential('openai:default')).toBeUndefined();
+    expect(await reader.resolveCredential('openai:default')).toBeUndefined();
+    expect(reader.status().unreadableCredentials).toEqual(['openai:default']);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('same UNDERSTUDY_SECRET_KEY');
+    expect(lines.join('\n')).not.toContain('sk-test-mismatch');
+    // The rest of the agent still works: inline keys, routing state, listing (which never reads secrets).
+    expect(await reader.resolveCredential('anthropic:inline')).toMatchObject({ type: 'api_key' });
+    expect((await reader.loadProviderAuthState('openai')).profiles.map((profile) => profile.id)).toEqual(['openai:default']);
+    expect((await reader.listProfiles()).find((profile) => profile.id === 'openai:default')?.facts.hasSecret).toBe(true);
+    // Once the row is gone, the report goes too.
+    await writer.removeProfile('openai:default');
+    await until(async () => (await reader.resolveCredential('openai:default')) === undefined && reader.status().unreadableCredentials.length === 0, 'the report to clear');
   });
 
   it('refuses a key shorter than 32 characters', async () => {

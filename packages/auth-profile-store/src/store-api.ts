@@ -63,6 +63,12 @@ export interface StoreStatus {
   readonly pendingMarks: number;
   /** The database file, or `postgres://host:port/db (schema s)`; never a password. */
   readonly location: string;
+  /**
+   * Stored profiles whose credential could not be opened (sealed under another `UNDERSTUDY_SECRET_KEY`, or
+   * corrupt): `resolveCredential` answers `undefined` for them, so requests go on without them. Always empty on
+   * SQLite, which seals nothing.
+   */
+  readonly unreadableCredentials: readonly ProfileId[];
 }
 
 /** A profile as the management commands list it: the routing view plus metadata, never the secret. */

@@ -31,7 +31,10 @@ export interface RouterContext {
   readonly log: PinoLogger;
   /** True once shutdown started: new requests get 503. */
   readonly draining: () => boolean;
-  /** Backend and health of the state store (`/healthz` says `degraded` while the shared state is unreachable). */
+  /**
+   * Backend and health of the state store (`/healthz` says `degraded` while the shared state is unreachable or a
+   * stored credential cannot be opened with this gateway's key).
+   */
   readonly stateHealth?: (() => Promise<StateHealth>) | undefined;
   /** In-flight requests' abort controllers (aborted when the grace period ends). */
   readonly inFlight: Set<AbortController>;
@@ -175,7 +178,8 @@ export function createRequestListener(context: RouterContext): (request: Incomin
         const health = await context.stateHealth?.();
         // Degraded is still 200: chat requests are answered (from the last known state), so a balancer keeps
         // sending them; the body and understudy_state_store_up say what is wrong.
-        const status = draining ? 'draining' : health?.up === false ? 'degraded' : 'ok';
+        const unreadable = (health?.unreadableCredentials.length ?? 0) > 0;
+        const status = draining ? 'draining' : health?.up === false || unreadable ? 'degraded' : 'ok';
         sendJson(response, draining ? 503 : 200, health === undefined || health.backend === 'sqlite' ? { status } : { status, state: health });
         return { status: draining ? 503 : 200 };
       }

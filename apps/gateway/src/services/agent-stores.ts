@@ -26,6 +26,11 @@ export interface StateHealth {
   readonly up: boolean;
   /** Marks taken while down, waiting to be written back. */
   readonly pendingMarks: number;
+  /**
+   * `agent/profile` ids whose stored credential this gateway cannot open (another `UNDERSTUDY_SECRET_KEY`, or a
+   * corrupt row): those profiles are skipped, and `/healthz` says `degraded`.
+   */
+  readonly unreadableCredentials: readonly string[];
 }
 
 /**
@@ -84,13 +89,15 @@ export class AgentStores {
 
   /** Backend and health of the state. */
   async health(): Promise<StateHealth> {
-    if (this.#shared === undefined) return { backend: 'sqlite', up: true, pendingMarks: 0 };
+    if (this.#shared === undefined) return { backend: 'sqlite', up: true, pendingMarks: 0, unreadableCredentials: [] };
     const state = await this.#postgres?.catch(() => undefined);
-    const statuses: StoreStatus[] = (await this.opened()).map((store) => store.status());
+    const stores = await this.opened();
+    const statuses: StoreStatus[] = stores.map((store) => store.status());
     return {
       backend: 'postgres',
       up: state?.status().up ?? false,
       pendingMarks: statuses.reduce((sum, status) => sum + status.pendingMarks, 0),
+      unreadableCredentials: stores.flatMap((store, index) => (statuses[index]?.unreadableCredentials ?? []).map((id) => `${store.agentId}/${id}`)),
     };
   }
 

@@ -159,6 +159,8 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
   /** Outage only: refresh locks of this replica, holder and lease end. */
   readonly #localRefreshLocks = new Map<ProfileId, { readonly holder: string; readonly expiresAt: number }>();
   readonly #pending: PendingMark[] = [];
+  /** Profiles whose credential could not be opened with this key (see {@link StoreStatus.unreadableCredentials}). */
+  readonly #unreadable = new Set<ProfileId>();
   readonly #unsubscribe: (() => void)[] = [];
   readonly #ownsState: boolean;
   #replaying: Promise<void> | undefined;
@@ -224,7 +226,18 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
       if (isUnreachable(error) && known !== undefined) return known ?? undefined;
       throw error;
     }
-    const credential = row === undefined ? null : credentialFromRow(this.#openColumns(id, row), row.provider, row.email);
+    let credential: Credential | null;
+    try {
+      credential = row === undefined ? null : credentialFromRow(this.#openColumns(id, row), row.provider, row.email);
+      this.#unreadable.delete(id);
+    } catch (error) {
+      if (!(AuthStoreError.isInstance(error) && (error.code === 'secret_key_mismatch' || error.code === 'credential_corrupt'))) throw error;
+      // One unreadable credential costs its profile, not the agent: the request goes on with the others, and
+      // status() (so /healthz) names it until the key or the row is fixed.
+      if (!this.#unreadable.has(id)) this.#state.logger.error({ agent: this.agentId, profile: id, code: error.code }, `the credential of ${id} cannot be opened; the profile is skipped: ${error.message}`);
+      this.#unreadable.add(id);
+      credential = null;
+    }
     this.#credentials.put(id, credential, ticket);
     return credential ?? undefined;
   }
@@ -610,7 +623,7 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
 
   status(): StoreStatus {
     const status = this.#state.status();
-    return { backend: 'postgres', up: status.up, pendingMarks: this.#pending.length, location: this.location };
+    return { backend: 'postgres', up: status.up, pendingMarks: this.#pending.length, location: this.location, unreadableCredentials: [...this.#unreadable] };
   }
 
   async close(): Promise<void> {
