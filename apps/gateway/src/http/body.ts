@@ -167,7 +167,10 @@ export async function readJsonBody(request: IncomingMessage, limits: BodyLimits)
   try {
     body = JSON.parse(text) as unknown;
   } catch (error) {
-    throw invalidRequest(`the request body is not valid JSON (${(error as Error).message})`, 'invalid_json');
+    // The parser's message quotes the body's first characters (a key pasted by mistake, compressed bytes): only
+    // the position goes back to the client.
+    const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+    throw invalidRequest(`the request body is not valid JSON${position === undefined ? '' : ` (at character ${position})`}: send one JSON object`, 'invalid_json');
   }
   checkJsonDepth(body);
   return body;
