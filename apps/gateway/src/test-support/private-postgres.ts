@@ -14,8 +14,11 @@ import path from 'node:path';
 export interface PrivatePostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust auth). */
   readonly url: string;
-  /** `pg_ctl restart -m fast`: every connection is cut, the server is back when it returns. */
-  restart(): void;
+  /**
+   * A restart: `pg_ctl stop -m fast` (every connection cut), `downMs` with no server, then `pg_ctl start`; the
+   * server is back when it resolves.
+   */
+  restart(downMs: number): Promise<void>;
   /** Stops the server and removes its folder. */
   destroy(): void;
 }
@@ -51,8 +54,10 @@ export async function startPrivatePostgres(bin: string): Promise<PrivatePostgres
   pg('pg_ctl', ['-D', data, ...serverOptions, '-w', 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${String(port)}/postgres`,
-    restart: () => {
-      pg('pg_ctl', ['-D', data, ...serverOptions, '-m', 'fast', '-w', 'restart']);
+    restart: async (downMs) => {
+      pg('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      pg('pg_ctl', ['-D', data, ...serverOptions, '-w', 'start']);
     },
     destroy: () => {
       try {
