@@ -16,7 +16,7 @@ import { connectPostgresState, openAuthProfileStore } from '@understudy/auth-pro
 import type { BenchSuite, Figure, SuiteOptions } from '../figure.js';
 import { compared } from '../figure.js';
 import { median } from '../stats.js';
-import { manyProcesses, oneProcess, storeSettings } from './store.js';
+import { measureStore, storeSettings } from './store.js';
 import { runFolder } from './side-by-side.js';
 
 /** The server the bench uses when `--postgres` is not given. */
@@ -100,39 +100,27 @@ export function postgresSuite(url: string = DEFAULT_BENCH_POSTGRES_URL): BenchSu
         return [];
       }
       const settings = storeSettings(options.quick);
-      const folder = runFolder('postgres');
-      const single: number[] = [];
-      const multi: number[] = [];
-      let failed = true;
+      // Each run in a schema of its own, dropped afterwards.
+      const measured = await measureStore(options, settings, (label, dir) => {
+        const schema = schemaName(label.replace(/-/g, '_'));
+        return Promise.resolve({ target: { stateDir: dir, postgres: { url, schema } }, dispose: () => dropSchema(url, schema) });
+      });
+      const folder = runFolder('postgres-replicas');
+      let visible: number[];
       try {
-        for (let round = 1; round <= settings.rounds; round += 1) {
-          for (const [label, rates, measure] of [
-            ['single', single, (postgres: { url: string; schema: string }) => oneProcess({ stateDir: folder.dir, postgres }, settings.durationMs)],
-            ['multi', multi, (postgres: { url: string; schema: string }) => manyProcesses(options.repoRoot, { stateDir: folder.dir, postgres }, settings.processes, settings.durationMs)],
-          ] as const) {
-            const schema = schemaName(label);
-            try {
-              rates.push(await measure({ url, schema }));
-            } finally {
-              await dropSchema(url, schema);
-            }
-          }
-          options.log(`postgres: round ${round}/${settings.rounds}: ${Math.round(single.at(-1) ?? 0)} marks/s in 1 process, ${Math.round(multi.at(-1) ?? 0)} in ${settings.processes}`);
-        }
-        const visible = await cooldownVisibleMs(url, folder.dir, options.quick ? 5 : 30);
-        options.note?.(
-          `postgres: marks as in the store suite, each a row-locked transaction in a fresh schema on ${new URL(url).host}; ${settings.rounds} rounds x ${settings.durationMs} ms, 1 then ${settings.processes} processes, median over rounds; replicas.cooldown_visible_ms: median of ${visible.length} writes through one state until another, whose provider state was cached, read them (max ${Math.round(Math.max(...visible) * 100) / 100} ms).`,
-        );
-        failed = false;
-        const perSecond: Figure = { name: 'store.pg.marks_per_s', unit: 'marks/s', value: median(single) };
-        return [
-          perSecond,
-          compared({ name: 'store.pg.marks_per_s_4proc', unit: 'marks/s', value: median(multi) }, { name: perSecond.name, value: perSecond.value }),
-          { name: 'replicas.cooldown_visible_ms', unit: 'ms', value: median(visible) },
-        ];
+        visible = await cooldownVisibleMs(url, folder.dir, options.quick ? 5 : 30);
       } finally {
-        folder.remove(failed);
+        folder.remove(false);
       }
+      options.note?.(
+        `postgres: marks as in the store suite, each a row-locked transaction in a fresh schema on ${new URL(url).host}; ${settings.rounds} rounds x ${settings.durationMs} ms, 1 then ${settings.processes} processes, median over rounds; replicas.cooldown_visible_ms: median of ${visible.length} writes through one state until another, whose provider state was cached, read them (max ${Math.round(Math.max(...visible) * 100) / 100} ms).`,
+      );
+      const perSecond: Figure = { name: 'store.pg.marks_per_s', unit: 'marks/s', value: median(measured.single) };
+      return [
+        perSecond,
+        compared({ name: 'store.pg.marks_per_s_4proc', unit: 'marks/s', value: median(measured.multi) }, { name: perSecond.name, value: perSecond.value }),
+        { name: 'replicas.cooldown_visible_ms', unit: 'ms', value: median(visible) },
+      ];
     },
   };
 }

@@ -29,7 +29,7 @@ export function storeSettings(quick: boolean): StoreBenchSettings {
 }
 
 /** Marks per second of one process on a fresh store of `target`. */
-export async function oneProcess(target: MarkTarget, durationMs: number): Promise<number> {
+async function oneProcess(target: MarkTarget, durationMs: number): Promise<number> {
   const opened = await openMarkStore(target);
   try {
     await markFor(opened.store, Math.min(200, durationMs)); // warm-up
@@ -46,7 +46,7 @@ interface WorkerResult {
 }
 
 /** Total marks per second of `processes` workers started together on one fresh store; checks no mark was lost. */
-export async function manyProcesses(repoRoot: string, target: MarkTarget, processes: number, durationMs: number): Promise<number> {
+async function manyProcesses(repoRoot: string, target: MarkTarget, processes: number, durationMs: number): Promise<number> {
   const created = await openMarkStore(target); // create and migrate before the workers race for it
   await created.close();
   const entry = benchEntry(repoRoot, 'store-worker.js');
@@ -88,21 +88,44 @@ export async function manyProcesses(repoRoot: string, target: MarkTarget, proces
   return marks / seconds;
 }
 
-/** Measures both rates per round (one process, then several), each on a fresh store file. */
-export async function measureStore(options: SuiteOptions, settings: StoreBenchSettings): Promise<{ readonly single: number[]; readonly multi: number[] }> {
-  const folder = runFolder('store');
+/**
+ * A fresh store for one run: where its marks go, and what removes it afterwards (nothing for a SQLite file,
+ * whose folder goes with the run's).
+ */
+export interface FreshMarkTarget {
+  readonly target: MarkTarget;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Measures both rates per round (one process, then several), each on a fresh store that `freshTarget` makes:
+ * by default a new SQLite file under the run's folder.
+ */
+export async function measureStore(
+  options: SuiteOptions,
+  settings: StoreBenchSettings,
+  freshTarget?: (label: string, folder: string) => Promise<FreshMarkTarget>,
+): Promise<{ readonly single: number[]; readonly multi: number[] }> {
+  const name = freshTarget === undefined ? 'store' : 'postgres';
+  const folder = runFolder(name);
+  const make = freshTarget ?? ((label: string, dir: string) => Promise.resolve({ target: { stateDir: path.join(dir, label) }, dispose: () => Promise.resolve() }));
+  const measured = async (label: string, measure: (target: MarkTarget) => Promise<number>): Promise<number> => {
+    const fresh = await make(label, folder.dir);
+    try {
+      return await measure(fresh.target);
+    } finally {
+      await fresh.dispose();
+    }
+  };
   const single: number[] = [];
   const multi: number[] = [];
   let failed = true;
   try {
     for (let round = 1; round <= settings.rounds; round += 1) {
-      single.push(await oneProcess({ stateDir: path.join(folder.dir, `single-${round}`) }, settings.durationMs));
-      multi.push(await manyProcesses(options.repoRoot, { stateDir: path.join(folder.dir, `multi-${round}`) }, settings.processes, settings.durationMs));
-      options.log(`store: round ${round}/${settings.rounds}: ${Math.round(single.at(-1) ?? 0)} marks/s in 1 process, ${Math.round(multi.at(-1) ?? 0)} in ${settings.processes}`);
+      single.push(await measured(`single-${round}`, (target) => oneProcess(target, settings.durationMs)));
+      multi.push(await measured(`multi-${round}`, (target) => manyProcesses(options.repoRoot, target, settings.processes, settings.durationMs)));
+      options.log(`${name}: round ${round}/${settings.rounds}: ${Math.round(single.at(-1) ?? 0)} marks/s in 1 process, ${Math.round(multi.at(-1) ?? 0)} in ${settings.processes}`);
     }
-    options.note?.(
-      `store: each mark = recordFailure through updateUsageStats (one BEGIN IMMEDIATE transaction) on a temp SQLite file; ${settings.rounds} rounds x ${settings.durationMs} ms, 1 process then ${settings.processes} processes on one profile of one file; median over rounds; the ${settings.processes}-process errorCount is checked against the marks reported.`,
-    );
     failed = false;
     return { single, multi };
   } finally {
@@ -121,6 +144,11 @@ export const storeSuite: BenchSuite = {
   name: 'store',
   description: 'failure marks per second on one SQLite file, 1 process and 4 processes',
   async run(options: SuiteOptions): Promise<readonly Figure[]> {
-    return storeFigures(await measureStore(options, storeSettings(options.quick)));
+    const settings = storeSettings(options.quick);
+    const measured = await measureStore(options, settings);
+    options.note?.(
+      `store: each mark = recordFailure through updateUsageStats (one BEGIN IMMEDIATE transaction) on a temp SQLite file; ${settings.rounds} rounds x ${settings.durationMs} ms, 1 process then ${settings.processes} processes on one profile of one file; median over rounds; the ${settings.processes}-process errorCount is checked against the marks reported.`,
+    );
+    return storeFigures(measured);
   },
 };
