@@ -43,14 +43,19 @@ async function reset(fixture: Fixture, routes: unknown[]): Promise<void> {
 }
 
 /** Streams through the OpenAI SDK: the assembled text, the error the stream ended with (if any), the model header. */
-async function openAIStream(client: OpenAI, content: string): Promise<{ text: string; error: unknown; model: string | null; sawToolCall: boolean }> {
+async function openAIStream(
+  client: OpenAI,
+  content: string,
+): Promise<{ text: string; error: unknown; model: string | null; sawToolCall: boolean; chunkIds: Set<string> }> {
   const { data: stream, response } = await client.chat.completions
     .create({ model: 'default', stream: true, messages: [{ role: 'user', content }] })
     .withResponse();
   let text = '';
   let sawToolCall = false;
+  const chunkIds = new Set<string>();
   const error = await (async () => {
     for await (const chunk of stream) {
+      chunkIds.add(chunk.id);
       text += chunk.choices[0]?.delta.content ?? '';
       if ((chunk.choices[0]?.delta.tool_calls?.length ?? 0) > 0) sawToolCall = true;
     }
@@ -58,7 +63,7 @@ async function openAIStream(client: OpenAI, content: string): Promise<{ text: st
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  return { text, error, model: response.headers.get('x-understudy-model'), sawToolCall };
+  return { text, error, model: response.headers.get('x-understudy-model'), sawToolCall, chunkIds };
 }
 
 /** `model: outcome` of every upstream request, and the messages each sent. */
@@ -96,9 +101,11 @@ describe('continuation on (the default)', () => {
     { fault: 'an upstream error event', step: { errorAfterChunks: 3 }, outcome: 'error event after 3 chunks' },
   ])('$fault after output: the Anthropic-format fallback continues, the client reads exactly the canonical text', async ({ step, outcome }) => {
     await reset(fixture, [route('gpt-a', [{ chunkDelayMs: 20, ...step }])]);
-    const { text, error, model } = await openAIStream(openai, 'tell me');
+    const { text, error, model, chunkIds } = await openAIStream(openai, 'tell me');
     expect(error).toBeUndefined();
     expect(text).toBe(CANONICAL);
+    // Every chunk, the continuation's too, carries the id the upstream's first chunk gave the client.
+    expect(chunkIds.size).toBe(1);
     // The answer keeps its identity: the model that started it.
     expect(model).toBe('openai/gpt-a');
     const { calls, bodies } = await upstream(fixture);

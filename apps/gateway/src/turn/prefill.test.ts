@@ -43,6 +43,14 @@ describe('prefillRequest', () => {
     const { chat } = prefillRequest({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Sure: ' }] }, 'one, two');
     expect(chat.messages).toEqual([{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Sure: one, two' }]);
   });
+
+  it("gives the continuation what is left of the client's max_tokens after the streamed text, at least 1", () => {
+    const messages = [{ role: 'user' as const, content: 'Count' }];
+    // 'one two three ' is 14 characters: 4 tokens by the estimate.
+    expect(prefillRequest({ messages, maxTokens: 100 }, 'one two three ').chat.maxTokens).toBe(96);
+    expect(prefillRequest({ messages, maxTokens: 3 }, 'one two three ').chat.maxTokens).toBe(1);
+    expect(prefillRequest({ messages }, 'one two three ').chat.maxTokens).toBeUndefined();
+  });
 });
 
 describe('skipLeading', () => {

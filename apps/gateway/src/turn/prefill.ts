@@ -4,6 +4,7 @@
  * shape (never the client's own body): each candidate's wire format encodes the prefill its own way.
  */
 import type { ChatMessage, ChatRequest, ChatStream, ChatStreamDelta } from '@understudy/providers';
+import { estimateTextTokens } from './token-estimate.js';
 
 /** A continuation's request and the trailing whitespace left out of its prefill. */
 export interface PrefillRequest {
@@ -18,7 +19,9 @@ export interface PrefillRequest {
 
 /**
  * The continuation request of `chat` after `text` reached the client. When the client's request itself ended
- * with an assistant message (its own prefill, text only), `text` continues that message.
+ * with an assistant message (its own prefill, text only), `text` continues that message. A `maxTokens` the
+ * client set is the whole answer's budget: the continuation gets what is left of it after the streamed text's
+ * estimated tokens (one per 4 characters), at least 1.
  *
  * @example prefillRequest({ messages: [{ role: 'user', content: 'Hi' }] }, 'Hello ').trimmed // ' '
  */
@@ -28,7 +31,8 @@ export function prefillRequest(chat: Omit<ChatRequest, 'model'>, text: string): 
   const whole = (own ?? '') + text;
   const kept = whole.trimEnd();
   const messages: ChatMessage[] = [...(own === undefined ? chat.messages : chat.messages.slice(0, -1)), { role: 'assistant', content: kept }];
-  return { chat: { ...chat, messages, stream: true, native: undefined }, trimmed: whole.slice(kept.length) };
+  const maxTokens = chat.maxTokens === undefined ? undefined : Math.max(1, chat.maxTokens - estimateTextTokens(text));
+  return { chat: { ...chat, messages, stream: true, native: undefined, maxTokens }, trimmed: whole.slice(kept.length) };
 }
 
 /**

@@ -38,6 +38,13 @@ export interface AnswerMeta {
   readonly understudy?: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** The id and creation time a streamed answer's chunks carry (OpenAI's `id` and `created`). */
+export interface StreamIdentity {
+  readonly id: string;
+  /** Epoch seconds. */
+  readonly createdSeconds: number;
+}
+
 /** Turns a stream of deltas into SSE text, one call at a time. */
 export interface StreamEncoder {
   /** The SSE text for one delta (`''` when it sends nothing yet). */
@@ -53,6 +60,11 @@ export interface StreamEncoder {
    * absent) when this answer cannot be continued.
    */
   resume?(): StreamEncoder | undefined;
+  /**
+   * Takes the id and creation time the upstream's own chunks gave the client (a same-format stream), so the
+   * chunks this encoder sends after a continuation carry the same ones. Absent where chunks carry no id.
+   */
+  adopt?(identity: StreamIdentity): void;
 }
 
 /** A client wire format. */

@@ -2,7 +2,7 @@
 import type { WireDialect } from './dialect.js';
 import { parseAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamEncoder, renderAnthropicError, renderAnthropicResult } from './anthropic-response.js';
-import { NativeStreamEncoder, nativeResult } from './native-answer.js';
+import { NativeStreamEncoder, nativeResult, openAIChunkIdentity } from './native-answer.js';
 import { parseOpenAIRequest } from './openai-request.js';
 import { OpenAIStreamEncoder, renderOpenAIError, renderOpenAIResult } from './openai-response.js';
 import { sseEvent } from './dialect.js';
@@ -25,6 +25,7 @@ export const openAIDialect: WireDialect = Object.freeze<WireDialect>({
           ...(options.usage ? {} : { drop: (data: string) => data.includes('"choices":[]') }),
           namesModel: () => true,
           error: (error) => sseEvent(renderOpenAIError(error)),
+          identity: openAIChunkIdentity,
         }, new OpenAIStreamEncoder(meta, options))
       : new OpenAIStreamEncoder(meta, options),
   renderError: renderOpenAIError,

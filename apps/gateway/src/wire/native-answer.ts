@@ -5,7 +5,7 @@
  */
 import type { ChatResult, ChatStreamDelta, WireApi } from '@understudy/providers';
 import type { GatewayError } from '../gateway-error.js';
-import type { AnswerMeta, StreamEncoder } from './dialect.js';
+import type { AnswerMeta, StreamEncoder, StreamIdentity } from './dialect.js';
 import { sseEvent } from './dialect.js';
 
 /** The upstream's whole body with the answering model and the `understudy` fields, or `undefined` when it is not in `api`. */
@@ -16,6 +16,18 @@ export function nativeResult(result: ChatResult, meta: AnswerMeta, api: WireApi)
 }
 
 const MODEL_KEY = '"model":"';
+const CHUNK_ID = /^\{\s*"id"\s*:\s*"([^"\\]{1,256})"/;
+const CHUNK_CREATED = /"created"\s*:\s*(\d{1,12})[,}]/;
+
+/**
+ * The `id` and `created` of an OpenAI chunk written with `id` first (as OpenAI and the compatible servers write
+ * them), or `undefined`. A regular expression on the text: the event was already parsed once by the decoder.
+ */
+export function openAIChunkIdentity(data: string): StreamIdentity | undefined {
+  const id = CHUNK_ID.exec(data)?.[1];
+  const created = CHUNK_CREATED.exec(data)?.[1];
+  return id === undefined || created === undefined ? undefined : { id, createdSeconds: Number(created) };
+}
 
 /**
  * `data` with its first `"model":"…"` value replaced by `model` (the upstream's events are compact JSON; an event
@@ -42,6 +54,11 @@ export interface NativeStreamRules {
   namesModel(event: string | undefined): boolean;
   /** The error event that ends a stream failing after output. */
   error(error: GatewayError): string;
+  /**
+   * The id and creation time an event gives the client, read from the first event that has them and handed to
+   * the shadow (OpenAI chunks: their `id` and `created`), so a continuation's chunks keep them.
+   */
+  identity?(data: string): StreamIdentity | undefined;
 }
 
 /**
@@ -54,6 +71,7 @@ export class NativeStreamEncoder implements StreamEncoder {
   readonly #rules: NativeStreamRules;
   readonly #shadow: StreamEncoder | undefined;
   #ended = false;
+  #identified = false;
 
   constructor(meta: AnswerMeta, rules: NativeStreamRules, shadow?: StreamEncoder) {
     this.#meta = meta;
@@ -65,6 +83,13 @@ export class NativeStreamEncoder implements StreamEncoder {
     this.#shadow?.delta(delta);
     if (delta.kind !== 'native') return '';
     const { event, data } = delta;
+    if (!this.#identified && this.#shadow?.adopt !== undefined && this.#rules.identity !== undefined) {
+      const identity = this.#rules.identity(data);
+      if (identity !== undefined) {
+        this.#shadow.adopt(identity);
+        this.#identified = true;
+      }
+    }
     if (this.#rules.isEnd(event, data)) this.#ended = true;
     if (this.#rules.drop?.(data) === true) return '';
     return sseEvent(this.#rules.namesModel(event) ? withModel(data, this.#meta.model) : data, event);

@@ -5,7 +5,7 @@
  */
 import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
-import type { AnswerMeta, StreamEncoder } from './dialect.js';
+import type { AnswerMeta, StreamEncoder, StreamIdentity } from './dialect.js';
 import { sseEvent } from './dialect.js';
 
 const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
@@ -88,6 +88,8 @@ export function renderOpenAIResult(result: ChatResult, meta: AnswerMeta): Record
 export class OpenAIStreamEncoder implements StreamEncoder {
   readonly #meta: AnswerMeta;
   readonly #includeUsage: boolean;
+  #id: string;
+  #createdSeconds: number;
   #roleSent = false;
   #finish: string | undefined;
   #usage: ChatUsage | undefined;
@@ -96,6 +98,8 @@ export class OpenAIStreamEncoder implements StreamEncoder {
   constructor(meta: AnswerMeta, options: { readonly usage: boolean }) {
     this.#meta = meta;
     this.#includeUsage = options.usage;
+    this.#id = meta.id;
+    this.#createdSeconds = meta.createdSeconds;
   }
 
   #chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
@@ -104,9 +108,9 @@ export class OpenAIStreamEncoder implements StreamEncoder {
       this.#roleSent = true;
     }
     return sseEvent({
-      id: this.#meta.id,
+      id: this.#id,
       object: 'chat.completion.chunk',
-      created: this.#meta.createdSeconds,
+      created: this.#createdSeconds,
       model: this.#meta.model,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     });
@@ -140,9 +144,9 @@ export class OpenAIStreamEncoder implements StreamEncoder {
     let out = this.#chunk({}, finish);
     if (this.#includeUsage && this.#usage !== undefined) {
       out += sseEvent({
-        id: this.#meta.id,
+        id: this.#id,
         object: 'chat.completion.chunk',
-        created: this.#meta.createdSeconds,
+        created: this.#createdSeconds,
         model: this.#meta.model,
         choices: [],
         usage: usageOf(this.#usage),
@@ -158,6 +162,12 @@ export class OpenAIStreamEncoder implements StreamEncoder {
   /** Itself: more chunks of choice 0 (the role went out with the first one). */
   resume(): StreamEncoder {
     return this;
+  }
+
+  /** Its chunks carry `identity` from now on (the upstream's, in a same-format stream) instead of the meta's. */
+  adopt(identity: StreamIdentity): void {
+    this.#id = identity.id;
+    this.#createdSeconds = identity.createdSeconds;
   }
 }
 

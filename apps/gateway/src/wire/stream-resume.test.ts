@@ -7,6 +7,7 @@
 import type { ChatStreamDelta } from '@understudy/providers';
 import { describe, expect, it } from 'vitest';
 import { anthropicDialect, openAIDialect, responsesDialect } from './dialects.js';
+import { openAIChunkIdentity } from './native-answer.js';
 
 const meta = { id: 'gw_1', model: 'up/model', createdSeconds: 100 };
 
@@ -76,15 +77,24 @@ describe('resuming an OpenAI stream', () => {
   it('same-format: goes on with content chunks of choice 0 without a second role, then finish and [DONE]', () => {
     const encoder = openAIDialect.createStreamEncoder(meta, { usage: false, native: true });
     encoder.delta({ kind: 'text', text: 'Hello' });
-    encoder.delta({ kind: 'native', data: JSON.stringify({ id: 'up', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null }] }) });
+    encoder.delta({ kind: 'native', data: JSON.stringify({ id: 'up', object: 'chat.completion.chunk', created: 1700000000, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null }] }) });
     const resumed = encoder.resume?.();
     if (resumed === undefined) throw new Error('expected a resumable encoder');
     const rest = sse(resumed.delta({ kind: 'text', text: ' world' }) + resumed.delta({ kind: 'finish', finishReason: 'stop' }) + resumed.end());
     expect(rest.map((entry) => entry.data)).toHaveLength(3);
-    expect(JSON.parse(rest[0]?.data ?? '')).toMatchObject({ model: 'up/model', choices: [{ index: 0, delta: { content: ' world' }, finish_reason: null }] });
+    // The continuation's chunks carry the id and creation time the client already saw, not the gateway's own.
+    expect(JSON.parse(rest[0]?.data ?? '')).toMatchObject({ id: 'up', created: 1700000000, model: 'up/model', choices: [{ index: 0, delta: { content: ' world' }, finish_reason: null }] });
+    expect(JSON.parse(rest[1]?.data ?? '')).toMatchObject({ id: 'up', created: 1700000000 });
     expect(JSON.parse(rest[0]?.data ?? '').choices[0].delta.role).toBeUndefined();
     expect(JSON.parse(rest[1]?.data ?? '')).toMatchObject({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
     expect(rest[2]?.data).toBe('[DONE]');
+  });
+
+  it('reads the identity of a chunk written with its id first, and nothing from any other text', () => {
+    expect(openAIChunkIdentity('{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1712,"model":"m","choices":[]}')).toEqual({ id: 'chatcmpl-9', createdSeconds: 1712 });
+    expect(openAIChunkIdentity('{"object":"chat.completion.chunk","id":"x","created":1}')).toBeUndefined();
+    expect(openAIChunkIdentity('{"id":"x","choices":[]}')).toBeUndefined();
+    expect(openAIChunkIdentity('[DONE]')).toBeUndefined();
   });
 
   it('translated: the encoder itself goes on', () => {
