@@ -161,7 +161,7 @@ describe('the postgres suite', () => {
       skip: (name, reason) => skipped.push([name, reason]),
     });
     expect(figures).toEqual([]);
-    expect(skipped.map(([name]) => name)).toEqual(['store.pg.marks_per_s', 'store.pg.marks_per_s_4proc', 'replicas.cooldown_visible_ms']);
+    expect(skipped.map(([name]) => name)).toEqual(['store.pg.marks_per_s', 'store.pg.marks_per_s_4proc', 'replicas.cooldown_visible_ms', 'gateway.pg.added_p50_ms']);
     for (const [, reason] of skipped) expect(reason).toContain('no PostgreSQL answers at 127.0.0.1:1');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Figure } from '../figure.js';
-import { gatewayFigures } from './gateway-figures.js';
+import { gatewayFigures, postgresGatewayFigures } from './gateway-figures.js';
 import type { GatewayMeasurements } from './gateway-figures.js';
 import { sizedChatBody } from '../load/target.js';
 import { streamedContentLength } from '../load/sequential.js';
@@ -165,5 +165,21 @@ describe('gateway figures', () => {
   it('counts streamed content across events, ignoring [DONE] and incomplete lines', () => {
     const event = (content: string): string => `data: ${JSON.stringify({ choices: [{ delta: { content } }] })}\n\n`;
     expect(streamedContentLength(`${event('')}${event('x')}${event('xy')}data: [DONE]\n\ndata: {"choi`)).toBe(3);
+  });
+});
+
+describe('gateway on PostgreSQL', () => {
+  it('added p50 over direct in the same round, with the SQLite gateway of the same rounds as its baseline', () => {
+    const rounds = [
+      { direct: [1, 1, 1], understudy: [2, 2, 3], 'understudy-pg': [3, 3, 4] },
+      { direct: [2, 2, 2], understudy: [3, 4, 4], 'understudy-pg': [5, 5, 5] },
+      { direct: [1, 1, 1], understudy: [2, 2, 2], 'understudy-pg': [2, 3, 3] },
+    ];
+    // Per round: pg 2, 3, 2 → median 2; SQLite 1, 2, 1 → median 1.
+    expect(postgresGatewayFigures(rounds)).toEqual([{ name: 'gateway.pg.added_p50_ms', unit: 'ms', value: 2, baseline: { name: 'understudy', value: 1 }, ratio: 2 }]);
+  });
+
+  it('refuses rounds without the PostgreSQL gateway rather than making a figure up', () => {
+    expect(() => postgresGatewayFigures([{ direct: [1], understudy: [2] }])).toThrow(/understudy-pg/);
   });
 });

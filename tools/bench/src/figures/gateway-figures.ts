@@ -17,6 +17,8 @@ export const TARGETS = Object.freeze({
   bareProxy: 'bare-proxy',
   understudy: 'understudy',
   cooling: 'understudy-cooling',
+  /** The one-candidate gateway with its state in PostgreSQL (the `postgres` suite). */
+  postgres: 'understudy-pg',
   portkey: 'portkey',
 });
 
@@ -174,4 +176,16 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
     figures.push(...withBaselines({ name: 'gateway.stream_added_ttft_ms', unit: 'ms', value: of(TARGETS.understudy) }, baselinesOf(stream, of)));
   }
   return figures;
+}
+
+/**
+ * `gateway.pg.added_p50_ms`: the added p50 of the one-candidate gateway on PostgreSQL ({@link TARGETS.postgres}),
+ * compared with the SQLite gateway ({@link TARGETS.understudy}) measured in the same interleaved rounds; both
+ * "added over direct" as in {@link gatewayFigures}. The goal of the replicas work is a ratio ≤ 1.5.
+ *
+ * @throws {Error} when a round lacks samples of direct, understudy or understudy-pg.
+ */
+export function postgresGatewayFigures(latency: Rounds): Figure[] {
+  const of = (target: string): number => medianOfRoundDifferences(latency, target, TARGETS.direct, p50);
+  return [compared({ name: 'gateway.pg.added_p50_ms', unit: 'ms', value: of(TARGETS.postgres) }, { name: TARGETS.understudy, value: of(TARGETS.understudy) })];
 }

@@ -63,8 +63,13 @@ export const LONG_STREAM_CHUNKS = 2_000;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** Checks each target answers like the upstream, and understudy's chains answer with the expected candidate. */
-async function checkTargets(targets: readonly TimedTarget[]): Promise<void> {
+/**
+ * Checks each target answers like the upstream, and every understudy target (name starting `understudy`) answers
+ * with `fixed/bench-model`.
+ *
+ * @throws {BenchError} `bad_answer` on the first answer that is not.
+ */
+export async function checkTargets(targets: readonly TimedTarget[]): Promise<void> {
   for (const timed of targets) {
     for (const stream of [false, true]) {
       const { headers, text } = await sendOnce(timed, stream);
@@ -76,7 +81,8 @@ async function checkTargets(targets: readonly TimedTarget[]): Promise<void> {
   }
 }
 
-async function latencyRound(targets: readonly TimedTarget[], count: number, stream: boolean): Promise<Record<string, number[]>> {
+/** One latency round: `count` sequential requests (whole, or streams to their first content) per target, in order; ms by target name. */
+export async function latencyRound(targets: readonly TimedTarget[], count: number, stream: boolean): Promise<Record<string, number[]>> {
   const round: Record<string, number[]> = {};
   for (const timed of targets) round[timed.target.name] = stream ? await timeFirstContent(timed, count, 3) : await timeRequests(timed, count, 5);
   return round;
