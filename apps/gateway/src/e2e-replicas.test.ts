@@ -8,27 +8,13 @@
  */
 import net from 'node:net';
 import { Secret } from '@understudy/contracts';
-import { connectPostgresState, openAuthProfileStore } from '@understudy/auth-profile-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, KEYS, fixtureConfig, tail } from './test-support/e2e-fixture.js';
 import type { EmulatorProcess, GatewayProcess } from './test-support/processes.js';
 import { startEmulator, startGateway } from './test-support/processes.js';
+import { TEST_POSTGRES_URL as POSTGRES_URL, chat, dropReplicaSchema, postgresAvailable, replicaEnv, replicaSchema, withReplicaStore } from './test-support/replica-state.js';
 
-const POSTGRES_URL = process.env['UNDERSTUDY_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const SECRET_KEY = 'test-only-replica-secret-key-0123456789';
-const SCHEMA = `t_replicas_${process.pid}_${Date.now().toString(36)}`;
-
-/** True when the test server answers; with CI=true a missing server fails the suite instead of skipping it. */
-async function postgresAvailable(): Promise<boolean> {
-  try {
-    const state = await connectPostgresState({ url: POSTGRES_URL, schema: SCHEMA, connectTimeoutMs: 3000 });
-    await state.close();
-    return true;
-  } catch (error) {
-    if (process.env['CI'] === 'true') throw new Error(`CI=true and no PostgreSQL answers at ${POSTGRES_URL}`, { cause: error });
-    return false;
-  }
-}
+const SCHEMA = replicaSchema('replicas');
 
 /** A loopback proxy in front of the server, so the test can take the database away from the gateways only. */
 class Proxy {
@@ -60,23 +46,14 @@ class Proxy {
   }
 }
 
-const available = await postgresAvailable();
+const available = await postgresAvailable(SCHEMA);
 
 let emulator: EmulatorProcess;
 let replicas: GatewayProcess[] = [];
 const proxy = new Proxy();
 let sessionCounter = 0;
 
-async function withStore<T>(body: (store: Awaited<ReturnType<typeof openAuthProfileStore>>) => Promise<T>, secretKey = SECRET_KEY): Promise<T> {
-  const state = await connectPostgresState({ url: POSTGRES_URL, schema: SCHEMA, secretKey });
-  const store = await openAuthProfileStore({ stateDir: '/nonexistent-understudy-state', agentId: 'main', postgres: state, legacyFiles: 'ignore' });
-  try {
-    return await body(store);
-  } finally {
-    await store.close();
-    await state.close();
-  }
-}
+const withStore = <T>(body: Parameters<typeof withReplicaStore<T>>[1], secretKey?: string): Promise<T> => withReplicaStore(SCHEMA, body, secretKey);
 
 async function clearWindows(): Promise<void> {
   await withStore(async (store) => {
@@ -90,23 +67,8 @@ function startReplica(): Promise<GatewayProcess> {
   url.port = String(proxy.port);
   return startGateway({
     config: { ...fixtureConfig(emulator.url), state: { postgres: { schema: SCHEMA, poolSize: 4 } } },
-    env: { TEST_ANTHROPIC_KEY: KEYS.anthropic, UNDERSTUDY_POSTGRES_URL: url.toString(), UNDERSTUDY_SECRET_KEY: SECRET_KEY },
+    env: replicaEnv(url.toString()),
   });
-}
-
-async function chat(replica: GatewayProcess, content: string, session?: string): Promise<{ status: number; model: string | null; profile: string | null; text: string }> {
-  const response = await fetch(`${replica.url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(session === undefined ? {} : { 'x-understudy-session': session }) },
-    body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content }] }),
-  });
-  const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
-  return {
-    status: response.status,
-    model: response.headers.get('x-understudy-model'),
-    profile: response.headers.get('x-understudy-profile'),
-    text: body.choices?.[0]?.message?.content ?? JSON.stringify(body),
-  };
 }
 
 async function callsWithKey(key: string): Promise<number> {
@@ -130,9 +92,7 @@ describe.runIf(available)('three gateway replicas on one PostgreSQL schema', () 
     await Promise.allSettled(replicas.map((replica) => replica.stop()));
     await emulator?.stop();
     await proxy.stop();
-    const state = await connectPostgresState({ url: POSTGRES_URL, schema: SCHEMA }).catch(() => undefined);
-    await state?.kysely.schema.dropSchema(SCHEMA).cascade().execute();
-    await state?.close();
+    await dropReplicaSchema(SCHEMA);
   });
 
   it('a 429 answered to A makes B and C skip that profile: the upstream sees no further call with its key', async () => {
