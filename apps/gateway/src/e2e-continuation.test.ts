@@ -10,6 +10,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fixture } from './test-support/e2e-fixture.js';
 import { startFixture } from './test-support/e2e-fixture.js';
+import { accessLineCount, stderrWhen } from './test-support/processes.js';
 
 const CANONICAL = 'The quick brown fox jumps over the lazy dog, twice.';
 const PREFILL_REJECTED = {
@@ -72,12 +73,26 @@ async function upstream(fixture: Fixture): Promise<{ calls: string[]; bodies: Re
   return { calls: requests.map((request) => `${request.model ?? '?'}: ${request.outcome}`), bodies: requests.map((request) => request.body as Record<string, unknown>) };
 }
 
-function decisionLines(fixture: Fixture): Record<string, unknown>[] {
-  return fixture.gateway
-    .stderr()
+function decisionLinesIn(stderr: string): Record<string, unknown>[] {
+  return stderr
     .split('\n')
     .filter((line) => line.includes('"decision":"continued_after_output"'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * The decision lines written so far, counted once every line logged before now is out: a request's access line
+ * is the marker (the log is buffered, and lines are written in order).
+ */
+async function settledDecisionCount(fixture: Fixture): Promise<number> {
+  const accessBefore = accessLineCount(fixture.gateway.stderr());
+  expect((await fetch(`${fixture.gateway.url}/v1/models`)).status).toBe(200);
+  return decisionLinesIn(await stderrWhen(fixture.gateway, (stderr) => accessLineCount(stderr) > accessBefore)).length;
+}
+
+/** The decision lines once there are more than `before` (the log is buffered: lines come out within a flush interval). */
+async function newDecisionLines(fixture: Fixture, before: number): Promise<Record<string, unknown>[]> {
+  return decisionLinesIn(await stderrWhen(fixture.gateway, (stderr) => decisionLinesIn(stderr).length > before)).slice(before);
 }
 
 describe('continuation on (the default)', () => {
@@ -101,6 +116,7 @@ describe('continuation on (the default)', () => {
     { fault: 'an upstream error event', step: { errorAfterChunks: 3 }, outcome: 'error event after 3 chunks' },
   ])('$fault after output: the Anthropic-format fallback continues, the client reads exactly the canonical text', async ({ step, outcome }) => {
     await reset(fixture, [route('gpt-a', [{ chunkDelayMs: 20, ...step }])]);
+    const before = await settledDecisionCount(fixture);
     const { text, error, model, chunkIds } = await openAIStream(openai, 'tell me');
     expect(error).toBeUndefined();
     expect(text).toBe(CANONICAL);
@@ -114,7 +130,7 @@ describe('continuation on (the default)', () => {
     const messages = bodies[1]?.['messages'] as { role: string; content: unknown }[];
     expect(messages[messages.length - 1]).toMatchObject({ role: 'assistant' });
     expect(JSON.stringify(messages[messages.length - 1]?.content)).toContain('The quick brown');
-    expect(decisionLines(fixture).at(-1)).toMatchObject({
+    expect((await newDecisionLines(fixture, before)).at(-1)).toMatchObject({
       decision: 'continued_after_output',
       provider: 'anthropic',
       model: 'claude-b',
@@ -142,6 +158,7 @@ describe('continuation on (the default)', () => {
 
   it('a fallback that rejects the prefill: the stream ends with the ORIGINAL failure, not the rejection', async () => {
     await reset(fixture, [route('gpt-a', [{ chunkDelayMs: 20, cutAfterChunks: 3 }]), route('claude-b', [PREFILL_REJECTED])]);
+    const before = await settledDecisionCount(fixture);
     const { text, error } = await openAIStream(openai, 'tell me');
     expect(text).toBe('The quick brown');
     expect(error).toBeInstanceOf(OpenAI.APIError);
@@ -149,7 +166,7 @@ describe('continuation on (the default)', () => {
     expect(message).toContain('openai/gpt-a: the answer broke off after output started');
     expect(message).not.toMatch(/prefill|claude-b|400/);
     expect((await upstream(fixture)).calls).toEqual(['gpt-a: cut after 3 chunks', 'claude-b: status 400']);
-    expect(decisionLines(fixture).at(-1)).toMatchObject({ decision: 'continued_after_output', model: 'claude-b', fallbackStepFinalOutcome: 'turn_ended', continuationFailureReason: 'format' });
+    expect((await newDecisionLines(fixture, before)).at(-1)).toMatchObject({ decision: 'continued_after_output', model: 'claude-b', fallbackStepFinalOutcome: 'turn_ended', continuationFailureReason: 'format' });
   });
 
   it('tool-call deltas already streamed: no continuation, the explicit error', async () => {
@@ -180,11 +197,13 @@ describe('continuation off (gateway.streams.continueAfterOutput: false)', () => 
   });
 
   it('a break after output ends the stream with the explicit error, as before; nothing else is called', async () => {
+    const before = await settledDecisionCount(fixture);
     const { text, error } = await openAIStream(openai, 'tell me');
     expect(text).toBe('The quick brown');
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as Error).message).toContain('openai/gpt-a: the answer broke off after output started');
     expect((await upstream(fixture)).calls).toEqual(['gpt-a: cut after 3 chunks']);
-    expect(decisionLines(fixture)).toEqual([]);
+    // Counted again behind a later request's access line: a decision line of the stream would be out by then.
+    expect(await settledDecisionCount(fixture)).toBe(before);
   });
 });

@@ -340,6 +340,8 @@ describe('credentials inside provider URLs (defect 6)', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'backup/model-c', messages: [{ role: 'user', content: 'x' }] }),
       });
+      // Stopped first, so every buffered log line is out before it is read.
+      await gateway.stop();
       for (const output of [text, gateway.stderr(), gateway.stdout()]) {
         expect(output).not.toContain('URLPASS99');
         expect(output).not.toContain('QUERYKEY99');

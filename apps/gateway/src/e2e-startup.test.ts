@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorProcess } from './test-support/processes.js';
-import { runGatewayToExit, startEmulator, startGateway } from './test-support/processes.js';
+import { accessLineCount, runGatewayToExit, startEmulator, startGateway, stderrWhen } from './test-support/processes.js';
 import { fixtureConfig } from './test-support/e2e-fixture.js';
 
 let emulator: EmulatorProcess;
@@ -114,5 +114,46 @@ describe('graceful shutdown', () => {
     expect(await gateway.exited).toBe(0);
     expect(gateway.stderr()).toContain('databases closed');
     await gateway.stop();
+  });
+});
+
+describe('the buffered access log (apps/gateway/src/logger.ts)', () => {
+  const chat = (url: string, content: string): Promise<number> =>
+    fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'backup/model-c', messages: [{ role: 'user', content }] }),
+    }).then(async (response) => {
+      await response.arrayBuffer();
+      return response.status;
+    });
+
+  it('loses no line at shutdown: every answered request has its access line after a SIGTERM right behind the last answer', async () => {
+    await emulator.setScript({ routes: [] });
+    const gateway = await startGateway({ config: fixtureConfig(emulator.url), env: { TEST_ANTHROPIC_KEY: 'sk-test-x-1234' } });
+    const statuses: number[] = [];
+    // 300 requests, 20 at a time: far more than one buffer of lines, the last ones still buffered at the signal.
+    for (let batch = 0; batch < 15; batch += 1) {
+      statuses.push(...(await Promise.all(Array.from({ length: 20 }, (_, index) => chat(gateway.url, `line ${batch}-${index}`)))));
+    }
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const lines = gateway.stderr().split('\n').filter((line) => line !== '');
+    // Every line whole and parseable (a flush never cuts one), the access lines all there, the shutdown last.
+    const parsed = lines.map((line) => JSON.parse(line) as { msg?: string });
+    expect(accessLineCount(gateway.stderr())).toBe(300);
+    expect(parsed.at(-1)?.msg).toBe('gateway stopped; databases closed');
+    await gateway.stop();
+  });
+
+  it('writes a lone line without a shutdown (the buffer is flushed on a timer, not only when full)', async () => {
+    const gateway = await startGateway({ config: fixtureConfig(emulator.url), env: { TEST_ANTHROPIC_KEY: 'sk-test-x-1234' } });
+    try {
+      expect(await chat(gateway.url, 'one')).toBe(200);
+      expect(accessLineCount(await stderrWhen(gateway, (stderr) => accessLineCount(stderr) === 1))).toBe(1);
+    } finally {
+      await gateway.stop();
+    }
   });
 });

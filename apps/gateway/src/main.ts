@@ -103,6 +103,8 @@ async function main(): Promise<void> {
     if (GatewayStartError.isInstance(error)) fail(error.message, 1);
     throw error;
   }
+  // The start-up lines are out before the ready line (the log destination buffers lines: see logger.ts).
+  await flushLogger(logger);
   process.stdout.write(`${JSON.stringify({ url: info.url })}\n`);
 
   let stoppingSinceMs: number | undefined;

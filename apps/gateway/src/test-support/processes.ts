@@ -184,3 +184,18 @@ export async function runGatewayToExit(args: readonly string[], env: Readonly<Re
   const code = await new Promise<number>((resolve) => child.once('exit', (exitCode) => resolve(exitCode ?? 1)));
   return { code, stdout, stderr };
 }
+
+/**
+ * Polls a process's stderr until `done` holds for it, for at most `limitMs` (the gateway's log destination
+ * buffers info lines for up to `LOG_FLUSH_INTERVAL_MS`, apps/gateway/src/logger.ts), and returns what it has
+ * then, so the caller's expectation reports what was missing.
+ */
+export async function stderrWhen(process: { stderr(): string }, done: (stderr: string) => boolean, limitMs = 10_000): Promise<string> {
+  for (const started = Date.now(); !done(process.stderr()) && Date.now() - started < limitMs; ) await new Promise((resolve) => setTimeout(resolve, 20));
+  return process.stderr();
+}
+
+/** The access lines (`"msg":"request"`) in a gateway's stderr. */
+export function accessLineCount(stderr: string): number {
+  return stderr.split('\n').filter((line) => line.includes('"msg":"request"')).length;
+}
