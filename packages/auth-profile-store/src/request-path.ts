@@ -114,8 +114,10 @@ export class RequestPath {
   readonly #putProbe: Database.Statement<[string, number]>;
   readonly #sessionOf: RawSelect<[string], SessionsTable>;
   readonly #putSession: Database.Statement<[SessionsTable]>;
-  /** `[data_version, total_changes()]`: what other connections committed, what this one wrote. */
-  readonly #changeCounters: Database.Statement<[], [number, number]>;
+  /** `PRAGMA data_version`: moves when another connection commits. */
+  readonly #dataVersion: Database.Statement<[], number>;
+  /** `total_changes()`: moves with every write of this connection. */
+  readonly #ownChanges: Database.Statement<[], number>;
   readonly #providerStates = new Map<string, CachedProviderState>();
 
   readonly #readProvider: Database.Transaction<(provider: string) => ProviderRows>;
@@ -143,7 +145,10 @@ export class RequestPath {
     );
     this.#sessionOf = new RawSelect(sqlite, plainColumns<SessionsTable>(SESSION_COLUMN_NAMES), 'from sessions where key = ?');
     this.#putSession = sqlite.prepare(SESSION_UPSERT);
-    this.#changeCounters = sqlite.prepare<[], [number, number]>('select data_version, total_changes() from pragma_data_version').raw();
+    // Two plain statements rather than one `select … from pragma_data_version`: the table-valued pragma opens a
+    // virtual-table cursor on every call, which cost twice as much as both of these together (≈ 2.4 µs vs 1 µs).
+    this.#dataVersion = sqlite.prepare<[], number>('pragma data_version').pluck();
+    this.#ownChanges = sqlite.prepare<[], number>('select total_changes()').pluck();
 
     this.#readProvider = sqlite.transaction((provider: string): ProviderRows => {
       const [low, high] = providerRange(provider);
@@ -199,8 +204,8 @@ export class RequestPath {
   }
 
   #providerState(provider: string): CachedProviderState {
-    const counters = this.#changeCounters.get();
-    const [dataVersion, ownChanges] = counters ?? [Number.NaN, Number.NaN];
+    const dataVersion = this.#dataVersion.get() ?? Number.NaN;
+    const ownChanges = this.#ownChanges.get() ?? Number.NaN;
     const cached = this.#providerStates.get(provider);
     if (cached !== undefined && cached.dataVersion === dataVersion && cached.ownChanges === ownChanges) return cached;
     // Counters read before the snapshot: a commit in between makes the next call read again, never the reverse.
