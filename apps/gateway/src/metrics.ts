@@ -114,8 +114,48 @@ export class GatewayMetrics {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'understudy_' });
   }
 
+  /** `understudy_requests_total` of one route and status, made once per label set (see {@link ChildCache}). */
+  readonly requestsOf = new ChildCache((route: string, status: string) => this.requests.labels(route, status));
+  /** `understudy_request_duration_seconds` of one route. */
+  readonly requestSecondsOf = new ChildCache((route: string) => this.requestSeconds.labels(route));
+  /** `understudy_gateway_overhead_seconds` of one route. */
+  readonly overheadSecondsOf = new ChildCache((route: string) => this.overheadSeconds.labels(route));
+  /** `understudy_upstream_duration_seconds` of one provider. */
+  readonly upstreamSecondsOf = new ChildCache((provider: string) => this.upstreamSeconds.labels(provider));
+  /** `understudy_attempts_total` of one provider, kind and reason. */
+  readonly attemptsOf = new ChildCache((provider: string, kind: string, reason: string) => this.attempts.labels(provider, kind, reason));
+
   /** The Prometheus text exposition. */
   async render(): Promise<{ readonly contentType: string; readonly text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+}
+
+/** Label sets a {@link ChildCache} keeps before it starts again (label values are routes, statuses, providers and reasons: a few dozen). */
+const MAX_CHILDREN = 1000;
+
+/**
+ * A metric's child per label set, made once with `make` (prom-client's `labels(…)`) and kept: `inc(labels)` and
+ * `observe(labels, v)` check the label names and hash the label object on every call, a child does that once.
+ * A child keeps counting into the same series after {@link ChildCache} forgets it, so starting again loses nothing.
+ */
+export class ChildCache<Values extends string[], Child> {
+  readonly #make: (...values: Values) => Child;
+  readonly #children = new Map<string, Child>();
+
+  constructor(make: (...values: Values) => Child) {
+    this.#make = make;
+  }
+
+  /** The child of these label values (in the metric's `labelNames` order). */
+  of(...values: Values): Child {
+    const key = values.length === 1 ? (values[0] as string) : values.join('\u0000');
+    let child = this.#children.get(key);
+    if (child === undefined) {
+      child = this.#make(...values);
+      if (this.#children.size >= MAX_CHILDREN) this.#children.clear();
+      this.#children.set(key, child);
+    }
+    return child;
   }
 }

@@ -239,12 +239,12 @@ export function createRequestListener(context: RouterContext): (request: Incomin
       })
       .then((outcome) => {
         const totalMs = performance.now() - started;
-        metrics.requests.inc({ route, status: String(outcome.status) });
-        metrics.requestSeconds.observe({ route }, totalMs / 1000);
+        metrics.requestsOf.of(route, String(outcome.status)).inc();
+        metrics.requestSecondsOf.of(route).observe(totalMs / 1000);
         if (TURN_ROUTES.has(route)) {
           // A streamed answer's own time ends at its first byte; after that the gateway only relays.
           const ownMs = (timer.outputAtMs === undefined ? totalMs : timer.outputAtMs - started) - timer.upstreamMs;
-          metrics.overheadSeconds.observe({ route }, Math.max(0, ownMs) / 1000);
+          metrics.overheadSecondsOf.of(route).observe(Math.max(0, ownMs) / 1000);
         }
         if (route !== 'healthz' && route !== 'metrics') {
           log.info({ method, path, ...outcome, durationMs: Math.round(totalMs * 10) / 10, upstreamMs: Math.round(timer.upstreamMs * 10) / 10 }, 'request');

@@ -94,14 +94,14 @@ function timedAttempt<T>(
       deadline.clear();
       const elapsedMs = performance.now() - started;
       timer.upstreamMs += elapsedMs;
-      services.metrics.upstreamSeconds.observe({ provider: candidate.provider }, elapsedMs / 1000);
+      services.metrics.upstreamSecondsOf.of(candidate.provider).observe(elapsedMs / 1000);
     }
   };
 }
 
 function countAttempts(services: TurnServices, result: { readonly attempts: readonly { provider: string; kind: string; ok: boolean; reason?: string | undefined }[] }): void {
   for (const record of result.attempts) {
-    services.metrics.attempts.inc({ provider: record.provider, kind: record.kind, reason: record.ok ? 'ok' : (record.reason ?? 'unknown') });
+    services.metrics.attemptsOf.of(record.provider, record.kind, record.ok ? 'ok' : (record.reason ?? 'unknown')).inc();
   }
 }
 
