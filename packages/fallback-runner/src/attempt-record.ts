@@ -22,6 +22,8 @@ export type AttemptKind = 'call' | 'probe' | 'skip';
  * - `reason` / `status` / `code`: the failover reason, the provider's HTTP status unchanged, the error code.
  * - `detail`: the id of the classifier rule that decided, or why a candidate was skipped.
  * - `retryAfterMs`: the provider's Retry-After, ms, when it gave one.
+ * - `startedAtMs`: when the request was sent (for a skip: when it was decided, equal to `atMs`), epoch ms from
+ *   the run's `Clock`; `atMs - startedAtMs` is how long the provider took (what a trace span of the attempt spans).
  * - `atMs`: when the attempt ended (or the skip was decided), epoch ms.
  */
 export interface AttemptRecord {
@@ -47,5 +49,6 @@ export interface AttemptRecord {
    * over for it.
    */
   readonly continuation?: true | undefined;
+  readonly startedAtMs: number;
   readonly atMs: number;
 }

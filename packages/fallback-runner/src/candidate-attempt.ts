@@ -255,6 +255,7 @@ export function skip<T>(
     readonly skipReason?: AttemptRecord['skipReason'];
   },
 ): CandidateOutcome<T> {
+  const nowMs = ctx.nowMs();
   const record = ctx.record({
     provider: candidate.provider,
     model: candidate.model,
@@ -265,7 +266,8 @@ export function skip<T>(
     detail: input.why,
     ...(input.skipReason === undefined ? {} : { skipReason: input.skipReason }),
     summary: skipSummary(input),
-    atMs: ctx.nowMs(),
+    startedAtMs: nowMs,
+    atMs: nowMs,
   });
   return { kind: 'skipped', reason: input.reason, why: input.why, record };
 }

@@ -58,3 +58,16 @@ describe('lastUsedRefreshMs', () => {
     expect(w.store.usageStats(profile).lastUsed).toBe(w.clock.nowMs());
   });
 });
+
+describe('attempt timing', () => {
+  it('records when each request was sent and when it ended, from the run clock (a trace span per attempt spans them)', async () => {
+    const w = world();
+    const startMs = w.clock.nowMs();
+    const result = await w.run({ openai: [{ status: 400, body: '{"error":{"message":"bad","type":"invalid_request_error"}}', latencyMs: 30 }], anthropic: [{ ok: true, latencyMs: 70 }] });
+    const timings = result.attempts.map((record) => [record.provider, record.startedAtMs - startMs, record.atMs - startMs]);
+    expect(timings).toEqual([
+      ['openai', 0, 30],
+      ['anthropic', 30, 100],
+    ]);
+  });
+});

@@ -123,10 +123,11 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
   let repair: FormatRepair | undefined;
   for (;;) {
     ctx.checkContinue(candidate);
+    const startedAtMs = ctx.nowMs();
     const { result, thrown } = await callOnce(ctx, input, repair);
     const nowMs = ctx.nowMs();
     if (result.ok) {
-      ctx.record({ provider: candidate.provider, model: candidate.model, profile: profileId, kind, ok: true, atMs: nowMs });
+      ctx.record({ provider: candidate.provider, model: candidate.model, profile: profileId, kind, ok: true, startedAtMs, atMs: nowMs });
       await markSuccess(ctx, input);
       return { ok: true, value: result.value };
     }
@@ -149,6 +150,7 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
       detail: classification.detail,
       summary: failureSummary({ ...classification, code: failure.code }),
       ...(classification.retryAfterMs === null ? {} : { retryAfterMs: classification.retryAfterMs }),
+      startedAtMs,
       atMs: nowMs,
     });
     const policy = REASON_POLICY[classification.reason];

@@ -15,6 +15,7 @@ const attempt = (overrides: Partial<AttemptRecord>): AttemptRecord => ({
   profile: 'openai:a',
   kind: 'call',
   ok: false,
+  startedAtMs: NOW,
   atMs: NOW,
   ...overrides,
 });
