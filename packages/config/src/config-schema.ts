@@ -12,6 +12,7 @@ import {
   sessionConfigSchema,
   stateConfigSchema,
 } from './runtime-schema.js';
+import { telemetryConfigSchema } from './telemetry-schema.js';
 
 /** The zod schema of the config file. Its output is {@link UnderstudyConfig}. */
 export const configSchema = z
@@ -24,6 +25,7 @@ export const configSchema = z
     gateway: gatewayConfigSchema.prefault({}).describe('The HTTP gateway.'),
     state: stateConfigSchema.prefault({}).describe('Where state lives.'),
     session: sessionConfigSchema.prefault({}).describe('Session behaviour.'),
+    telemetry: telemetryConfigSchema.prefault({}).describe('OpenTelemetry trace export (opt-in).'),
   })
   .describe('understudy config file (JSON5).');
 
@@ -49,3 +51,5 @@ export type GatewayConfig = UnderstudyConfig['gateway'];
 export type StateConfig = UnderstudyConfig['state'];
 /** `config.session`. */
 export type SessionConfig = UnderstudyConfig['session'];
+/** `config.telemetry` (resolved defaults: `otlp.endpoint` absent, `serviceName` `understudy-gateway`). */
+export type TelemetryConfig = UnderstudyConfig['telemetry'];

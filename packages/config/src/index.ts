@@ -12,6 +12,7 @@ export type {
   RetryConfig,
   SessionConfig,
   StateConfig,
+  TelemetryConfig,
   TimeoutsConfig,
   UnderstudyConfig,
   UnderstudyConfigInput,
@@ -49,6 +50,7 @@ export {
   sessionConfigSchema,
   stateConfigSchema,
 } from './runtime-schema.js';
+export { otlpConfigSchema, telemetryConfigSchema } from './telemetry-schema.js';
 export { providerOAuthConfigSchema, resolveProviderOAuth } from './oauth-schema.js';
 export type { ProviderOAuthConfig, ResolvedProviderOAuth } from './oauth-schema.js';
 export { cooldownPolicySchema, resolveCooldownPolicy } from '@understudy/cooldown-scheduler';

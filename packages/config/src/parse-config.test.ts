@@ -40,6 +40,7 @@ describe('defaults (docs/configuration.md, docs/policy.md)', () => {
     ['models.providers', {}],
     ['state', {}],
     ['session', {}],
+    ['telemetry', { otlp: {}, serviceName: 'understudy-gateway' }],
   ])('%s defaults to %j', (path, expected) => {
     expect(get(config, path)).toEqual(expected);
   });
@@ -125,6 +126,7 @@ describe('errors name the path and the fix (unknown keys are errors)', () => {
     ['a wrong type', { gateway: { port: '80' } }, 'gateway.port', /expected number, got a string/],
     ['a missing required field', { auth: { profiles: { 'openai:a': { provider: 'openai' } } } }, 'auth.profiles["openai:a"].mode', /must be one of/],
     ['a port out of range', { gateway: { port: 70_000 } }, 'gateway.port', /must be at most 65535/],
+    ['an OTLP endpoint that is no http(s) URL', { telemetry: { otlp: { endpoint: 'grpc://collector:4317' } } }, 'telemetry.otlp.endpoint', /http\(s\) URL/],
     ['a negative retry count', { retry: { provider: { maxRetries: -1 } } }, 'retry.provider.maxRetries', /must be at least 0/],
     ['a bad enum', { gateway: { logLevel: 'loud' } }, 'gateway.logLevel', /"info"/],
     ['a bad wire format', { models: { providers: { x: { baseUrl: 'https://x', api: 'soap' } } } }, 'models.providers.x.api', /openai-completions/],
@@ -214,8 +216,9 @@ describe('JSON Schema (`understudy config schema`)', () => {
   it('describes every section, strictly, with defaults', () => {
     expect(schema.$schema).toContain('2020-12');
     expect(schema.title).toBe('understudy config');
-    expect(Object.keys(schema.properties)).toEqual(['$schema', 'auth', 'agents', 'retry', 'models', 'gateway', 'state', 'session']);
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'auth', 'agents', 'retry', 'models', 'gateway', 'state', 'session', 'telemetry']);
     expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties['telemetry']?.properties?.['otlp']?.properties?.['endpoint']?.format).toBe('uri');
     expect(schema.properties['gateway']?.properties?.['port']?.default).toBe(4317);
     expect(schema.properties['auth']?.properties?.['cooldowns']?.additionalProperties).toBe(false);
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);

@@ -5,7 +5,7 @@ export {
   resolveConfigLocation,
 } from './config-loader.js';
 export type { ConfigFileErrorCode, ConfigLocation, ConfigPathSource, LoadedConfig } from './config-loader.js';
-export { DEFAULT_SDK_RETRY_MAX_WAIT_MS, RuntimeEnvError, parseRuntimeEnv } from './runtime-env.js';
+export { DEFAULT_SDK_RETRY_MAX_WAIT_MS, RuntimeEnvError, otlpTracesUrlOf, parseRuntimeEnv } from './runtime-env.js';
 export type { EnvironmentRecord, RuntimeEnv } from './runtime-env.js';
 export { systemClock, systemRandom } from './system-clock.js';
 export { POSTGRES_URL_ENV, SECRET_KEY_ENV, SharedStateSettingsError, resolveSharedState } from './shared-state.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, RuntimeEnvError, parseRuntimeEnv } from './runtime-env.js';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, RuntimeEnvError, otlpTracesUrlOf, parseRuntimeEnv } from './runtime-env.js';
 
 describe('parseRuntimeEnv', () => {
   it('leaves unset (and blank) variables unset, with the 60 s SDK retry cap by default', () => {
@@ -9,6 +9,7 @@ describe('parseRuntimeEnv', () => {
       sdkRetryMaxWaitMs: DEFAULT_SDK_RETRY_MAX_WAIT_MS,
       fallbackSkipTtlMs: undefined,
       gatewayEntry: undefined,
+      otlpTracesUrl: undefined,
     });
     expect(parseRuntimeEnv({ UNDERSTUDY_STATE_DIR: '  ', UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS: '' }).stateDir).toBeUndefined();
     expect(DEFAULT_SDK_RETRY_MAX_WAIT_MS).toBe(60_000);
@@ -63,5 +64,15 @@ describe('parseRuntimeEnv', () => {
     expect(parseRuntimeEnv({ UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS: 'off', OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS: '30' }).sdkRetryMaxWaitMs).toBeNull();
     expect(parseRuntimeEnv({ UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS: '5', OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS: 'x' }).sdkRetryMaxWaitMs).toBe(5_000);
     expect(parseRuntimeEnv({ UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS: ' ', OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS: '5' }).sdkRetryMaxWaitMs).toBe(5_000);
+  });
+
+  it('reads the standard OTLP endpoints: the traces one as given, else the base one with /v1/traces', () => {
+    expect(parseRuntimeEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/' }).otlpTracesUrl).toBe('http://127.0.0.1:4318/v1/traces');
+    expect(
+      parseRuntimeEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b/otlp/traces' }).otlpTracesUrl,
+    ).toBe('https://b/otlp/traces');
+    expect(parseRuntimeEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }).otlpTracesUrl).toBeUndefined();
+    expect(() => parseRuntimeEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT: expected an http\(s\) URL/);
+    expect(otlpTracesUrlOf('http://c:4318/base')).toBe('http://c:4318/base/v1/traces');
   });
 });

@@ -33,6 +33,13 @@ export interface RuntimeEnv {
   readonly fallbackSkipTtlMs: number | undefined;
   /** `UNDERSTUDY_GATEWAY_ENTRY`: the gateway entry point `understudy gateway` starts, when set. */
   readonly gatewayEntry: string | undefined;
+  /**
+   * Where OTLP/HTTP traces go, from the standard OpenTelemetry variables (docs/operations.md#observability):
+   * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as given (the full URL of the traces resource), else
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` with `/v1/traces` appended; `undefined` when neither is set (`telemetry.otlp.endpoint`
+   * in the config wins over both).
+   */
+  readonly otlpTracesUrl: string | undefined;
 }
 
 /** A variable holds a value its grammar refuses; the message names the variable and what to write. */
@@ -70,6 +77,19 @@ const ttlMs = text.pipe(
     .optional(),
 );
 
+/** An http(s) URL, as the OpenTelemetry variables take it. */
+const httpUrl = text.pipe(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. http://127.0.0.1:4318' }).optional());
+
+/**
+ * The OTLP/HTTP traces URL of a base endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, `telemetry.otlp.endpoint`): the
+ * OpenTelemetry exporter spec appends `v1/traces` to the base.
+ *
+ * @example otlpTracesUrlOf('http://127.0.0.1:4318/') // 'http://127.0.0.1:4318/v1/traces'
+ */
+export function otlpTracesUrlOf(base: string): string {
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
+}
+
 /** Each alias of the model-failover doc, by the `UNDERSTUDY_*` variable that wins over it. */
 const ALIASES: Readonly<Record<string, string>> = Object.freeze({
   UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS: 'OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS',
@@ -96,6 +116,8 @@ const envSchema = z.preprocess(withoutShadowedAliases, z.object({
   UNDERSTUDY_FALLBACK_SKIP_TTL_MS: ttlMs,
   OPENCLAW_FALLBACK_SKIP_TTL_MS: ttlMs,
   UNDERSTUDY_GATEWAY_ENTRY: text,
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl,
 }));
 
 /**
@@ -122,5 +144,8 @@ export function parseRuntimeEnv(env: EnvironmentRecord): RuntimeEnv {
     sdkRetryMaxWaitMs: cap === undefined ? DEFAULT_SDK_RETRY_MAX_WAIT_MS : cap,
     fallbackSkipTtlMs: values.UNDERSTUDY_FALLBACK_SKIP_TTL_MS ?? values.OPENCLAW_FALLBACK_SKIP_TTL_MS,
     gatewayEntry: values.UNDERSTUDY_GATEWAY_ENTRY,
+    otlpTracesUrl:
+      values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+      (values.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : otlpTracesUrlOf(values.OTEL_EXPORTER_OTLP_ENDPOINT)),
   };
 }
