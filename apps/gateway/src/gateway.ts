@@ -31,6 +31,7 @@ import type { HttpLimits } from './http/server-limits.js';
 import { resolveHttpLimits } from './http/server-limits.js';
 import { AgentStores } from './services/agent-stores.js';
 import { ProviderClients } from './services/provider-clients.js';
+import { loadTurnTracer } from './telemetry/turn-trace.js';
 import type { TurnServices } from './turn/run-turn.js';
 
 /** Options of {@link createGateway}. */
@@ -216,6 +217,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     await stopped;
     await providers.closeAll();
     await stores.closeAll();
+    // The turns are over: what they traced is exported before the process goes (docs/operations.md#observability).
+    await turn.tracer?.shutdown();
     logger.info('gateway stopped; databases closed');
   }
 
@@ -228,6 +231,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       } catch (error) {
         throw new GatewayStartError('state_unavailable', `cannot use the shared state: ${(error as Error).message}`, { cause: error });
       }
+      // Off unless an OTLP endpoint is configured: then, and only then, the OpenTelemetry modules are loaded.
+      turn.tracer ??= await loadTurnTracer({ config, settings, logger: port });
       const created = createServer(
         {
           requestTimeout: limits.requestTimeoutMs,

@@ -218,7 +218,8 @@ describe('JSON Schema (`understudy config schema`)', () => {
     expect(schema.title).toBe('understudy config');
     expect(Object.keys(schema.properties)).toEqual(['$schema', 'auth', 'agents', 'retry', 'models', 'gateway', 'state', 'session', 'telemetry']);
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.properties['telemetry']?.properties?.['otlp']?.properties?.['endpoint']?.format).toBe('uri');
+    const otlp = schema.properties['telemetry']?.properties?.['otlp'] as { properties?: Record<string, { format?: string }> } | undefined;
+    expect(otlp?.properties?.['endpoint']?.format).toBe('uri');
     expect(schema.properties['gateway']?.properties?.['port']?.default).toBe(4317);
     expect(schema.properties['auth']?.properties?.['cooldowns']?.additionalProperties).toBe(false);
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);

@@ -8,8 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { ChatType, Clock, Logger } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
-import type { FallbackRunResult } from '@understudy/fallback-runner';
-import type { ChatResult, ChatStreamDelta, NativeRequest } from '@understudy/providers';
+import type { AttemptRecord, FallbackRunResult } from '@understudy/fallback-runner';
+import type { ChatResult, ChatStreamDelta, ChatUsage, NativeRequest } from '@understudy/providers';
 import { parseChatCommand } from '../chat-commands/parse-command.js';
 import { runChatCommand } from '../chat-commands/run-command.js';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
@@ -18,6 +18,7 @@ import { readJsonBody } from '../http/body.js';
 import type { HeaderMap } from '../http/respond.js';
 import { SseSink, sendJson } from '../http/respond.js';
 import type { AgentStores } from '../services/agent-stores.js';
+import type { TracedAnswer, TracedTurn } from '../telemetry/turn-trace.js';
 import { checkSessionKey } from '../sessions/session-key.js';
 import { failureAfterOutput } from '../turn/after-output.js';
 import type { ScheduledSource, TurnServices, UpstreamTimer } from '../turn/run-turn.js';
@@ -126,6 +127,18 @@ export function nativeRequest(dialect: WireDialect, body: unknown, request: Inco
   return { api: dialect.api, body: body as Record<string, unknown>, ...(headers === undefined ? {} : { headers }) };
 }
 
+/** What a traced turn answered with (docs/operations.md#observability). */
+function tracedAnswer(result: FallbackRunResult<unknown>, responseModel: string, usage: ChatUsage | undefined): TracedAnswer {
+  return {
+    provider: result.candidate.provider,
+    model: result.candidate.model,
+    responseModel,
+    profile: result.profile,
+    ...(usage === undefined ? {} : { usage }),
+    ...(result.fallbackReason === undefined ? {} : { fallbackReason: result.fallbackReason }),
+  };
+}
+
 /** Sends a command's answer as an assistant message, whole or streamed. */
 async function sendCommandAnswer(dialect: WireDialect, response: ServerResponse, parsed: ParsedChatRequest, text: string, nowMs: number): Promise<void> {
   const meta: AnswerMeta = { id: answerId(dialect), model: 'understudy', createdSeconds: Math.floor(nowMs / 1000) };
@@ -158,6 +171,7 @@ export async function handleChat(
   timer: UpstreamTimer,
 ): Promise<ChatOutcome> {
   const { config } = context;
+  const startedAtMs = context.clock.nowMs();
   const body = await readJsonBody(request, context.body);
   const parsed = dialect.parseRequest(body);
   const headers = requestHeaders(request);
@@ -184,6 +198,8 @@ export async function handleChat(
     return { ...base, status: 200, command: command.kind };
   }
 
+  const tracer = context.turn.tracer;
+  const attemptLog: AttemptRecord[] | undefined = tracer === undefined ? undefined : [];
   const input = {
     store,
     selection,
@@ -194,6 +210,30 @@ export async function handleChat(
     isImageRequest: parsed.hasImages,
     chat: { ...parsed.chat, native: nativeRequest(dialect, body, request) },
     signal,
+    ...(attemptLog === undefined ? {} : { attemptLog }),
+  };
+  // Tracing is off unless a tracer was loaded (docs/operations.md#observability): then no attempt log is kept.
+  const trace =
+    tracer === undefined || attemptLog === undefined
+      ? undefined
+      : (end: Pick<TracedTurn, 'answer' | 'error'>): void =>
+          tracer.recordTurn({
+            traceparent: headerText(request, 'traceparent'),
+            tracestate: headerText(request, 'tracestate'),
+            dialect: dialect.id,
+            agentId,
+            requestedModel: parsed.model,
+            stream: parsed.stream,
+            startedAtMs,
+            endedAtMs: context.clock.nowMs(),
+            attempts: attemptLog,
+            ...end,
+          });
+  const failed = (error: unknown): GatewayError => {
+    countFailedAttempts(context.turn, input, error);
+    const rendered = turnError(error, context.clock.nowMs(), agentId);
+    trace?.({ error: { code: rendered.code, message: rendered.message } });
+    return rendered;
   };
   const nowSeconds = (): number => Math.floor(context.clock.nowMs() / 1000);
 
@@ -202,9 +242,9 @@ export async function handleChat(
     try {
       result = await runCompleteTurn(context.turn, input, timer);
     } catch (error) {
-      countFailedAttempts(context.turn, error);
-      throw turnError(error, context.clock.nowMs(), agentId);
+      throw failed(error);
     }
+    trace?.({ answer: tracedAnswer(result, result.value.model, result.value.usage) });
     const meta: AnswerMeta = {
       id: answerId(dialect),
       model: formatModelRef(result.candidate),
@@ -219,12 +259,12 @@ export async function handleChat(
   try {
     result = await runStreamTurn(context.turn, input, timer);
   } catch (error) {
-    countFailedAttempts(context.turn, error);
-    throw turnError(error, context.clock.nowMs(), agentId);
+    throw failed(error);
   }
   const model = formatModelRef(result.candidate);
   if (signal.aborted) {
     result.value.cancel();
+    trace?.({ answer: tracedAnswer(result, result.value.model, undefined), error: { code: 'client_gone', message: 'the client went away before the answer started' } });
     return { ...base, status: 499, model, streamOutcome: 'client_gone' };
   }
   const sink = new SseSink(response, 200, answerHeaders(result));
@@ -236,11 +276,21 @@ export async function handleChat(
   // Who the client is reading: the answering candidate, then the one that continued it.
   let answerer: StreamAnswerer = { candidate: result.candidate, profile: result.profile };
   let continuedBy: string | undefined;
+  let responseModel = result.value.model;
+  let usage: ChatUsage | undefined;
+  let streamError: GatewayError | undefined;
   const streamOutcome = await relayStream({
     sink,
     encoder,
     stream: result.value,
     notice: result.notice,
+    ...(trace === undefined
+      ? {}
+      : {
+          onUsage: (reported: ChatUsage) => {
+            usage = reported;
+          },
+        }),
     onFailure: async (failure, progress) => {
       const broken = await failureAfterOutput({
         config,
@@ -256,13 +306,30 @@ export async function handleChat(
       const next = continuable
         ? await continueStreamTurn(context.turn, input, timer, { turn: result, answerer, classification: broken.classification, text: progress.text })
         : undefined;
-      if (next === undefined) return { kind: 'end', error: broken.error };
+      if (next === undefined) {
+        streamError = broken.error;
+        return { kind: 'end', error: broken.error };
+      }
       answerer = next;
+      responseModel = next.stream.model;
       continuedBy = formatModelRef(next.candidate);
       return { kind: 'continue', stream: next.stream };
     },
-    onError: (error) => turnError(error, context.clock.nowMs(), agentId),
+    onError: (error) => {
+      streamError = turnError(error, context.clock.nowMs(), agentId);
+      return streamError;
+    },
   });
+  if (trace !== undefined) {
+    const answer = { ...tracedAnswer(result, responseModel, usage), provider: answerer.candidate.provider, model: answerer.candidate.model, profile: answerer.profile };
+    const error =
+      streamOutcome === 'failed'
+        ? { code: streamError?.code ?? 'stream_failed', message: streamError?.message ?? 'the stream broke after output' }
+        : streamOutcome === 'client_gone'
+          ? { code: 'client_gone', message: 'the client went away during the answer' }
+          : undefined;
+    trace({ answer, ...(error === undefined ? {} : { error }) });
+  }
   return {
     ...base,
     status: 200,

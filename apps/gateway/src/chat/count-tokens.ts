@@ -55,7 +55,7 @@ export async function handleCountTokens(
       estimateInputTokens(parsed.chat),
     );
   } catch (error) {
-    countFailedAttempts(context.turn, error);
+    countFailedAttempts(context.turn, {}, error);
     throw turnError(error, context.clock.nowMs(), agentId);
   }
   sendJson(response, 200, { input_tokens: result.value }, answerHeaders(result));

@@ -6,7 +6,7 @@
  * explicit error event, never a clean-looking end; a client that leaves cancels the upstream request.
  */
 import type { ProviderFailure } from '@understudy/contracts';
-import type { ChatStream } from '@understudy/providers';
+import type { ChatStream, ChatUsage } from '@understudy/providers';
 import { ProviderCallError } from '@understudy/providers';
 import type { GatewayError } from '../gateway-error.js';
 import type { SseSink } from '../http/respond.js';
@@ -35,6 +35,7 @@ export type AfterOutput = { readonly kind: 'end'; readonly error: GatewayError }
  * @param onFailure - records a failure after output and decides: the error to end with, or a continuation
  *   stream whose deltas go on in the same answer (through `encoder.resume()`).
  * @param onError - turns any other error into the error to send.
+ * @param onUsage - told every `usage` delta (they are relayed as usual too).
  */
 export async function relayStream(options: {
   readonly sink: SseSink;
@@ -43,6 +44,8 @@ export async function relayStream(options: {
   readonly notice?: string | undefined;
   readonly onFailure: (failure: ProviderFailure, progress: StreamProgress) => Promise<AfterOutput>;
   readonly onError: (error: unknown) => GatewayError;
+  /** Told each token usage the streams report (the last one wins), when given; a traced turn keeps it. */
+  readonly onUsage?: ((usage: ChatUsage) => void) | undefined;
 }): Promise<RelayOutcome> {
   const { sink } = options;
   let encoder = options.encoder;
@@ -60,6 +63,7 @@ export async function relayStream(options: {
           if (sink.closed) return 'client_gone';
           if (delta.kind === 'text') text += delta.text;
           else if (delta.kind === 'tool_call') sawToolCall = true;
+          else if (delta.kind === 'usage') options.onUsage?.(delta.usage);
           await sink.write(encoder.delta(delta));
         }
         break;

@@ -11,7 +11,7 @@ import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ProfileId, RandomSource } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
-import type { AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
+import type { AttemptRecord, AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
 import { continueAfterOutput, runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
 import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
 import { completeAttempt, streamAttempt } from '@understudy/providers';
@@ -19,6 +19,7 @@ import { candidateRequest, unservableReason } from './candidate-shaping.js';
 import type { RequestSelection } from '../chat/model-selection.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { ProviderClients } from '../services/provider-clients.js';
+import type { TurnTracer } from '../telemetry/turn-trace.js';
 import { providerRequestTimeoutMs } from '../services/provider-clients.js';
 import { AttemptDeadline } from './attempt-deadline.js';
 import { prefillRequest, skipLeading } from './prefill.js';
@@ -34,6 +35,11 @@ export interface TurnServices {
   readonly skipCache: AuthFailureSkipCache | undefined;
   /** The SDK retry-after cap in ms (`null`: no cap). */
   readonly maxRetryAfterMs: number | null;
+  /**
+   * The turn tracer while OpenTelemetry export is on (set once the gateway loaded it at `listen()`,
+   * docs/operations.md#observability); `undefined`: tracing is off and turns keep no attempt log.
+   */
+  tracer?: TurnTracer | undefined;
 }
 
 /**
@@ -56,6 +62,8 @@ export interface TurnInput {
   readonly chat: Omit<ChatRequest, 'model'>;
   /** Aborts when the client goes away. */
   readonly signal: AbortSignal;
+  /** Collects every attempt record of the turn, in order, when the turn is traced (absent: nothing is kept). */
+  readonly attemptLog?: AttemptRecord[] | undefined;
 }
 
 /** Time spent waiting on providers during a turn, ms, and when a streamed answer's first byte went out. */
@@ -99,16 +107,18 @@ function timedAttempt<T>(
   };
 }
 
-function countAttempts(services: TurnServices, result: { readonly attempts: readonly { provider: string; kind: string; ok: boolean; reason?: string | undefined }[] }): void {
+/** Counts a run's attempt records, and keeps them in the turn's attempt log when it is traced. */
+function countAttempts(services: TurnServices, input: Pick<TurnInput, 'attemptLog'>, result: { readonly attempts: readonly AttemptRecord[] }): void {
   for (const record of result.attempts) {
     services.metrics.attemptsOf.of(record.provider, record.kind, record.ok ? 'ok' : (record.reason ?? 'unknown')).inc();
   }
+  input.attemptLog?.push(...result.attempts);
 }
 
 /** Counts the attempts of a failed run (its error carries them). */
-export function countFailedAttempts(services: TurnServices, error: unknown): void {
+export function countFailedAttempts(services: TurnServices, input: Pick<TurnInput, 'attemptLog'>, error: unknown): void {
   const attempts = (error as { attempts?: unknown } | null)?.attempts;
-  if (Array.isArray(attempts)) countAttempts(services, { attempts });
+  if (Array.isArray(attempts)) countAttempts(services, input, { attempts: attempts as AttemptRecord[] });
 }
 
 async function run<T>(
@@ -153,9 +163,9 @@ async function run<T>(
         ...(services.skipCache === undefined ? {} : { skipCache: services.skipCache }),
       }),
     // The user switched the session's model mid-turn to one outside this chain: the turn runs on it.
-    { onSwitch: (error) => countAttempts(services, error) },
+    { onSwitch: (error) => countAttempts(services, input, error) },
   );
-  countAttempts(services, result);
+  countAttempts(services, input, result);
   if (result.fallbackReason !== undefined) services.metrics.fallbacks.inc({ reason: result.fallbackReason });
   return result;
 }
@@ -253,7 +263,7 @@ export async function continueStreamTurn(
     signal: input.signal,
     remainingMs: turn.deadlineAtMs - services.clock.nowMs(),
   });
-  countAttempts(services, { attempts: outcome.attempts });
+  countAttempts(services, input, { attempts: outcome.attempts });
   services.metrics.continuations.inc({ outcome: outcome.kind });
   if (outcome.kind !== 'continued') {
     services.logger.info({ model: formatModelRef(answerer.candidate), why: outcome.why }, 'the broken stream was not continued');
