@@ -16,7 +16,7 @@ import { resolveStateRoot } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import { isLoopbackHost } from '@understudy/config';
 import type { Clock, RandomSource } from '@understudy/contracts';
-import { UnderstudyError } from '@understudy/contracts';
+import { UnderstudyError, formatModelRef } from '@understudy/contracts';
 import { AuthFailureSkipCache } from '@understudy/fallback-runner';
 import type { RuntimeEnv } from '@understudy/runtime';
 import { resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
@@ -29,7 +29,9 @@ import { answerClientError, refuseConnect } from './http/client-error.js';
 import { createRequestListener } from './http/router.js';
 import type { HttpLimits } from './http/server-limits.js';
 import { resolveHttpLimits } from './http/server-limits.js';
+import { configuredModelRefs } from './chat/model-selection.js';
 import { AgentStores } from './services/agent-stores.js';
+import { CooldownWatch } from './services/cooldown-watch.js';
 import { ProviderClients } from './services/provider-clients.js';
 import { loadTurnTracer } from './telemetry/turn-trace.js';
 import type { TurnServices } from './turn/run-turn.js';
@@ -147,7 +149,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const [profileId, stats] of Object.entries(usage)) {
         // A model-scoped cooldown counts too: ask about the model it blocks.
         const block = profileUnavailability(stats, { nowMs, model: stats.cooldownModel });
-        if (block !== undefined) windows.push({ agent: store.agentId, provider: profileId.slice(0, profileId.indexOf(':')), lane: block.lane });
+        if (block !== undefined) windows.push({ agent: store.agentId, provider: profileId.slice(0, profileId.indexOf(':')), lane: block.lane, reason: block.reason });
       }
     }
     return windows;
@@ -159,6 +161,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     nowMs: () => clock.nowMs(),
     onSkippedStreamEvent: ({ provider }) => metrics.skippedStreamEvents.inc({ provider }),
   });
+  // Metric labels name only the models the config names (docs/operations.md#observability): bounded cardinality.
+  const knownModels = new Set(configuredModelRefs(config));
   const turn: TurnServices = {
     config,
     providers,
@@ -166,6 +170,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     random,
     logger: port,
     metrics,
+    cooldownWatch: new CooldownWatch({ metrics, nowMs: () => clock.nowMs() }),
+    modelLabel: (ref) => {
+      const text = formatModelRef(ref);
+      return knownModels.has(text) ? text : `${ref.provider}/other`;
+    },
     skipCache: skipCache.enabled ? skipCache : undefined,
     maxRetryAfterMs: settings.sdkRetryMaxWaitMs,
   };

@@ -1,7 +1,12 @@
 /**
  * Prometheus metrics (`GET /metrics`, prom-client, a registry of our own): requests, attempts by reason,
- * fallbacks, active cooldowns (read from the stores at scrape time), and latency histograms — total, upstream
- * and the gateway's own overhead (total minus time spent waiting on providers).
+ * fallbacks (by reason, and by from/to/reason), active cooldowns (read from the stores at scrape time, by lane
+ * and by reason), probe outcomes, the cooldown and disable windows opened and how long profiles took to recover,
+ * and latency histograms — total, upstream and the gateway's own overhead (total minus time spent waiting on
+ * providers). docs/operations.md#observability lists them with the questions they answer.
+ *
+ * Labels are bounded: provider ids, failover reasons, lanes and `provider/model` refs the config names (a model a
+ * caller made up counts as `<provider>/other`); never a session key, profile secret or raw caller string.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -10,9 +15,15 @@ export interface ActiveWindow {
   readonly agent: string;
   readonly provider: string;
   readonly lane: 'cooldown' | 'disable';
+  /** The failover reason that opened the window (`unknown` when the stats do not say). */
+  readonly reason: string;
 }
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** Cooldown and disable windows: 30 s steps up to the one-day disable cap. */
+const WINDOW_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1_200, 3_600, 7_200, 21_600, 86_400];
+/** Recovery: from seconds (a short rate limit) to a day (a billing disable). */
+const RECOVERY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1_800, 3_600, 7_200, 21_600, 86_400];
 const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /** The gateway's metrics. */
@@ -21,6 +32,14 @@ export class GatewayMetrics {
   readonly requests: Counter<'route' | 'status'>;
   readonly attempts: Counter<'provider' | 'kind' | 'reason'>;
   readonly fallbacks: Counter<'reason'>;
+  /** Fallbacks by the selected model (`from`), the model that answered (`to`) and the reason the selected one failed. */
+  readonly fallbackTransitions: Counter<'from' | 'to' | 'reason'>;
+  /** Probes of cooling or disabled profiles, by provider and outcome (`success`, `failure`). */
+  readonly probes: Counter<'provider' | 'outcome'>;
+  /** Each cooldown or disable window a turn opened, its length in seconds, by provider, lane and reason. */
+  readonly cooldownWindowSeconds: Histogram<'provider' | 'lane' | 'reason'>;
+  /** Seconds from a profile's first window of an outage to its first success afterwards, by provider and reason. */
+  readonly recoverySeconds: Histogram<'provider' | 'reason'>;
   /** Stream events skipped because their data was not valid JSON, by provider. */
   readonly skippedStreamEvents: Counter<'provider'>;
   /** Streams that broke after output and were continued (`continued`) or not (`not_continued`) on another candidate. */
@@ -55,6 +74,32 @@ export class GatewayMetrics {
       labelNames: ['reason'],
       registers,
     });
+    this.fallbackTransitions = new Counter({
+      name: 'understudy_fallback_transitions_total',
+      help: 'Turns answered by a fallback, by the selected model (from), the model that answered (to) and the reason the selected model failed; models the config does not name count as <provider>/other.',
+      labelNames: ['from', 'to', 'reason'],
+      registers,
+    });
+    this.probes = new Counter({
+      name: 'understudy_probes_total',
+      help: 'Requests that probed a cooling-down or disabled profile, by provider and outcome (success, failure).',
+      labelNames: ['provider', 'outcome'],
+      registers,
+    });
+    this.cooldownWindowSeconds = new Histogram({
+      name: 'understudy_cooldown_window_seconds',
+      help: 'Length of each cooldown or disable window opened on an auth profile, seconds, by provider, lane and reason (the sum is the cooling time scheduled).',
+      labelNames: ['provider', 'lane', 'reason'],
+      buckets: WINDOW_BUCKETS,
+      registers,
+    });
+    this.recoverySeconds = new Histogram({
+      name: 'understudy_recovery_seconds',
+      help: "Seconds from an auth profile's first cooldown or disable window of an outage to its first success afterwards, by provider and the reason that opened the outage.",
+      labelNames: ['provider', 'reason'],
+      buckets: RECOVERY_BUCKETS,
+      registers,
+    });
     this.skippedStreamEvents = new Counter({
       name: 'understudy_stream_events_skipped_total',
       help: 'Upstream stream events skipped because their data was not valid JSON (the stream went on).',
@@ -80,6 +125,12 @@ export class GatewayMetrics {
         this.set({ backend: health.backend }, health.up ? 1 : 0);
       },
     });
+    // One read of the stores per scrape: the two gauges are collected together and share the read in flight.
+    let windowsRead: Promise<readonly ActiveWindow[]> | undefined;
+    const activeWindows = (): Promise<readonly ActiveWindow[]> =>
+      (windowsRead ??= options.activeWindows().finally(() => {
+        windowsRead = undefined;
+      }));
     new Gauge({
       name: 'understudy_active_cooldowns',
       help: 'Auth profiles in an active cooldown or disable window, by agent, provider and lane.',
@@ -87,7 +138,17 @@ export class GatewayMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const window of await options.activeWindows()) this.inc({ agent: window.agent, provider: window.provider, lane: window.lane });
+        for (const window of await activeWindows()) this.inc({ agent: window.agent, provider: window.provider, lane: window.lane });
+      },
+    });
+    new Gauge({
+      name: 'understudy_cooldowns_by_reason',
+      help: 'Auth profiles in an active cooldown or disable window, by provider, lane and the reason that opened it (all agents).',
+      labelNames: ['provider', 'lane', 'reason'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const window of await activeWindows()) this.inc({ provider: window.provider, lane: window.lane, reason: window.reason });
       },
     });
     this.requestSeconds = new Histogram({

@@ -18,6 +18,7 @@ import { completeAttempt, streamAttempt } from '@understudy/providers';
 import { candidateRequest, unservableReason } from './candidate-shaping.js';
 import type { RequestSelection } from '../chat/model-selection.js';
 import type { GatewayMetrics } from '../metrics.js';
+import type { CooldownWatch } from '../services/cooldown-watch.js';
 import type { ProviderClients } from '../services/provider-clients.js';
 import type { TurnTracer } from '../telemetry/turn-trace.js';
 import { providerRequestTimeoutMs } from '../services/provider-clients.js';
@@ -35,6 +36,10 @@ export interface TurnServices {
   readonly skipCache: AuthFailureSkipCache | undefined;
   /** The SDK retry-after cap in ms (`null`: no cap). */
   readonly maxRetryAfterMs: number | null;
+  /** Sees every usage-stats write of a turn (the cooldown and recovery metrics). */
+  readonly cooldownWatch: CooldownWatch;
+  /** Labels a `provider/model` for the metrics: itself when the config names it, else `<provider>/other`. */
+  readonly modelLabel: (ref: { readonly provider: string; readonly model: string }) => string;
   /**
    * The turn tracer while OpenTelemetry export is on (set once the gateway loaded it at `listen()`,
    * docs/operations.md#observability); `undefined`: tracing is off and turns keep no attempt log.
@@ -111,6 +116,7 @@ function timedAttempt<T>(
 function countAttempts(services: TurnServices, input: Pick<TurnInput, 'attemptLog'>, result: { readonly attempts: readonly AttemptRecord[] }): void {
   for (const record of result.attempts) {
     services.metrics.attemptsOf.of(record.provider, record.kind, record.ok ? 'ok' : (record.reason ?? 'unknown')).inc();
+    if (record.kind === 'probe') services.metrics.probes.inc({ provider: record.provider, outcome: record.ok ? 'success' : 'failure' });
   }
   input.attemptLog?.push(...result.attempts);
 }
@@ -149,7 +155,7 @@ async function run<T>(
       runWithModelFallback<T>({
         request: next,
         config: services.config,
-        store: turnStore(input.store, services.logger),
+        store: turnStore(input.store, services.logger, services.cooldownWatch),
         attempt,
         clock: services.clock,
         random: services.random,
@@ -166,7 +172,10 @@ async function run<T>(
     { onSwitch: (error) => countAttempts(services, input, error) },
   );
   countAttempts(services, input, result);
-  if (result.fallbackReason !== undefined) services.metrics.fallbacks.inc({ reason: result.fallbackReason });
+  if (result.fallbackReason !== undefined) {
+    services.metrics.fallbacks.inc({ reason: result.fallbackReason });
+    services.metrics.fallbackTransitions.inc({ from: services.modelLabel(result.selected), to: services.modelLabel(result.candidate), reason: result.fallbackReason });
+  }
   return result;
 }
 
@@ -252,7 +261,7 @@ export async function continueStreamTurn(
   );
   const outcome = await continueAfterOutput({
     config: services.config,
-    store: turnStore(input.store, services.logger),
+    store: turnStore(input.store, services.logger, services.cooldownWatch),
     chain: turn.chain,
     brokenIndex,
     failure: broken.classification,
