@@ -2,8 +2,11 @@
  * `/metrics` answers "is my fallback working?" (docs/operations.md#observability): against the real gateway
  * and the emulator, a scripted 429 on the primary, the fallback answering, a probe of the cooled profile that
  * succeeds, and the series that tell it — fallbacks by from/to/reason, cooldowns by reason, the window opened,
- * the probe's outcome and the recovery time — with bounded labels.
+ * the probe's outcome and the recovery time — with bounded labels. And the ready-made Grafana dashboard
+ * (docs/grafana/understudy-dashboard.json) queries only series this gateway exposes.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from './test-support/e2e-fixture.js';
 import { startFixture } from './test-support/e2e-fixture.js';
@@ -98,6 +101,41 @@ describe('429 → fallback → recovery, as /metrics tells it', () => {
     expect(metrics).not.toContain('made-up-model');
     for (const line of metrics.split('\n').filter((candidate) => candidate.startsWith('understudy_fallback_transitions_total{'))) {
       expect(line).toMatch(/from="(openai\/gpt-a|openai\/other)",to="(anthropic\/claude-b|backup\/model-c|openai\/gpt-a)"/);
+    }
+  });
+});
+
+describe('the Grafana dashboard (docs/grafana/understudy-dashboard.json)', () => {
+  const file = path.resolve(import.meta.dirname, '../../../docs/grafana/understudy-dashboard.json');
+  const dashboard = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    templating: { list: { name: string; type: string; query?: unknown }[] };
+    panels: { type: string; title: string; datasource?: { uid?: string }; targets?: { expr: string; datasource?: { uid?: string } }[] }[];
+  };
+  const queried = dashboard.panels.filter((panel) => panel.type !== 'row');
+
+  it('takes its Prometheus datasource as a variable, in every panel and query', () => {
+    expect(dashboard.templating.list.find((variable) => variable.name === 'datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
+    expect(queried.length).toBeGreaterThan(0);
+    for (const panel of queried) {
+      expect(panel.datasource?.uid, panel.title).toBe('${datasource}');
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets ?? []) expect(target.datasource?.uid, panel.title).toBe('${datasource}');
+    }
+  });
+
+  it('queries only metrics that /metrics exposes', async () => {
+    const metrics = await scrape();
+    const exposed = new Set([...metrics.matchAll(/^# TYPE (\S+) (\w+)$/gm)].map((match) => `${match[1]} ${match[2]}`));
+    const names = new Set(queried.flatMap((panel) => (panel.targets ?? []).flatMap((target) => [...target.expr.matchAll(/\bunderstudy_[a-z_]+/g)].map((match) => match[0]))));
+    expect(names.size).toBeGreaterThan(10);
+    for (const name of names) {
+      const histogram = /_(bucket|sum|count)$/.test(name) ? name.replace(/_(bucket|sum|count)$/, '') : undefined;
+      const found = histogram === undefined ? ['counter', 'gauge'].some((type) => exposed.has(`${name} ${type}`)) : exposed.has(`${histogram} histogram`);
+      expect(found, name).toBe(true);
+    }
+    // The questions the dashboard answers have their series.
+    for (const name of ['understudy_fallback_transitions_total', 'understudy_cooldowns_by_reason', 'understudy_probes_total', 'understudy_recovery_seconds_bucket', 'understudy_cooldown_window_seconds_sum']) {
+      expect(names.has(name), name).toBe(true);
     }
   });
 });
