@@ -12,14 +12,14 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger as PinoLogger } from 'pino';
-import { resolveStateRoot } from '@understudy/auth-profile-store';
+import { DEFAULT_PG_SCHEMA, parsePostgresUrl, resolveStateRoot, schemaProblem } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import { isLoopbackHost } from '@understudy/config';
 import type { Clock, RandomSource } from '@understudy/contracts';
 import { UnderstudyError, formatModelRef } from '@understudy/contracts';
 import { AuthFailureSkipCache } from '@understudy/fallback-runner';
 import type { RuntimeEnv } from '@understudy/runtime';
-import { resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
+import { POSTGRES_URL_ENV, resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
 import { profileUnavailability } from '@understudy/cooldown-scheduler';
 import { loggerPort } from './logger.js';
 import type { ActiveWindow } from './metrics.js';
@@ -85,8 +85,8 @@ export interface Gateway {
 }
 
 /** The gateway cannot start as configured; the message says how to fix it. */
-export class GatewayStartError extends UnderstudyError<'unsafe_bind' | 'invalid_environment' | 'state_unavailable'> {
-  constructor(code: 'unsafe_bind' | 'invalid_environment' | 'state_unavailable', message: string, options: { readonly cause?: unknown } = {}) {
+export class GatewayStartError extends UnderstudyError<'unsafe_bind' | 'invalid_environment' | 'invalid_config' | 'state_unavailable'> {
+  constructor(code: 'unsafe_bind' | 'invalid_environment' | 'invalid_config' | 'state_unavailable', message: string, options: { readonly cause?: unknown } = {}) {
     super(code, message, options);
   }
 }
@@ -110,13 +110,27 @@ export function checkBindSafety(config: UnderstudyConfig): void {
   }
 }
 
-/** The shared state settings; an unreadable variable is a start error naming it. */
+/**
+ * The shared state settings; a URL or schema the shared state cannot use is a start error naming the variable or
+ * config field it came from (`UNDERSTUDY_POSTGRES_URL`, `state.postgres.url`, `state.postgres.schema`) and the fix.
+ */
 function sharedStateOf(config: UnderstudyConfig, env: Readonly<Record<string, string | undefined>>): ReturnType<typeof resolveSharedState> {
+  let shared: ReturnType<typeof resolveSharedState>;
   try {
-    return resolveSharedState(config, env);
+    shared = resolveSharedState(config, env);
   } catch (error) {
-    throw new GatewayStartError('invalid_environment', `UNDERSTUDY_POSTGRES_URL: ${(error as Error).message}`, { cause: error });
+    throw new GatewayStartError('invalid_environment', `${POSTGRES_URL_ENV}: ${(error as Error).message}`, { cause: error });
   }
+  if (shared === undefined) return undefined;
+  const fromEnv = shared.url !== config.state.postgres?.url;
+  try {
+    parsePostgresUrl(shared.url);
+  } catch (error) {
+    throw new GatewayStartError(fromEnv ? 'invalid_environment' : 'invalid_config', `${fromEnv ? POSTGRES_URL_ENV : 'state.postgres.url'}: ${(error as Error).message}`, { cause: error });
+  }
+  const problem = schemaProblem(shared.schema ?? DEFAULT_PG_SCHEMA);
+  if (problem !== undefined) throw new GatewayStartError('invalid_config', `state.postgres.schema: ${problem}`);
+  return shared;
 }
 
 /**

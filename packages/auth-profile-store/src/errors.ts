@@ -27,6 +27,10 @@ export type AuthStoreErrorCode =
   | 'state_unreachable'
   /** The PostgreSQL server refused the connection or a read (wrong database, user, rights); the message carries its reason and SQLSTATE. */
   | 'state_refused'
+  /** Another `state copy` into the same schema holds the copy lock; nothing was written. */
+  | 'state_busy'
+  /** A `state copy` stopped part-way: the agents named in the message were copied, the rest were not. */
+  | 'copy_incomplete'
   | 'legacy_auth_files';
 
 /**

@@ -18,13 +18,16 @@ export {
   DEFAULT_CACHE_MAX_AGE_MS,
   DEFAULT_PG_POOL_SIZE,
   DEFAULT_PG_SCHEMA,
+  POSTGRES_URL_FORMS,
   PostgresState,
   connectPostgresState,
   describePostgresUrl,
   isOutageError,
+  parsePostgresUrl,
+  schemaProblem,
 } from './postgres/postgres-state.js';
-export type { ConnectPostgresStateOptions, PostgresStateStatus } from './postgres/postgres-state.js';
-export { STATE_COPY_KINDS, copyStateToPostgres } from './postgres/state-copy.js';
+export type { ConnectPostgresStateOptions, PostgresStateStatus, PostgresUrlParts } from './postgres/postgres-state.js';
+export { STATE_COPY_KINDS, STATE_COPY_LOCK, copyStateToPostgres } from './postgres/state-copy.js';
 export type { AgentStateCopyReport, CopyStateToPostgresOptions, StateCopyCount, StateCopyKind, StateCopyReport } from './postgres/state-copy.js';
 export { MIN_SECRET_KEY_LENGTH, SECRET_KEY_HINT } from './postgres/secret-box.js';
 export { PG_MIGRATION_NAMES } from './postgres/pg-migrations.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { connectPostgresState, openAuthProfileStore } from '@understudy/auth-profile-store';
+import { STATE_COPY_LOCK, connectPostgresState, openAuthProfileStore } from '@understudy/auth-profile-store';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { Secret } from '@understudy/contracts';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -125,10 +125,15 @@ describe('understudy state copy: argument errors name the flag and the fix', () 
     fs.mkdirSync(path.join(temp.stateRoot, 'agents'), { recursive: true });
     const bad = await run(['state', 'copy', '--from', temp.stateRoot, '--to', `mysql://u:${PASSWORD}@db/x`]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--to must be a PostgreSQL URL');
+    expect(bad.stderr).toContain('--to: the PostgreSQL URL must start with postgres:// or postgresql://: write postgres://');
     expect(bad.stderr).not.toContain(PASSWORD);
     const none = await run(['state', 'copy', '--from', temp.stateRoot]);
     expect(none.stderr).toContain('--to <postgres url> is required');
+    const hostless = await run(['state', 'copy', '--from', temp.stateRoot, '--to', `postgres://u:${PASSWORD}@/understudy`]);
+    expect(hostless.code).toBe(2);
+    expect(hostless.stderr).toContain('--to: the PostgreSQL URL names no host (nor a unix-socket folder in ?host=): write ');
+    expect(hostless.stderr).toContain('postgres://[user@]/database?host=/var/run/postgresql');
+    expect(hostless.stderr).not.toContain(PASSWORD);
   });
 });
 
@@ -257,6 +262,51 @@ describe.runIf(available)('understudy state copy into PostgreSQL', () => {
     const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', 'pg_catalog']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--schema: schema "pg_catalog" is reserved by PostgreSQL (pg_* and information_schema): name another, e.g. "understudy"');
+  });
+
+  it('--schema public is bad input (exit 2) naming --schema and the fix; from the config it names state.postgres.schema', async () => {
+    await seedSqlite();
+    const flag = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', 'public']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--schema: schema "public" is the database\'s default schema, shared with everything else in it; the shared state needs a schema of its own');
+    expect(flag.stderr).toContain('name another, e.g. "understudy"');
+    const config = path.join(temp.home, 'public.json5');
+    fs.writeFileSync(config, JSON.stringify({ state: { postgres: { schema: 'public' } } }));
+    const fromConfig = await run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--config', config]);
+    expect(fromConfig.code).toBe(2);
+    expect(fromConfig.stderr).toContain('state.postgres.schema: schema "public" is the database\'s default schema');
+    expect(await pgQuery("select 1 from pg_tables where schemaname = 'public' and tablename in ('profiles', 'kysely_migration')")).toEqual([]);
+  });
+
+  it.runIf(fs.existsSync('/var/run/postgresql/.s.PGSQL.5432'))('copies over the server\'s unix socket (postgres://user@/db?host=/var/run/postgresql)', async () => {
+    await seedSqlite();
+    const tcp = new URL(POSTGRES_URL);
+    const socketUrl = `postgres://${tcp.username || 'postgres'}@/${tcp.pathname.slice(1) || 'test'}?host=/var/run/postgresql`;
+    const result = await run(['state', 'copy', '--from', temp.stateRoot, '--to', socketUrl, '--schema', schema, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { location: string; totals: { profiles: { copied: number } } };
+    expect(report.location).toBe(`postgres:///${tcp.pathname.slice(1) || 'test'}?host=/var/run/postgresql (schema ${schema})`);
+    expect(report.totals.profiles.copied).toBe(3);
+    await withPgStore('work', async (store) => {
+      expect((await store.listProfiles()).map((profile) => profile.id)).toEqual(['openai:w']);
+    });
+  });
+
+  it('a copy into a schema another copy is writing is refused (exit 1) with what to do, and writes nothing', async () => {
+    await seedSqlite();
+    const other = await connectPostgresState({ url: POSTGRES_URL, schema, migrations: 'none', connectTimeoutMs: 3000, poolSize: 1 });
+    try {
+      // What a running copy holds while it writes: the schema's copy lock.
+      const held = await other.whileHolding(STATE_COPY_LOCK, () => run(['state', 'copy', '--from', temp.stateRoot, '--to', POSTGRES_URL, '--schema', schema]));
+      expect(held.held).toBe(true);
+      const result = held.held ? held.value : undefined;
+      expect(result?.code).toBe(1);
+      expect(result?.stderr).toMatch(/another `understudy state copy` into postgres:\/\/.* is running: wait for it to end, then run this one again .*; nothing was written/);
+    } finally {
+      await other.close();
+    }
+    expect(await schemaExists(schema)).toBe(false);
   });
 
   it('a database that does not exist: exit 1 with the server reason, SQLSTATE and the fix, never the password', async () => {

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AuthStoreError, STATE_COPY_KINDS, connectPostgresState, copyStateToPostgres, describePostgresUrl } from '@understudy/auth-profile-store';
+import { AuthStoreError, STATE_COPY_KINDS, connectPostgresState, copyStateToPostgres, describePostgresUrl, parsePostgresUrl } from '@understudy/auth-profile-store';
 import type { StateCopyReport } from '@understudy/auth-profile-store';
 import { POSTGRES_URL_ENV, SECRET_KEY_ENV, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
 import { CliError, ExitCode, settingsOf, writeLine } from '../io.js';
@@ -45,21 +45,25 @@ function sourceRoot(from: string | undefined): string {
   return root;
 }
 
-/** The `--to` URL: a `postgres://` URL. @throws {CliError} `bad_input` (exit 2); the message never shows the URL's secrets. */
+/**
+ * The `--to` URL: a PostgreSQL URL as `pg` reads it (a host, or a unix-socket folder: `?host=/var/run/postgresql`).
+ *
+ * @throws {CliError} `bad_input` (exit 2); the message never shows the URL's secrets.
+ */
 function targetUrl(to: string | undefined): string {
   const given = to?.trim();
   const example = 'e.g. --to postgres://user@db.internal:5432/understudy';
   if (given === undefined || given === '') {
     throw new CliError(`--to <postgres url> is required: the shared state to copy into, ${example}`, { exitCode: ExitCode.usage, code: 'bad_input' });
   }
-  let parsed: URL | undefined;
   try {
-    parsed = new URL(given);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') || parsed.hostname === '') {
-    throw new CliError(`--to must be a PostgreSQL URL (postgres://[user[:password]@]host[:port]/database), ${example}`, { exitCode: ExitCode.usage, code: 'bad_input' });
+    parsePostgresUrl(given);
+  } catch (error) {
+    throw new CliError(`--to: ${(error as Error).message} (${example})`, {
+      exitCode: ExitCode.usage,
+      code: 'bad_input',
+      cause: error,
+    });
   }
   return given;
 }
@@ -87,6 +91,10 @@ function copyFailure(error: unknown, facts: { readonly stateRoot: string; readon
     case 'state_refused':
     case 'migration_failed':
       return new CliError(`--to ${facts.where}: ${error.message}; ${nothing}`, { exitCode: ExitCode.failure, code: error.code, cause: error });
+    case 'state_busy':
+      return new CliError(`--to ${facts.where}: ${error.message}; ${nothing}`, { exitCode: ExitCode.failure, code: error.code, cause: error });
+    case 'copy_incomplete':
+      return new CliError(`--to ${facts.where}: ${error.message}`, { exitCode: ExitCode.failure, code: error.code, cause: error });
     case 'state_unreachable':
       return new CliError(`--to ${facts.where}: ${error.message}; check the host, port, database and user in --to and that the server is running`, {
         exitCode: ExitCode.failure,
@@ -141,7 +149,9 @@ export const registerStateCommands: RegisterCommand = (program, io, state) => {
         } catch (error) {
           // Nothing reached the server yet: what fails here is the schema name or the key itself.
           if (AuthStoreError.isInstance(error) && error.code === 'invalid_postgres_options') {
-            throw new CliError(`--schema: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
+            // The schema came from --schema, else from the config's state.postgres.schema.
+            const field = options.schema === undefined ? 'state.postgres.schema' : '--schema';
+            throw new CliError(`${field}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });
           }
           if (AuthStoreError.isInstance(error) && error.code === 'invalid_secret_key') {
             throw new CliError(`${secretKeyEnv}: ${error.message}`, { exitCode: ExitCode.usage, code: error.code, cause: error });

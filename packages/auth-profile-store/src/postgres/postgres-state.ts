@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Logger } from '@understudy/contracts';
 import { silentLogger } from '@understudy/contracts';
@@ -29,9 +30,74 @@ export const DEFAULT_CACHE_MAX_AGE_MS = 1000;
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** True for a schema name PostgreSQL keeps for itself: `pg_*` (pg_catalog, pg_toast, …) and information_schema. */
-function isReservedSchema(schema: string): boolean {
-  return schema.startsWith('pg_') || schema === 'information_schema';
+/**
+ * Why `schema` cannot hold the shared state, or `undefined` when it can: it must match the pattern, must not be
+ * one PostgreSQL keeps for itself (`pg_*`: pg_catalog, pg_toast, …; `information_schema`), and must not be
+ * `public`, the database's default schema that everything else in it shares: the shared state's tables have
+ * plain names (profiles, credentials, sessions, usage_stats, …) and need a schema of their own
+ * (docs/configuration.md).
+ *
+ * @example schemaProblem('understudy') // undefined
+ */
+export function schemaProblem(schema: string): string | undefined {
+  if (!SCHEMA_PATTERN.test(schema)) return `schema "${schema}" must be lower-case letters, digits and _ (at most 63), e.g. "understudy"`;
+  if (schema.startsWith('pg_') || schema === 'information_schema') {
+    return `schema "${schema}" is reserved by PostgreSQL (pg_* and information_schema): name another, e.g. "understudy"`;
+  }
+  if (schema === 'public') {
+    return 'schema "public" is the database\'s default schema, shared with everything else in it; the shared state needs a schema of its own (its tables are named profiles, credentials, sessions, …): name another, e.g. "understudy"';
+  }
+  return undefined;
+}
+
+/** What a PostgreSQL URL says, read as `pg` reads it (pg-connection-string). */
+export interface PostgresUrlParts {
+  /** A host name or address, or the folder of a unix socket (`socket` true). */
+  readonly host: string;
+  /** True when `host` is a unix-socket folder (`?host=/var/run/postgresql` or a `%2F`-encoded host). */
+  readonly socket: boolean;
+  readonly port?: string | undefined;
+  readonly database?: string | undefined;
+  readonly user?: string | undefined;
+  /** Decoded; empty when none. Never put it in a message. */
+  readonly password: string;
+}
+
+/** The URL forms a message suggests. */
+export const POSTGRES_URL_FORMS = 'postgres://[user[:password]@]host[:port]/database, or for a unix socket postgres://[user@]/database?host=/var/run/postgresql';
+
+/**
+ * Reads a PostgreSQL URL the way `pg` does (pg-connection-string), unix-socket forms included:
+ * `postgres://user@/db?host=/var/run/postgresql`, `postgres:///db?host=/var/run/postgresql`,
+ * `postgresql://%2Fvar%2Frun%2Fpostgresql/db`.
+ *
+ * @throws {AuthStoreError} `invalid_postgres_options` when it is not a `postgres://` / `postgresql://` URL, does
+ *   not parse, or names no host or socket folder; the message never contains the URL.
+ */
+export function parsePostgresUrl(url: string): PostgresUrlParts {
+  const fail = (why: string): never => {
+    throw new AuthStoreError('invalid_postgres_options', `the PostgreSQL URL ${why}: write ${POSTGRES_URL_FORMS}`);
+  };
+  const given = url.trim();
+  if (!/^postgres(ql)?:\/\//i.test(given)) fail('must start with postgres:// or postgresql://');
+  let parsed: ReturnType<typeof parseConnectionString> | undefined;
+  try {
+    parsed = parseConnectionString(given);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined) return fail('does not parse');
+  const host = parsed.host ?? '';
+  if (host === '') fail('names no host (nor a unix-socket folder in ?host=)');
+  const text = (value: string | null | undefined): string | undefined => (value === undefined || value === null || value === '' ? undefined : value);
+  return {
+    host,
+    socket: host.startsWith('/'),
+    port: text(parsed.port),
+    database: text(parsed.database),
+    user: text(parsed.user),
+    password: parsed.password ?? '',
+  };
 }
 
 /** Options of {@link connectPostgresState}. */
@@ -116,6 +182,9 @@ export function isOutageError(error: unknown): boolean {
 function refusalFix(code: string | undefined): string {
   if (code === '3D000') return 'check the database name in the URL, or create that database first';
   if (code?.startsWith('28') === true) return 'check the user and password in the URL and that the server lets that user connect (pg_hba.conf)';
+  if (code === '57014') {
+    return 'a statement ran past the statement timeout, waiting on rows another writer held (another state copy run, or gateways writing the same rows): run it again once that writer is done (rows already there are kept)';
+  }
   if (code === '42501') {
     return 'give the role the right to create the schema and its tables (GRANT CREATE ON DATABASE <db> TO <role>), or name a schema the role owns';
   }
@@ -137,7 +206,7 @@ function refusalReason(error: unknown, secret: string): string {
 /** The password of a PostgreSQL URL, decoded (empty when there is none or the URL does not parse). */
 function passwordOf(url: string): string {
   try {
-    return decodeURIComponent(new URL(url).password);
+    return parsePostgresUrl(url).password;
   } catch {
     return '';
   }
@@ -163,33 +232,38 @@ function channelOf(schema: string): string {
   return `understudy_state_${schema}`;
 }
 
-/** A short description of where the state lives, without credentials (for logs, status, JSON). */
+/**
+ * A short description of where the state lives, without user or password (for logs, status, JSON):
+ * `postgres://host:port/database`, or `postgres:///database?host=/socket/folder` for a unix socket.
+ */
 export function describePostgresUrl(url: string): string {
+  let parts: PostgresUrlParts;
   try {
-    const parsed = new URL(url);
-    return `postgres://${parsed.hostname}${parsed.port === '' ? '' : `:${parsed.port}`}${parsed.pathname}`;
+    parts = parsePostgresUrl(url);
   } catch {
     return 'postgres://(unparsable url)';
   }
+  const port = parts.port === undefined ? '' : `:${parts.port}`;
+  const database = parts.database === undefined ? '' : encodeURIComponent(parts.database);
+  if (parts.socket) return `postgres:///${database}?host=${parts.host}${parts.port === undefined ? '' : `&port=${parts.port}`}`;
+  return `postgres://${parts.host.includes(':') ? `[${parts.host}]` : parts.host}${port}/${database}`;
 }
 
 /**
  * Connects to the shared state: checks the options, opens the pool, creates the schema and runs migrations
  * (or checks them), and starts listening for changes.
  *
- * @throws {AuthStoreError} `invalid_postgres_options` (bad or reserved schema name, pool size), `invalid_secret_key`,
+ * @throws {AuthStoreError} `invalid_postgres_options` (a schema {@link schemaProblem} refuses, a URL
+ *   {@link parsePostgresUrl} refuses, the pool size), `invalid_secret_key`,
  *   `state_unreachable` (server unreachable; the message names host and database, never the password),
  *   `store_not_migrated` (`migrations: 'check'`), `migration_failed` (with the server's reason and SQLSTATE),
  *   `state_refused` (`migrations: 'check'`: the server refused the connection or the query, with its reason).
  */
 export async function connectPostgresState(options: ConnectPostgresStateOptions): Promise<PostgresState> {
   const schema = options.schema ?? DEFAULT_PG_SCHEMA;
-  if (!SCHEMA_PATTERN.test(schema)) {
-    throw new AuthStoreError('invalid_postgres_options', `schema "${schema}" must be lower-case letters, digits and _ (at most 63), e.g. "understudy"`);
-  }
-  if (isReservedSchema(schema)) {
-    throw new AuthStoreError('invalid_postgres_options', `schema "${schema}" is reserved by PostgreSQL (pg_* and information_schema): name another, e.g. "understudy"`);
-  }
+  const problem = schemaProblem(schema);
+  if (problem !== undefined) throw new AuthStoreError('invalid_postgres_options', problem);
+  parsePostgresUrl(options.url);
   const poolSize = options.poolSize ?? DEFAULT_PG_POOL_SIZE;
   if (!Number.isInteger(poolSize) || poolSize < 1) {
     throw new AuthStoreError('invalid_postgres_options', `poolSize must be a positive integer, not ${String(poolSize)}`);
@@ -340,10 +414,7 @@ export class PostgresState {
    * @throws {AuthStoreError} `migration_failed`, `state_unreachable`.
    */
   async migrate(): Promise<string[]> {
-    const pool = new pg.Pool({ ...this.#poolConfig(), max: 1 });
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    const db = this.#dedicatedConnection();
     try {
       await this.guard(() => sql`select pg_advisory_lock(hashtext(${`understudy migrations ${this.schema}`}))`.execute(db));
       await sql`create schema if not exists ${sql.id(this.schema)}`.execute(db);
@@ -365,6 +436,41 @@ export class PostgresState {
       // Closing the connection releases the session lock too.
       await db.destroy().catch(() => undefined);
     }
+  }
+
+  /**
+   * Runs `body` while this process holds the session advisory lock `purpose` of this schema (taken on a
+   * connection of its own, released when `body` ends), or answers `{ held: false }` at once, without running
+   * `body`, when another session holds it. `state copy` serialises its runs so.
+   *
+   * @throws {AuthStoreError} `state_unreachable`; what `body` throws, unchanged.
+   */
+  async whileHolding<T>(purpose: string, body: () => Promise<T>): Promise<{ readonly held: true; readonly value: T } | { readonly held: false }> {
+    const db = this.#dedicatedConnection();
+    try {
+      const taken = await this.guard(() => sql<{ held: boolean }>`select pg_try_advisory_lock(hashtext(${`understudy ${purpose} ${this.schema}`})) as held`.execute(db));
+      if (taken.rows[0]?.held !== true) return { held: false };
+      return { held: true, value: await body() };
+    } finally {
+      // Closing the connection releases the session lock too.
+      await db.destroy().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The server's refusal of what this state was `doing`, as `state_refused` with its reason, SQLSTATE and the
+   * fix (never the URL's password).
+   */
+  refusal(doing: string, error: unknown): AuthStoreError {
+    return new AuthStoreError('state_refused', `${doing} at ${this.location} failed: ${refusalReason(error, this.#password)}`, { cause: error });
+  }
+
+  /** One connection of its own (session locks), off the pool; the caller destroys it. */
+  #dedicatedConnection(): Kysely<unknown> {
+    const pool = new pg.Pool({ ...this.#poolConfig(), max: 1 });
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   }
 
   /** Current health. */

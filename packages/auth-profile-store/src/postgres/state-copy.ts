@@ -57,6 +57,9 @@ export interface StateCopyReport {
   readonly unchanged: boolean;
 }
 
+/** The advisory lock (per schema) that lets one `state copy` run into a schema at a time. */
+export const STATE_COPY_LOCK = 'state copy';
+
 /** Options of {@link copyStateToPostgres}. */
 export interface CopyStateToPostgresOptions {
   /** The SQLite state root (`<root>/agents/<id>/agent/understudy-agent.sqlite`). */
@@ -82,7 +85,9 @@ type Row<K extends keyof Tables> = Tables[K];
  * @throws {AuthStoreError} `store_not_found` when no agent database exists under `stateRoot`; `secret_key_missing` when there are credentials to copy and the state has no secret key;
  *   `secret_key_mismatch` when the schema holds values sealed with another key; `store_not_migrated` when an
  *   agent database needs migrations; `state_refused` / `migration_failed` with the server's reason and SQLSTATE
- *   (wrong database, user or rights); `state_unreachable` when the server goes away.
+ *   (wrong database, user or rights, a statement timeout), nothing of that agent written; `state_busy` when
+ *   another copy into the same schema is running (nothing written); `copy_incomplete` when an agent after the
+ *   first failed (the message names the agents that were copied); `state_unreachable` when the server goes away.
  * @throws {LegacyAuthFilesError} when credential-bearing legacy files wait for `understudy doctor --fix` (they
  *   would be left behind).
  */
@@ -109,9 +114,33 @@ export async function copyStateToPostgres(options: CopyStateToPostgresOptions): 
     // A schema sealed under one key must not get values sealed under another.
     for (const keyId of await postgres.storedKeyIds()) box.assertKeyId(keyId);
   }
-  await postgres.migrate();
-  const agents: AgentStateCopyReport[] = [];
-  for (const { agentId, rows } of sources) agents.push(await copyAgent(agentId, rows, postgres, box));
+  // One copy into a schema at a time: two at once would wait on each other's uncommitted rows until the
+  // server's statement timeout cancelled one of them part-way.
+  const outcome = await postgres.whileHolding(STATE_COPY_LOCK, async () => {
+    await postgres.migrate();
+    const copied: AgentStateCopyReport[] = [];
+    for (const { agentId, rows } of sources) {
+      try {
+        copied.push(await copyAgent(agentId, rows, postgres, box));
+      } catch (error) {
+        const reason = AuthStoreError.isInstance(error) ? error : postgres.refusal(`copying agent ${agentId}`, error);
+        if (copied.length === 0) throw reason;
+        throw new AuthStoreError(
+          'copy_incomplete',
+          `agent(s) ${copied.map((agent) => agent.agentId).join(', ')} were copied, ${agentId} and any after it were not: ${reason.message}; run the copy again to finish (rows already there are kept)`,
+          { cause: error },
+        );
+      }
+    }
+    return copied;
+  });
+  if (!outcome.held) {
+    throw new AuthStoreError(
+      'state_busy',
+      `another \`understudy state copy\` into ${postgres.location} is running: wait for it to end, then run this one again (rows it copied are kept and counted as skipped)`,
+    );
+  }
+  const agents = outcome.value;
   const totals = sumCounts(agents.map((agent) => agent.counts));
   return {
     stateRoot,
