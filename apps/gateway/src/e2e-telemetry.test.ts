@@ -170,6 +170,41 @@ describe('a turn that fell back, traced', () => {
   });
 });
 
+describe('a streamed turn that fell back, traced', () => {
+  it('spans the stream to its end, with the usage the stream reported', async () => {
+    const before = receiver.spans().length;
+    const gateway = await startGateway({
+      config: config({ otlp: { endpoint: receiver.url } }),
+      env: { TEST_ANTHROPIC_KEY: KEYS.anthropic },
+      prepare: seedProfiles,
+    });
+    let text: string;
+    try {
+      const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CALLER_SPAN_ID}-01` },
+        body: JSON.stringify({ model: 'default', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hello stream' }] }),
+      });
+      expect(response.headers.get('x-understudy-model')).toBe('anthropic/claude-b');
+      text = await response.text();
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+    }
+    expect(text).toContain('[DONE]');
+    const fresh = receiver.spans().slice(before);
+    const turn = fresh.find((span) => span.parentSpanId === CALLER_SPAN_ID);
+    expect(turn?.attributes).toMatchObject({ 'understudy.stream': true, 'gen_ai.provider.name': 'anthropic', 'understudy.fallback.reason': 'rate_limit' });
+    expect(turn?.attributes['gen_ai.usage.output_tokens']).toEqual(expect.any(Number));
+    const attempts = fresh.filter((span) => span.parentSpanId === turn?.spanId);
+    expect(attempts.map((span) => [span.attributes['gen_ai.provider.name'], span.statusCode])).toEqual([
+      ['openai', 2],
+      ['anthropic', 0],
+    ]);
+    // The turn span lasts to the end of the stream, past the answering attempt (which ends at its first content).
+    expect((turn?.endTimeUnixNano ?? 0n) >= (attempts[1]?.endTimeUnixNano ?? 0n)).toBe(true);
+  });
+});
+
 describe('without an OTLP endpoint', () => {
   it('loads no OpenTelemetry module and exports nothing', async () => {
     const before = receiver.requests.length;

@@ -16,6 +16,10 @@ import type { TracedTurn, TurnTracer } from './turn-trace.js';
 
 /** How long one export (and the flush on shutdown) may take, ms. */
 const EXPORT_TIMEOUT_MS = 5_000;
+/** Spans kept waiting for an export; beyond it new spans are dropped (about 4 s of a busy gateway, 2 spans a turn). */
+const MAX_QUEUED_SPANS = 8_192;
+/** Spans per export request (one is sent as soon as this many wait). */
+const MAX_EXPORT_BATCH = 1_024;
 
 const CARRIER_GETTER: TextMapGetter<Readonly<Record<string, string | undefined>>> = {
   keys: (carrier) => Object.keys(carrier),
@@ -50,7 +54,15 @@ export function createOtelTurnTracer(options: { readonly url: string; readonly s
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
-    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000, exportTimeoutMillis: EXPORT_TIMEOUT_MS })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter,
+        scheduledDelayMillis: 1_000,
+        exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+        maxQueueSize: MAX_QUEUED_SPANS,
+        maxExportBatchSize: MAX_EXPORT_BATCH,
+      }),
+    ],
   });
   const tracer = provider.getTracer('@understudy/gateway');
   const propagator = new W3CTraceContextPropagator();
