@@ -18,6 +18,7 @@ function measurements(withPortkey = true): GatewayMeasurements {
     'bare-proxy': sample(direct + 0.2),
     understudy: sample(direct + 0.4),
     'understudy-cooling': sample(direct + 0.5),
+    'understudy-traced': sample(direct + 0.44),
     ...(withPortkey ? { portkey: sample(direct + 4) } : {}),
   }));
   const stream = [1, 2, 3].map((direct) => ({
@@ -27,14 +28,14 @@ function measurements(withPortkey = true): GatewayMeasurements {
     ...(withPortkey ? { portkey: sample(direct + 10) } : {}),
   }));
   const load = [
-    { direct: [9000], 'bare-proxy': [3000], understudy: [2400], 'understudy-cooling': [2000], ...(withPortkey ? { portkey: [600] } : {}) },
-    { direct: [9100], 'bare-proxy': [3100], understudy: [2500], 'understudy-cooling': [2100], ...(withPortkey ? { portkey: [700] } : {}) },
-    { direct: [8900], 'bare-proxy': [2900], understudy: [2300], 'understudy-cooling': [1900], ...(withPortkey ? { portkey: [500] } : {}) },
+    { direct: [9000], 'bare-proxy': [3000], understudy: [2400], 'understudy-cooling': [2000], 'understudy-traced': [2200], ...(withPortkey ? { portkey: [600] } : {}) },
+    { direct: [9100], 'bare-proxy': [3100], understudy: [2500], 'understudy-cooling': [2100], 'understudy-traced': [2300], ...(withPortkey ? { portkey: [700] } : {}) },
+    { direct: [8900], 'bare-proxy': [2900], understudy: [2300], 'understudy-cooling': [1900], 'understudy-traced': [2100], ...(withPortkey ? { portkey: [500] } : {}) },
   ];
   const cpuMsPerRequest = [
-    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.5], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
-    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.4], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
-    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.6], 'understudy-cooling': [0.6], ...(withPortkey ? { portkey: [2] } : {}) },
+    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.5], 'understudy-cooling': [0.6], 'understudy-traced': [0.55], ...(withPortkey ? { portkey: [2] } : {}) },
+    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.4], 'understudy-cooling': [0.6], 'understudy-traced': [0.55], ...(withPortkey ? { portkey: [2] } : {}) },
+    { direct: [0.1], 'bare-proxy': [0.2], understudy: [0.6], 'understudy-cooling': [0.6], 'understudy-traced': [0.55], ...(withPortkey ? { portkey: [2] } : {}) },
   ];
   return {
     latency,
@@ -57,19 +58,23 @@ describe('gateway figures', () => {
       ['gateway.added_p50_ms.vs_bare_proxy', 'ms'],
       ['gateway.added_p50_ms.vs_portkey', 'ms'],
       ['gateway.cooling_primary.added_p50_ms', 'ms'],
+      ['gateway.telemetry_on.added_p50_ms', 'ms'],
       ['gateway.added_p99_ms', 'ms'],
       ['gateway.added_p99_ms.vs_bare_proxy', 'ms'],
       ['gateway.added_p99_ms.vs_portkey', 'ms'],
       ['gateway.cooling_primary.added_p99_ms', 'ms'],
+      ['gateway.telemetry_on.added_p99_ms', 'ms'],
       ['gateway.rps_c32', 'req/s'],
       ['gateway.rps_c32.vs_bare_proxy', 'req/s'],
       ['gateway.rps_c32.vs_portkey', 'req/s'],
       ['gateway.rps_c32.vs_direct', 'req/s'],
       ['gateway.cooling_primary.rps_c32', 'req/s'],
+      ['gateway.telemetry_on.rps_c32', 'req/s'],
       ['gateway.cpu_ms_per_req', 'ms'],
       ['gateway.cpu_ms_per_req.vs_bare_proxy', 'ms'],
       ['gateway.cpu_ms_per_req.vs_portkey', 'ms'],
       ['gateway.cooling_primary.cpu_ms_per_req', 'ms'],
+      ['gateway.telemetry_on.cpu_ms_per_req', 'ms'],
       ['gateway.rss_mib', 'MiB'],
       ['gateway.rss_mib.vs_bare_proxy', 'MiB'],
       ['gateway.rss_mib.vs_portkey', 'MiB'],
@@ -103,6 +108,9 @@ describe('gateway figures', () => {
     expect(figures['gateway.rps_c32.vs_bare_proxy']?.ratio).toBeCloseTo(0.8);
     expect(figures['gateway.cpu_ms_per_req']?.value).toBe(0.5);
     expect(figures['gateway.cpu_ms_per_req.vs_portkey']?.ratio).toBeCloseTo(0.25);
+    expect(figures['gateway.telemetry_on.cpu_ms_per_req']).toMatchObject({ value: 0.55, baseline: { name: 'understudy', value: 0.5 } });
+    expect(figures['gateway.telemetry_on.cpu_ms_per_req']?.ratio).toBeCloseTo(1.1);
+    expect(figures['gateway.telemetry_on.added_p50_ms']?.ratio).toBeCloseTo(1.1);
     expect(figures['gateway.rss_idle_mib.vs_bare_proxy']).toMatchObject({ value: 60, baseline: { name: 'bare-proxy', value: 45 } });
     expect(figures['gateway.rss_mib.vs_portkey']).toEqual({ name: 'gateway.rss_mib.vs_portkey', unit: 'MiB', value: 70, baseline: { name: 'portkey', value: 140 }, ratio: 0.5 });
   });

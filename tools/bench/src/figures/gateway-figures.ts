@@ -17,6 +17,7 @@ export const TARGETS = Object.freeze({
   bareProxy: 'bare-proxy',
   understudy: 'understudy',
   cooling: 'understudy-cooling',
+  traced: 'understudy-traced',
   /** The one-candidate gateway with its state in PostgreSQL (the `postgres` suite). */
   postgres: 'understudy-pg',
   portkey: 'portkey',
@@ -98,6 +99,9 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
       if (has(latency, TARGETS.cooling)) {
         figures.push(compared({ name: `gateway.cooling_primary.added_${label}_ms`, unit: 'ms', value: of(TARGETS.cooling) }, { name: TARGETS.understudy, value: own }));
       }
+      if (has(latency, TARGETS.traced)) {
+        figures.push(compared({ name: `gateway.telemetry_on.added_${label}_ms`, unit: 'ms', value: of(TARGETS.traced) }, { name: TARGETS.understudy, value: own }));
+      }
     }
   }
 
@@ -113,6 +117,9 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
     if (has(load, TARGETS.cooling)) {
       figures.push(compared({ name: 'gateway.cooling_primary.rps_c32', unit: 'req/s', value: rps(TARGETS.cooling) }, { name: TARGETS.understudy, value: own }));
     }
+    if (has(load, TARGETS.traced)) {
+      figures.push(compared({ name: 'gateway.telemetry_on.rps_c32', unit: 'req/s', value: rps(TARGETS.traced) }, { name: TARGETS.understudy, value: own }));
+    }
   }
 
   const cpu = measured.cpuMsPerRequest;
@@ -122,6 +129,10 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
     figures.push(...withBaselines({ name: 'gateway.cpu_ms_per_req', unit: 'ms', value: own }, baselinesOf(cpu, perRequest)));
     if (has(cpu, TARGETS.cooling)) {
       figures.push(compared({ name: 'gateway.cooling_primary.cpu_ms_per_req', unit: 'ms', value: perRequest(TARGETS.cooling) }, { name: TARGETS.understudy, value: own }));
+    }
+    // The same one-candidate gateway exporting a trace of every turn, against `understudy` with tracing off.
+    if (has(cpu, TARGETS.traced)) {
+      figures.push(compared({ name: 'gateway.telemetry_on.cpu_ms_per_req', unit: 'ms', value: perRequest(TARGETS.traced) }, { name: TARGETS.understudy, value: own }));
     }
   }
 

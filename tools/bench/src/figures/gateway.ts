@@ -4,8 +4,10 @@
  * in front of the same fixed upstream and all in this one run.
  *
  * Targets, each its own process: `direct` (the upstream itself), `bare-proxy`, `understudy` (one candidate),
- * `understudy-cooling` (a two-candidate chain whose primary is cooling down: every request skips it) and
- * `portkey`. Each phase runs in interleaved rounds (A B C D E, A B C D E, …) so drift hits every target alike;
+ * `understudy-cooling` (a two-candidate chain whose primary is cooling down: every request skips it),
+ * `understudy-traced` (the one-candidate gateway exporting an OpenTelemetry trace of every turn to a loopback
+ * OTLP sink; `understudy` itself runs with tracing off, the default) and `portkey`. The cooling and traced
+ * targets take part in the latency and c32 load rounds only. Each phase runs in interleaved rounds (A B C D E, A B C D E, …) so drift hits every target alike;
  * figures are medians over rounds (see `gateway-figures.ts`).
  */
 import path from 'node:path';
@@ -23,6 +25,11 @@ import { coolingPrimaryConfig, oneCandidateConfig, seedCoolingPrimary, startUnde
 import { TARGETS, gatewayFigures } from './gateway-figures.js';
 import type { GatewayMeasurements } from './gateway-figures.js';
 import { runFolder, spawnBareProxy, spawnUpstream, stopAll, tryStartPortkey } from './side-by-side.js';
+import { startOtlpSink } from '../upstream/otlp-sink.js';
+import type { OtlpSink } from '../upstream/otlp-sink.js';
+
+/** Targets measured in the latency and c32 load rounds only (their figures compare with `understudy`). */
+const VARIANTS: ReadonlySet<string> = new Set([TARGETS.cooling, TARGETS.traced]);
 
 /** Knobs of the gateway measurements; the defaults depend on `quick`. */
 export interface GatewayBenchSettings {
@@ -135,6 +142,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
   const folder = runFolder('gateway');
   const servers: ServerProcess[] = [];
   const timed: TimedTarget[] = [];
+  let sink: OtlpSink | undefined;
   let failed = true;
   try {
     const upstream = await spawnUpstream(options.repoRoot, folder.dir);
@@ -151,6 +159,14 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       prepare: (stateDir) => seedCoolingPrimary(stateDir, Date.now()),
     });
     servers.push(cooling);
+    sink = await startOtlpSink();
+    const traced = await startUnderstudy({
+      name: 'understudy-traced',
+      repoRoot: options.repoRoot,
+      dir: path.join(folder.dir, 'understudy-traced'),
+      config: { ...oneCandidateConfig(upstream.url), telemetry: { otlp: { endpoint: sink.url } } },
+    });
+    servers.push(traced);
     const portkey = await tryStartPortkey(folder.dir);
 
     const upstreamHeaders = { ...JSON_HEADERS, authorization: 'Bearer sk-bench-direct' };
@@ -159,6 +175,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       { name: TARGETS.bareProxy, origin: bare.url, path: '/v1/chat/completions', headers: upstreamHeaders, model: 'bench-model', pid: bare.pid },
       { name: TARGETS.understudy, origin: one.url, path: '/v1/chat/completions', headers: JSON_HEADERS, model: 'default', pid: one.pid },
       { name: TARGETS.cooling, origin: cooling.url, path: '/v1/chat/completions', headers: JSON_HEADERS, model: 'default', pid: cooling.pid },
+      { name: TARGETS.traced, origin: traced.url, path: '/v1/chat/completions', headers: JSON_HEADERS, model: 'default', pid: traced.pid },
     ];
     if (portkey.ok) {
       servers.push(portkey.server);
@@ -192,12 +209,12 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       latency.push(await latencyRound(timed, settings.latencyRequests, false));
     }
     const sized = await sizedPhase(
-      timed.filter((target) => target.target.name !== TARGETS.cooling),
+      timed.filter((target) => !VARIANTS.has(target.target.name)),
       settings,
       options.log,
       (figure, reason) => options.skip?.(figure, reason),
     );
-    const streamTargets = timed.filter((target) => target.target.name !== TARGETS.cooling);
+    const streamTargets = timed.filter((target) => !VARIANTS.has(target.target.name));
     const stream: Record<string, number[]>[] = [];
     for (let round = 1; round <= settings.streamRounds; round += 1) {
       options.log(`gateway: stream round ${round}/${settings.streamRounds} (${settings.streamRequests} streams per target)`);
@@ -248,7 +265,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
         const rps: Record<string, number[]> = {};
         const p99: Record<string, number[]> = {};
         for (const { target } of timed) {
-          if (target.name === TARGETS.cooling) continue;
+          if (VARIANTS.has(target.name)) continue;
           let result;
           try {
             result = await measureThroughput(target, connections, settings.loadSeconds);
@@ -277,12 +294,17 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
     options.note?.(
       `gateway: fixed node:http upstream on loopback; interleaved rounds: latency ${settings.latencyRounds} x ${settings.latencyRequests} sequential requests per target, streams ${settings.streamRounds} x ${settings.streamRequests}, load ${settings.loadRounds} x ${settings.loadSeconds} s at c${settings.connections} (autocannon) after ${settings.loadWarmupSeconds} s of untimed load per target; figures are medians over rounds; added = through the target minus direct, same round; RSS is the peak VmRSS sampled every 100 ms under load (idle RSS: right after start and one check request of each kind); CPU per request is the process's user+system time over a load run (/proc/<pid>/stat) divided by its 2xx answers, which other load on the machine barely moves.`,
     );
-    options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file).');
+    options.note?.('gateway: understudy runs with its default config (log level info: one access-log line per request to a file; no telemetry endpoint, so tracing is off and no OpenTelemetry module is loaded).');
+    const exported = sink.counts();
+    options.note?.(
+      `gateway: understudy-traced is the same one-candidate gateway with telemetry.otlp.endpoint set to a loopback OTLP/HTTP sink in the bench process; during the run it exported ${exported.spans} spans in ${exported.requests} requests (a turn span and an attempt span per request, batched about once a second); its figures are gateway.telemetry_on.*, each against understudy (tracing off).`,
+    );
     failed = false;
     return { latency, stream, load, cpuMsPerRequest: cpu, peakRssMiB, idleRssMiB, sized, concurrency, longStream };
   } finally {
     await Promise.allSettled(timed.map((target) => target.client.close()));
     await stopAll(servers);
+    await sink?.close();
     if (failed) options.log(`gateway: server logs kept in ${folder.dir}`);
     folder.remove(failed);
   }
