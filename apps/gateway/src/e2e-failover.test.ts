@@ -294,6 +294,35 @@ describe('hostile input and load', () => {
     expect((await ask('still fine')).data.choices[0]?.message.content).toBe('still fine');
   });
 
+  it('a client that leaves takes its upstream request with it, streamed or not (the request abort reaches the provider call)', async () => {
+    await fixture.emulator.setScript({
+      routes: [
+        { match: { model: 'gpt-a', stream: false }, steps: [{ ok: true, delayMs: 120_000 }] },
+        { match: { model: 'gpt-a', stream: true }, steps: [{ ok: true, chunks: ['a', 'b', 'c'], chunkDelayMs: 20, stallAfterChunks: 1, stallMs: 120_000 }] },
+      ],
+    });
+    await fixture.emulator.clearRequests();
+    const outcomes = async (): Promise<string[]> => (await fixture.emulator.requests()).map((request) => `${String(request.stream)}: ${request.outcome}`);
+    const until = async (done: (seen: string[]) => boolean): Promise<string[]> => {
+      for (let tries = 0; tries < 500 && !done(await outcomes()); tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      return outcomes();
+    };
+    const whole = new AbortController();
+    const waiting = post(JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'x' }] }), 'application/json', whole.signal).catch((error: unknown) => (error as Error).name);
+    await until((seen) => seen.includes('false: pending'));
+    whole.abort();
+    expect(await waiting).toBe('AbortError');
+    expect(await until((seen) => !seen.includes('false: pending'))).toEqual(['false: client left']);
+
+    const streamed = new AbortController();
+    const streaming = await post(JSON.stringify({ model: 'default', stream: true, messages: [{ role: 'user', content: 'x' }] }), 'application/json', streamed.signal);
+    await streaming.body?.getReader().read();
+    streamed.abort();
+    // The upstream stream stalls for two minutes after its first chunk: it ends this soon only because the gateway let go.
+    expect((await until((seen) => !seen.includes('true: pending'))).at(-1)).toMatch(/^true: (.* until the )?client left$/);
+    await fixture.emulator.setScript({ routes: [] });
+  });
+
   it('answers 200 parallel requests, each with its own answer', async () => {
     const prompts = Array.from({ length: 200 }, (_, index) => `parallel ${index}`);
     const answers = await Promise.all(

@@ -34,6 +34,7 @@ import { AgentStores } from './services/agent-stores.js';
 import { CooldownWatch } from './services/cooldown-watch.js';
 import { ProviderClients } from './services/provider-clients.js';
 import { loadTurnTracer } from './telemetry/turn-trace.js';
+import type { RequestAbort } from './http/request-abort.js';
 import type { TurnServices } from './turn/run-turn.js';
 
 /** Options of {@link createGateway}. */
@@ -193,7 +194,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxRetryAfterMs: settings.sdkRetryMaxWaitMs,
   };
 
-  const inFlight = new Set<AbortController>();
+  const inFlight = new Set<RequestAbort>();
   const startedAtMs = clock.nowMs();
   let draining = false;
   let url: string | undefined;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UnderstudyConfig } from '@understudy/config';
-import type { ChatType, Clock, Logger } from '@understudy/contracts';
+import type { AbortSignalLike, ChatType, Clock, Logger } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import type { AttemptRecord, FallbackRunResult } from '@understudy/fallback-runner';
 import type { ChatResult, ChatStreamDelta, ChatUsage, NativeRequest } from '@understudy/providers';
@@ -167,7 +167,7 @@ export async function handleChat(
   request: IncomingMessage,
   response: ServerResponse,
   context: ChatHandlerContext,
-  signal: AbortSignal,
+  signal: AbortSignalLike,
   timer: UpstreamTimer,
 ): Promise<ChatOutcome> {
   const { config } = context;

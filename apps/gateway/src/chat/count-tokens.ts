@@ -5,6 +5,7 @@
  * (`estimateInputTokens` of turn/token-estimate.ts). The answer is `{ input_tokens }` with the `x-understudy-*` headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AbortSignalLike } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import { readJsonBody } from '../http/body.js';
 import { sendJson } from '../http/respond.js';
@@ -26,7 +27,7 @@ export async function handleCountTokens(
   request: IncomingMessage,
   response: ServerResponse,
   context: ChatHandlerContext,
-  signal: AbortSignal,
+  signal: AbortSignalLike,
   timer: UpstreamTimer,
 ): Promise<ChatOutcome> {
   const { config } = context;

@@ -22,6 +22,7 @@ import { clientAllowed } from './access.js';
 import { decodePathSegment, parseRequestTarget } from './request-target.js';
 import { sendJson, sendText } from './respond.js';
 import { discardRestOfBody } from './body.js';
+import { RequestAbort } from './request-abort.js';
 
 /** Everything the router needs. */
 export interface RouterContext {
@@ -37,7 +38,7 @@ export interface RouterContext {
    */
   readonly stateHealth?: (() => Promise<StateHealth>) | undefined;
   /** In-flight requests' abort controllers (aborted when the grace period ends). */
-  readonly inFlight: Set<AbortController>;
+  readonly inFlight: Set<RequestAbort>;
 }
 
 type Route =
@@ -163,7 +164,7 @@ export function createRequestListener(context: RouterContext): (request: Incomin
     const method = request.method ?? 'GET';
     const route = url === undefined ? 'unknown' : routeOf(path);
     const dialect = dialectOf(route, path, request);
-    const abort = new AbortController();
+    const abort = new RequestAbort();
     const timer: UpstreamTimer = { upstreamMs: 0 };
     context.inFlight.add(abort);
     metrics.inFlight.inc();
@@ -198,10 +199,10 @@ export function createRequestListener(context: RouterContext): (request: Incomin
         case 'messages':
         case 'responses':
           if (method !== 'POST') throw methodNotAllowed(method, path);
-          return handleChat(dialect, request, response, context.chat, abort.signal, timer);
+          return handleChat(dialect, request, response, context.chat, abort, timer);
         case 'count_tokens':
           if (method !== 'POST') throw methodNotAllowed(method, path);
-          return handleCountTokens(request, response, context.chat, abort.signal, timer);
+          return handleCountTokens(request, response, context.chat, abort, timer);
         case 'model': {
           if (method !== 'GET') throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use GET`, { code: 'method_not_allowed' });
           const id = decodePathSegment(path.slice(path.indexOf('/models/') + '/models/'.length));

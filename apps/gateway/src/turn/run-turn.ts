@@ -9,7 +9,7 @@
 import { turnStore } from '../services/turn-store.js';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
-import type { AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ProfileId, RandomSource } from '@understudy/contracts';
+import type { AbortSignalLike, AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ProfileId, RandomSource } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import type { AttemptRecord, AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
 import { continueAfterOutput, runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
@@ -66,7 +66,7 @@ export interface TurnInput {
   readonly isImageRequest: boolean;
   readonly chat: Omit<ChatRequest, 'model'>;
   /** Aborts when the client goes away. */
-  readonly signal: AbortSignal;
+  readonly signal: AbortSignalLike;
   /** Collects every attempt record of the turn, in order, when the turn is traced (absent: nothing is kept). */
   readonly attemptLog?: AttemptRecord[] | undefined;
 }
