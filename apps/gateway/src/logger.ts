@@ -6,7 +6,8 @@
  */
 import { pino } from 'pino';
 import type { Logger as PinoLogger, LevelWithSilent } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
 import type { Logger } from '@understudy/contracts';
 import { redactUrlsInText } from '@understudy/contracts';
 
@@ -191,7 +192,11 @@ export function createLogger(options: LoggerOptions = {}): PinoLogger {
     },
   };
   if (options.destination !== undefined) return pino(settings, options.destination);
-  if (options.pretty === true) return pino(settings, pretty({ destination: 2, sync: true, colorize: true }));
+  if (options.pretty === true) {
+    // Loaded only for a terminal: a gateway whose stderr is a file or a pipe never needs it (start-up time and memory).
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+    return pino(settings, pretty({ destination: 2, sync: true, colorize: true }));
+  }
   return pino(settings, buffered);
 }
 
