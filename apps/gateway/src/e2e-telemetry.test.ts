@@ -205,6 +205,36 @@ describe('a streamed turn that fell back, traced', () => {
   });
 });
 
+describe('a turn that failed, traced', () => {
+  it('marks the turn span an error with the code the client got, every attempt an error', async () => {
+    const before = receiver.spans().length;
+    // Every provider answers 503 "Service unavailable" (an overload): the chain is exhausted.
+    const down = { status: 503, body: { error: { message: 'Service unavailable', type: 'server_error' } } };
+    await emulator.setScript({ routes: [{ match: {}, steps: [down] }] });
+    const gateway = await startGateway({ config: config({ otlp: { endpoint: receiver.url } }), env: { TEST_ANTHROPIC_KEY: KEYS.anthropic }, prepare: seedProfiles });
+    let status: number;
+    let body: string;
+    try {
+      const response = await ask(gateway.url, { traceparent: `00-${TRACE_ID}-${CALLER_SPAN_ID}-01` });
+      status = response.status;
+      body = await response.text();
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+      await emulator.setScript({ routes: [{ match: { api: 'openai-completions', model: 'gpt-a' }, steps: [RATE_LIMIT] }] });
+    }
+    expect(status).toBeGreaterThanOrEqual(500);
+    const code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+    const fresh = receiver.spans().slice(before);
+    const turn = fresh.find((span) => span.parentSpanId === CALLER_SPAN_ID);
+    expect(turn?.statusCode).toBe(2);
+    expect(turn?.attributes['error.type']).toBe(code);
+    expect(turn?.attributes['gen_ai.response.model']).toBeUndefined();
+    const attempts = fresh.filter((span) => span.parentSpanId === turn?.spanId);
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    expect(attempts.every((span) => span.statusCode === 2 && span.attributes['understudy.failover.reason'] === 'overloaded')).toBe(true);
+  });
+});
+
 describe('without an OTLP endpoint', () => {
   it('loads no OpenTelemetry module and exports nothing', async () => {
     const before = receiver.requests.length;
