@@ -11,7 +11,7 @@
  */
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import type pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Logger } from '@understudy/contracts';
@@ -222,10 +222,23 @@ function describeOutage(error: unknown): string {
 }
 
 /** Integer columns (`bigint`, oid 20) come back as numbers: every stored value is an epoch ms or a count. */
-const NUMERIC_TYPES = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text'),
-} as unknown as pg.CustomTypesConfig;
+function numericTypes(driver: PgDriver): pg.CustomTypesConfig {
+  return {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === 20 ? (value: string) => Number(value) : driver.types.getTypeParser(oid, format ?? 'text'),
+  } as unknown as pg.CustomTypesConfig;
+}
+
+/** The `pg` module. */
+type PgDriver = typeof pg;
+
+/**
+ * `pg`, loaded the first time a PostgreSQL state is connected: a gateway or CLI on SQLite state never loads it
+ * (start-up time and idle memory; issue 17).
+ */
+async function loadPg(): Promise<PgDriver> {
+  return (await import('pg')).default;
+}
 
 /** The channel notifications of a schema travel on. */
 function channelOf(schema: string): string {
@@ -269,7 +282,7 @@ export async function connectPostgresState(options: ConnectPostgresStateOptions)
     throw new AuthStoreError('invalid_postgres_options', `poolSize must be a positive integer, not ${String(poolSize)}`);
   }
   const box = options.secretKey === undefined || options.secretKey.trim() === '' ? undefined : SecretBox.fromKeyText(options.secretKey);
-  const state = new PostgresState(options, schema, poolSize, box);
+  const state = new PostgresState(options, schema, poolSize, box, await loadPg());
   try {
     await state.prepare(options.migrations ?? 'run');
   } catch (error) {
@@ -291,6 +304,7 @@ export class PostgresState {
   readonly monotonicMs: () => number;
   readonly logger: Logger;
   readonly kysely: Kysely<PgDatabase>;
+  readonly #pg: PgDriver;
   readonly #pool: pg.Pool;
   readonly #clientConfig: pg.ClientConfig;
   /** The URL's password, cut out of any server text put into a message. */
@@ -309,7 +323,8 @@ export class PostgresState {
   #listenTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(options: ConnectPostgresStateOptions, schema: string, poolSize: number, box: SecretBox | undefined) {
+  constructor(options: ConnectPostgresStateOptions, schema: string, poolSize: number, box: SecretBox | undefined, driver: PgDriver) {
+    this.#pg = driver;
     this.schema = schema;
     this.channel = channelOf(schema);
     this.location = `${describePostgresUrl(options.url)} (schema ${schema})`;
@@ -325,13 +340,13 @@ export class PostgresState {
       connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
       keepAlive: true,
       options: `-c search_path=${schema} -c statement_timeout=${String(statementTimeoutMs)}`,
-      types: NUMERIC_TYPES,
+      types: numericTypes(driver),
       application_name: 'understudy',
     };
     // pg-pool applies connectionTimeoutMillis to the wait for a free connection too; under load that wait is
     // not an outage. So the pool waits as long as it takes (each holder is bounded by the statement timeout)
     // and only opening a connection is timed, by the client itself.
-    this.#pool = new pg.Pool({ ...this.#poolConfig(), max: poolSize, idleTimeoutMillis: 30_000 });
+    this.#pool = new driver.Pool({ ...this.#poolConfig(), max: poolSize, idleTimeoutMillis: 30_000 });
     // An idle pooled connection that the server closes (restart, admin kill) emits here; without a listener
     // the process would crash. The next query finds out and marks the state down if the server is gone.
     this.#pool.on('error', (error) => this.logger.debug({ err: describeOutage(error) }, 'an idle PostgreSQL connection closed'));
@@ -467,7 +482,7 @@ export class PostgresState {
 
   /** One connection of its own (session locks), off the pool; the caller destroys it. */
   #dedicatedConnection(): Kysely<unknown> {
-    const pool = new pg.Pool({ ...this.#poolConfig(), max: 1 });
+    const pool = new this.#pg.Pool({ ...this.#poolConfig(), max: 1 });
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
     return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
@@ -612,7 +627,7 @@ export class PostgresState {
   /** Pool options: the client config, with the connect timeout moved into the client (see the constructor). */
   #poolConfig(): pg.PoolConfig {
     const { connectionTimeoutMillis, ...rest } = this.#clientConfig;
-    const TimedClient = class extends pg.Client {
+    const TimedClient = class extends this.#pg.Client {
       constructor(config?: pg.ClientConfig) {
         super({ ...config, connectionTimeoutMillis });
       }
@@ -673,7 +688,7 @@ export class PostgresState {
 
   async #listen(): Promise<void> {
     if (this.#closed || this.#listener !== undefined) return;
-    const client = new pg.Client(this.#clientConfig);
+    const client = new this.#pg.Client(this.#clientConfig);
     this.#listener = client;
     const lost = (error?: unknown): void => {
       if (this.#listener !== client) return;
