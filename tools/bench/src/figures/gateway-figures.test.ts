@@ -121,6 +121,26 @@ describe('gateway figures', () => {
     expect(names).toContain('gateway.added_p50_ms.vs_bare_proxy');
   });
 
+  it('growth figures: the extra CPU per request of 100 KB and 1 MB over 1 KB, against the baselines\' own growth', () => {
+    const base = measurements(false);
+    const latency = [1, 2].map((direct) => ({ direct: sample(direct), 'bare-proxy': sample(direct + 1), understudy: sample(direct + 2) }));
+    const cpu = (bare: number, own: number) => [{ 'bare-proxy': [bare], understudy: [own] }];
+    const sized = {
+      size_1k: { latency, cpuMsPerRequest: cpu(0.2, 0.4) },
+      size_100k: { latency, cpuMsPerRequest: cpu(0.4, 1.4) },
+      size_1m: { latency, cpuMsPerRequest: cpu(2.2, 4.4) },
+    };
+    const figures = byName(gatewayFigures({ ...base, sized }));
+    expect(figures['gateway.cpu_ms_per_req.growth_100k']?.value).toBeCloseTo(1);
+    expect(figures['gateway.cpu_ms_per_req.growth_100k.vs_bare_proxy']?.baseline?.value).toBeCloseTo(0.2);
+    expect(figures['gateway.cpu_ms_per_req.growth_100k.vs_bare_proxy']?.ratio).toBeCloseTo(5);
+    expect(figures['gateway.cpu_ms_per_req.growth_1m.vs_bare_proxy']?.ratio).toBeCloseTo(2);
+    expect(Object.keys(figures).filter((name) => name.includes('growth') && name.includes('portkey'))).toEqual([]);
+    // Without the 1 KB run there is nothing to grow from.
+    const without = byName(gatewayFigures({ ...base, sized: { size_100k: sized.size_100k, size_1m: sized.size_1m } }));
+    expect(Object.keys(without).filter((name) => name.includes('growth'))).toEqual([]);
+  });
+
   it('sized figures: added p50 over direct and CPU per request at each body size, with the bare proxy as baseline', () => {
     const base = measurements(false);
     const latency = [1, 2].map((direct) => ({ direct: sample(direct), 'bare-proxy': sample(direct + 1), understudy: sample(direct + 3) }));

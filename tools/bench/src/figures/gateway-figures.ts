@@ -171,6 +171,8 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
     }
   }
 
+  figures.push(...growthFigures(measured.sized ?? {}));
+
   const longStream = measured.longStream ?? [];
   if (has(longStream, TARGETS.understudy)) {
     const rate = (target: string): number => medianOfRounds(longStream, target, median);
@@ -185,6 +187,35 @@ export function gatewayFigures(measured: GatewayMeasurements): Figure[] {
   if (stream.length > 0) {
     const of = added(stream, p50);
     figures.push(...withBaselines({ name: 'gateway.stream_added_ttft_ms', unit: 'ms', value: of(TARGETS.understudy) }, baselinesOf(stream, of)));
+  }
+  return figures;
+}
+
+/** The size whose CPU per request the growth figures start from, and the sizes they measure to. */
+const GROWTH_FROM = 'size_1k';
+const GROWTH_TO = { size_100k: 'growth_100k', size_1m: 'growth_1m' } as const;
+
+/**
+ * `gateway.cpu_ms_per_req.growth_100k` / `.growth_1m`: how much more CPU a request of 100 KB / 1 MB costs than
+ * one of 1 KB (ms, the medians of the sized figures subtracted), each also against the bare proxy's and Portkey's
+ * own growth in the same rounds, so "cost grows no faster than the bare proxy's" is a ratio ≤ 1. A target without
+ * both sizes measured has no growth figure.
+ */
+function growthFigures(sized: NonNullable<GatewayMeasurements['sized']>): Figure[] {
+  const from = sized[GROWTH_FROM]?.cpuMsPerRequest;
+  if (from === undefined || !has(from, TARGETS.understudy)) return [];
+  const figures: Figure[] = [];
+  for (const [size, name] of Object.entries(GROWTH_TO)) {
+    const to = sized[size]?.cpuMsPerRequest;
+    if (to === undefined || !has(to, TARGETS.understudy)) continue;
+    const growth = (target: string): number => medianOfRounds(to, target, median) - medianOfRounds(from, target, median);
+    const baseline = (target: string): number | undefined => (has(from, target) && has(to, target) ? growth(target) : undefined);
+    figures.push(
+      ...withBaselines({ name: `gateway.cpu_ms_per_req.${name}`, unit: 'ms', value: growth(TARGETS.understudy) }, [
+        { suffix: 'vs_bare_proxy', name: TARGETS.bareProxy, value: baseline(TARGETS.bareProxy) },
+        { suffix: 'vs_portkey', name: TARGETS.portkey, value: baseline(TARGETS.portkey) },
+      ]),
+    );
   }
   return figures;
 }

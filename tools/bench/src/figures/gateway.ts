@@ -189,7 +189,7 @@ export async function measureGateway(options: SuiteOptions, settings: GatewayBen
       });
       options.note?.(`Portkey ${portkey.version} (node build/start-server.js --headless); it binds all interfaces (*:port), not only loopback; configured per request through x-portkey-config against the same upstream.`);
     } else {
-      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'rss_idle_mib', 'stream_added_ttft_ms', 'stream_chunks_per_s', ...REQUEST_SIZES.flatMap((size) => [`added_p50_ms.${size.suffix}`, `cpu_ms_per_req.${size.suffix}`])]) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
+      for (const suffix of ['added_p50_ms', 'added_p99_ms', 'rps_c32', 'cpu_ms_per_req', 'rss_mib', 'rss_idle_mib', 'stream_added_ttft_ms', 'stream_chunks_per_s', ...REQUEST_SIZES.flatMap((size) => [`added_p50_ms.${size.suffix}`, `cpu_ms_per_req.${size.suffix}`]), 'cpu_ms_per_req.growth_100k', 'cpu_ms_per_req.growth_1m']) options.skip?.(`gateway.${suffix}.vs_portkey`, portkey.reason);
       options.log(`gateway: ${portkey.reason}`);
     }
     timed.push(...targets.map(connect));
