@@ -19,6 +19,9 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     ['{"error":{"code":429,"message":"x"}}', 429],
     ['529 {"type":"error"}', 529],
     ['error: in openrouter api call (attempt 1/3): 400 provider returned error', 400],
+    ['error: request failed with status code 429.', 429],
+    ['the server responded with a status of 404 ().', 404],
+    ['{"error":{"message":" (request id: 1)","type":"upstream_error","param":"502","code":"bad_response_status_code"}}', 502],
   ])('%s → %i', (text, status) => {
     expect(statedStatus(text)).toBe(status);
   });

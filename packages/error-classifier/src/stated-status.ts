@@ -28,20 +28,23 @@ const THREE_DIGITS = /\d{3}/;
 export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:"
   { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
-  // "status code 503", "status code: 429", "status 400", "'status_code': 400", "http_status": 403
+  // "status code 503", "status code: 429", "status 400", "'status_code': 400", "http_status": 403, "a status of
+  // 404 ()"; a sentence-ending period after the digits ("… with status code 429.") is no decimal point
   {
-    pattern: /(?<![a-z])(?:http[ _])?status(?:[ _]?code)?["']?\s?[:=]?\s?["']?(\d{3})(?![\d.])/,
+    pattern: /(?<![a-z])(?:http[ _])?status(?:[ _]?code| of)?["']?\s?[:=]?\s?["']?(\d{3})(?!\d|\.\d)/,
     min: 100,
     explicit: true,
   },
   // "Error code: 404", "error code 524"
   { pattern: /(?<![a-z])error[ _]code["']?\s?[:=]?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
+  // a relay's bad_response_status_code names the upstream's status in `param` (one-api, new-api)
+  { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
   { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(?:${REASON_PHRASES})`), min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
-  { pattern: /(?<![a-z])error(?: response)?\W{1,3}(\d{3})(?![\d.])/, min: 100 },
+  { pattern: /(?<![a-z])error(?: response)?\W{1,3}(\d{3})(?!\d|\.\d)/, min: 100 },
   // Gemini / OpenRouter JSON: "code": 429
-  { pattern: /["']code["']\s?:\s?(\d{3})(?![\d.])/, min: 100 },
+  { pattern: /["']code["']\s?:\s?(\d{3})(?!\d|\.\d)/, min: 100 },
   // "[400] Bad Request", "<400>"
   { pattern: /[[<](\d{3})[\]>]/, min: 400 },
   // "429 Rate limit reached …", "529 {…}", "401 status code (no body)"

@@ -37,6 +37,8 @@ describe('broad codes: family hints that more specific text overrides', () => {
     ['invalid_request_error alone is format', { body: '{"error":{"type":"invalid_request_error","message":"Something about the payload"}}' }, 'format', 'code.invalid_request_error'],
     ['an SDK APIConnectionError alone is a timeout', { message: 'APIConnectionError: Connection error.' }, 'timeout'],
     ['the input status beats a broad SDK class name', { status: 401, message: 'APIConnectionError: unexpected response' }, 'auth', 'status.401'],
+    ['a JVM SDK exception class alone names its status family', { body: 'dev.langchain4j.exception.AuthenticationException: \n\tat dev.langchain4j.internal.ExceptionMapper.mapHttpStatusCode(ExceptionMapper.java:62)' }, 'auth', 'sdk.authentication_error'],
+    ['a Python SDK class named after its status (cohere UnauthorizedError) is auth', { message: 'cohere.errors.unauthorized_error.UnauthorizedError: status_code: None' }, 'auth'],
     ['the provider\'s "server_error" type yields to overload prose', { status: 503, body: '{"error":{"message":"That model is currently overloaded with other requests.","type":"server_error"}}' }, 'overloaded', 'text.overloaded'],
   ];
   it.each(cases)('%s', (...row) => check(row));

@@ -200,6 +200,22 @@ const BROAD: CodeTable = {
   connectionerror: ['sdk.connection_error', 'timeout'],
   aborterror: ['dom.abort_error', 'abort'],
   cancelled: ['grpc.cancelled', 'abort'],
+  // JVM and Python SDK exception classes named after the HTTP status they map (langchain4j, openai-java,
+  // anthropic-java, cohere): the class is all such a stack trace may carry
+  ratelimitexception: ['sdk.rate_limit', 'rate_limit'],
+  authenticationexception: ['sdk.authentication_error', 'auth'],
+  unauthorizedexception: ['sdk.unauthorized', 'auth'],
+  unauthorizederror: ['sdk.unauthorized', 'auth'],
+  permissiondeniedexception: ['sdk.permission_denied', 'auth'],
+  forbiddenerror: ['sdk.forbidden', 'auth'],
+  paymentrequirederror: ['sdk.payment_required', 'billing'],
+  notfoundexception: ['sdk.not_found', 'model_not_found'],
+  modelnotfoundexception: ['sdk.model_not_found', 'model_not_found'],
+  badrequestexception: ['sdk.bad_request', 'format'],
+  invalidrequestexception: ['sdk.invalid_request', 'format'],
+  unprocessableentityexception: ['sdk.unprocessable_entity', 'format'],
+  contentfilteredexception: ['sdk.content_filtered', 'refusal'],
+  gatewaytimeouterror: ['sdk.gateway_timeout', 'timeout'],
 };
 
 /** Finish / stop / block reasons (the model-failover doc: provider-completed `error` is a server error; transport-shaped ones are timeouts). */

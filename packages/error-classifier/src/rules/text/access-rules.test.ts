@@ -52,3 +52,10 @@ describe('TLS certificates (docs/policy.md#what-each-reason-does: later candidat
     expect(REASON_POLICY.tls_certificate.advancesFallback).toBe(true);
   });
 });
+
+describe('shapes from the fifth public set (provider-errors-5, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a glued NoAuthError code is auth', { body: "{'header': {'code': 11200, 'message': 'AppIdNoAuthError:(10:00:00.000) domain.x'}}" }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -37,7 +37,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
 export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
     /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))/,
-    /unauthori[sz]ed|unauthenticated|not authenticated/,
+    /unauthori[sz]ed|unauthenticated|not authenticated|noauth(?:orization)?(?:error|exception)/,
     /authentication (?:failed|error|required|is required|credentials)|auth(?:entication)? failure/,
     /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials/,
     /(?:extract|decode|parse) (?:the )?[a-z]{1,20} from (?:the )?(?:access |oauth |jwt |id )?token/,

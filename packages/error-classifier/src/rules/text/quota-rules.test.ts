@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { explain } from '../../test-support/classify.js';
 import type { RuleCase } from '../../test-support/classify.js';
 
+function check([, failure, reason, rule]: RuleCase): void {
+  const result = explain(failure);
+  expect(result.reason).toBe(reason);
+  if (rule !== undefined) expect(result.detail).toBe(rule);
+}
+
 describe('billing (seed: credit exhaustion is billing whatever the status)', () => {
   const cases: RuleCase[] = [
     ['an Anthropic out-of-credit message under 400 is billing', { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the API."}}' }, 'billing', 'text.billing'],
@@ -88,4 +94,13 @@ describe('shapes from the fourth public set (provider-errors-4, dev rows)', () =
     expect(result.reason).toBe(reason);
     if (rule !== undefined) expect(result.detail).toBe(rule);
   });
+});
+
+describe('shapes from the fifth public set (provider-errors-5, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a used-up resource pack is billing', { body: 'code:UnsupportedOperation.PkgExhausted message:The resource package has been exhausted' }, 'billing', 'text.billing'],
+    ['a glued overdue-account code under a 403 is billing', { body: 'AccountOverdueError: 403 Forbidden' }, 'billing', 'text.billing'],
+    ['an inner "unexpected status code 429" under a wrapper 400 is a rate limit', { body: 'failed with 400 Bad Request: upstream check failed: unexpected status code 429' }, 'rate_limit', 'text.rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
 });

@@ -87,3 +87,13 @@ describe('shapes from the fourth public set (provider-errors-4, dev rows)', () =
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the fifth public set (provider-errors-5, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a model id that cannot be invoked on demand (needs an inference profile) is a missing model', { body: 'Invocation of model ID acme.tiny-v1:0 with on-demand throughput is not supported.' }, 'model_not_found', 'text.model_not_found'],
+    ['a sampling parameter the model refuses is a format error', { body: 'invalid top_p: only 0.95 is allowed for this model' }, 'format', 'text.format'],
+    ['a malformed previous_response_id is the request, not an expired session', { body: "Invalid 'previous_response_id': 'x y'. Expected an ID that contains letters." }, 'format', 'text.format'],
+    ['a previous_response_id that is not found is an expired session', { body: 'previous_response_id resp_42 not found' }, 'session_expired', 'text.session_expired'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

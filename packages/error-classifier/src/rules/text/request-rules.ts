@@ -64,7 +64,7 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
   en: [
     /session (?:has |is |was )?(?:expired|timed out|not found|does not exist|no longer (?:exists|valid)|invalid)/,
     /(?:invalid|unknown|expired) session|no (?:such|active) session|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
-    /previous response.{0,120}?not found|previous_response_id/,
+    /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     /(?:conversation|thread|session|history(?: node| entry)?|previous response) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: [a-z0-9_-]{6,64})? (?:has )?(?:expired|not found|does not exist|not exists|no longer exists)|no (?:conversation|thread) found/,
   ],
@@ -89,6 +89,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
     /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed/,
     /user location is not supported|not available in your (?:country|region)/,
+    /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
   ],
   zh: [/参数(?:错误|无效|不合法|不正确|格式|非法)|请求格式(?:错误|不正确)/],
 });
@@ -105,6 +106,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     /not allowed to use publisher model|try pulling it first/,
+    /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
   ],
   zh: [/模型(?:不存在|未找到|已下线|已停用)|找不到模型|无可用渠道/],
 });

@@ -92,3 +92,13 @@ describe('an answer that stopped without text (provider-errors-4, after the held
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the fifth public set (provider-errors-5, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a hosted model process that crashed is a server error', { body: 'The model crashed without additional information' }, 'server_error', 'text.server_error'],
+    ['a GPU failure inside the hosted model is a server error', { body: 'ModelError: CUDA out of memory. Tried to allocate 2.00 GiB' }, 'server_error', 'text.server_error'],
+    ['a client saying the response had a null choices value is an empty answer', { body: 'TypeError: Received response with null value for `choices`.' }, 'empty_response', 'text.empty_response'],
+    ['a 200 choice with null content that stopped normally is an empty answer (even as a broken paste)', { status: 200, body: '{"choices":[{"message":{"role":"assistant","content":null,"refusal":null},"finish_reason":"stop"}]}}' }, 'empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

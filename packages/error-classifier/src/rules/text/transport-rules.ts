@@ -67,6 +67,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /unexpected error (?:has )?occurred (?:while processing|internal to)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
       /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory/,
+      /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
   }),
@@ -94,7 +95,7 @@ function noUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|candidates?, but none were returned/],
+  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|candidates?, but none were returned|null value for .?(?:choices|candidates)/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
 
@@ -110,6 +111,7 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
       /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
       /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
       /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
+      /["']content["']: ?(?:null|none) ?(?:, ?["'](?:refusal|reasoning_content|tool_calls|function_call|audio)["']: ?(?:null|none) ?){0,4}\} ?, ?["']finish_reason["']: ?["'](?:stop|length|end_turn|eos)["']/,
       /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|content=content\( ?role='model' ?\)/,
     ],
     zh: [/响应为空|返回(?:为)?空/],
