@@ -178,6 +178,7 @@ const BROAD: CodeTable = {
   failed_precondition: ['grpc.failed_precondition', 'format'],
   validationexception: ['aws.validation', 'format'],
   badrequesterror: ['sdk.bad_request', 'format'],
+  bad_request_error: ['code.bad_request_error', 'format'],
   unprocessableentityerror: ['sdk.unprocessable_entity', 'format'],
   request_too_large: ['anthropic.request_too_large', 'context_overflow'],
   string_above_max_length: ['openai.string_above_max_length', 'context_overflow'],

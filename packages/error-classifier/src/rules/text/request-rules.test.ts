@@ -97,3 +97,12 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the fifth public set (provider-errors-5, held-back rows, after the fifth was opened)', () => {
+  const cases: RuleCase[] = [
+    ['"prompt token count of N exceeds the limit of M" is an overflow', { body: 'API error: prompt token count of 120001 exceeds the limit of 100000' }, 'context_overflow', 'text.context_overflow'],
+    ['"invalid params" (a relay or MiniMax 2013) is a format error', { body: '{"error":{"message":"invalid params, unknown message role (2013)","type":"bad_request_error"}}' }, 'format', 'text.format'],
+    ['a bad_request_error type alone is a format error', { body: '{"error":{"message":"something about the request","type":"bad_request_error"}}' }, 'format', 'code.bad_request_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -102,3 +102,11 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the fifth public set (provider-errors-5, held-back rows, after the fifth was opened)', () => {
+  const cases: RuleCase[] = [
+    ['a client validation that the answer text is None is an empty answer, not a format error', { body: '1 validation error for Reply\ncontent\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]' }, 'empty_response', 'text.empty_response'],
+    ['"response content was empty" is an empty answer', { body: 'error: the response content was empty' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -95,7 +95,8 @@ function noUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|candidates?, but none were returned|null value for .?(?:choices|candidates)/],
+  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|candidates?, but none were returned|null value for .?(?:choices|candidates)/,
+   /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
 
@@ -107,7 +108,7 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
     en: [
       /textlen=0(?!\d)|no json structure found in (?:the )?(?:llm )?response/,
       /"(?:choices|candidates|content|output)": ?\[ ?\]/,
-      /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body) (?:was |is )?empty/,
+      /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body)(?: content| text| message)? (?:was |is )?empty/,
       /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
       /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
       /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
