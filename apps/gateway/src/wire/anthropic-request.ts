@@ -4,29 +4,12 @@
  * blocks of earlier answers, documents, server tools and cache hints have no counterpart in the other formats and
  * are left out of the internal shape (a same-format upstream gets them anyway, from the body as sent).
  */
-import type {
-  ChatContentPart,
-  ChatImageSource,
-  ChatMessage,
-  ChatReasoning,
-  ChatResponseFormat,
-  ChatTool,
-  ChatToolCall,
-  ChatToolChoice,
-} from '@understudy/providers';
+import type { ChatContentPart, ChatImageSource, ChatMessage, ChatReasoning, ChatResponseFormat, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
-import { parsedChatRequest } from './parsed-request.js';
+import { functionTool, parsedChatRequest, readTools, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
-import {
-  isRecord,
-  optionalBoolean,
-  optionalNumber,
-  optionalString,
-  optionalStringList,
-  requireRecord,
-  requireString,
-} from './read-fields.js';
+import { isRecord, optionalBoolean, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
 import { describeValue } from './untrusted.js';
 
 function imageSource(block: JsonRecord, path: string): ChatImageSource {
@@ -113,27 +96,10 @@ function systemMessage(body: JsonRecord): ChatMessage | undefined {
 }
 
 function tools(body: JsonRecord): ChatTool[] | undefined {
-  const value = body['tools'];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw invalidRequest('tools: expected an array of { name, description?, input_schema }');
-  return value.flatMap((entry, index): ChatTool[] => {
-    const path = `tools[${index}]`;
-    const tool = requireRecord(entry, path);
+  return readTools(body, '{ name, description?, input_schema }', (tool, path) =>
     // Server tools (web search, code execution, …) run at Anthropic: no counterpart elsewhere.
-    if (tool['type'] !== undefined && tool['type'] !== null && tool['type'] !== 'custom') return [];
-    const schema = tool['input_schema'] ?? { type: 'object', properties: {} };
-    if (!isRecord(schema)) throw invalidRequest(`${path}.input_schema: expected a JSON Schema object`);
-    const description = optionalString(tool, 'description', path);
-    const strict = optionalBoolean(tool, 'strict', path);
-    return [
-      {
-        name: requireString(tool, 'name', path),
-        ...(description === undefined ? {} : { description }),
-        parameters: schema,
-        ...(strict === undefined ? {} : { strict }),
-      },
-    ];
-  });
+    tool['type'] !== undefined && tool['type'] !== null && tool['type'] !== 'custom' ? [] : [functionTool(tool, path, 'input_schema')],
+  );
 }
 
 function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
@@ -202,11 +168,7 @@ export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
       messages.push(...converted);
       const last = converted[converted.length - 1];
       const onlyText = converted.length === 1 && last?.role === 'user';
-      lastUserText = onlyText
-        ? typeof last.content === 'string'
-          ? last.content
-          : last.content.map((part) => (part.kind === 'text' ? part.text : '')).join('')
-        : undefined;
+      lastUserText = onlyText ? textOf(last.content) : undefined;
     } else if (role === 'assistant') {
       messages.push(assistantMessage(record['content'], `${path}.content`));
       lastUserText = undefined;
@@ -224,8 +186,7 @@ export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
     options: {
       tools: tools(body),
       toolChoice: toolChoice(body),
-      temperature: optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 }),
-      topP: optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 }),
+      ...sampling(body),
       topK: optionalNumber(body, 'top_k', 'body', { integer: true, min: 0 }),
       maxTokens: optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 }),
       stop: optionalStringList(body, 'stop_sequences', 'body'),

@@ -3,29 +3,12 @@
  * top-level fields, content parts and tool types are left out of the internal shape (a same-format upstream gets
  * them anyway, from the body as sent); the fields understudy uses are validated with the path in the 400.
  */
-import type {
-  ChatContent,
-  ChatContentPart,
-  ChatMessage,
-  ChatReasoning,
-  ChatResponseFormat,
-  ChatTool,
-  ChatToolCall,
-  ChatToolChoice,
-} from '@understudy/providers';
+import type { ChatContent, ChatContentPart, ChatMessage, ChatReasoning, ChatResponseFormat, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
-import { parsedChatRequest } from './parsed-request.js';
+import { functionTool, jsonSchemaFormat, openAIOutputFormat, parsedChatRequest, readTools, reasoningEffort, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
-import {
-  isRecord,
-  optionalBoolean,
-  optionalNumber,
-  optionalString,
-  optionalStringList,
-  requireRecord,
-  requireString,
-} from './read-fields.js';
+import { isRecord, optionalBoolean, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
 import { describeValue } from './untrusted.js';
 
 /** One content part; `undefined` for a part type without a counterpart (audio, files: dropped, see the table). */
@@ -106,28 +89,10 @@ function message(value: unknown, index: number): ChatMessage {
 }
 
 function tools(body: JsonRecord): ChatTool[] | undefined {
-  const value = body['tools'];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw invalidRequest('tools: expected an array of { type: "function", function: {...} }');
-  return value.flatMap((entry, index): ChatTool[] => {
-    const path = `tools[${index}]`;
-    const tool = requireRecord(entry, path);
+  return readTools(body, '{ type: "function", function: {...} }', (tool, path) =>
     // Custom (free-text) tools have no counterpart in the other formats: left out of the internal shape.
-    if (tool['type'] !== undefined && tool['type'] !== 'function') return [];
-    const fn = requireRecord(tool['function'], `${path}.function`);
-    const parameters = fn['parameters'] ?? { type: 'object', properties: {} };
-    if (!isRecord(parameters)) throw invalidRequest(`${path}.function.parameters: expected a JSON Schema object`);
-    const description = optionalString(fn, 'description', `${path}.function`);
-    const strict = optionalBoolean(fn, 'strict', `${path}.function`);
-    return [
-      {
-        name: requireString(fn, 'name', `${path}.function`),
-        ...(description === undefined ? {} : { description }),
-        parameters,
-        ...(strict === undefined ? {} : { strict }),
-      },
-    ];
-  });
+    tool['type'] !== undefined && tool['type'] !== 'function' ? [] : [functionTool(requireRecord(tool['function'], `${path}.function`), `${path}.function`, 'parameters')],
+  );
 }
 
 function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
@@ -145,42 +110,19 @@ function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
   const value = body['response_format'];
   if (value === undefined || value === null) return undefined;
   const format = requireRecord(value, 'response_format');
-  switch (format['type']) {
-    case 'text':
-      return undefined;
-    case 'json_object':
-      return { kind: 'json_object' };
-    case 'json_schema': {
-      const spec = requireRecord(format['json_schema'], 'response_format.json_schema');
-      const schema = spec['schema'] ?? { type: 'object' };
-      if (!isRecord(schema)) throw invalidRequest('response_format.json_schema.schema: expected a JSON Schema object');
-      const description = optionalString(spec, 'description', 'response_format.json_schema');
-      const strict = optionalBoolean(spec, 'strict', 'response_format.json_schema');
-      return {
-        kind: 'json_schema',
-        name: optionalString(spec, 'name', 'response_format.json_schema') ?? 'output',
-        schema,
-        ...(description === undefined ? {} : { description }),
-        ...(strict === undefined ? {} : { strict }),
-      };
-    }
-    default:
-      throw invalidRequest('response_format.type: expected "text", "json_object" or "json_schema"');
-  }
+  return openAIOutputFormat(format, 'response_format', () => {
+    const spec = requireRecord(format['json_schema'], 'response_format.json_schema');
+    const schema = spec['schema'] ?? { type: 'object' };
+    if (!isRecord(schema)) throw invalidRequest('response_format.json_schema.schema: expected a JSON Schema object');
+    return jsonSchemaFormat(spec, 'response_format.json_schema', schema);
+  });
 }
 
 /** `reasoning_effort` (and the `reasoning: { effort }` spelling some OpenAI-compatible servers take). */
 function reasoning(body: JsonRecord): ChatReasoning | undefined {
   const nested = body['reasoning'];
-  const effort = optionalString(body, 'reasoning_effort', 'body') ?? (isRecord(nested) ? optionalString(nested, 'effort', 'reasoning') : undefined);
-  if (effort === undefined) return undefined;
-  return effort === 'none' ? { disabled: true } : { effort };
+  return reasoningEffort(optionalString(body, 'reasoning_effort', 'body') ?? (isRecord(nested) ? optionalString(nested, 'effort', 'reasoning') : undefined));
 }
-
-function textOf(value: ChatContent): string {
-  return typeof value === 'string' ? value : value.map((part) => (part.kind === 'text' ? part.text : '')).join('');
-}
-
 
 /**
  * Parses an OpenAI chat-completions body.
@@ -209,8 +151,7 @@ export function parseOpenAIRequest(body: unknown): ParsedChatRequest {
     options: {
       tools: tools(body),
       toolChoice: toolChoice(body),
-      temperature: optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 }),
-      topP: optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 }),
+      ...sampling(body),
       maxTokens,
       ...(maxTokens === undefined ? {} : { maxTokensField: maxCompletionTokens === undefined ? 'max_tokens' : 'max_completion_tokens' }),
       stop: optionalStringList(body, 'stop', 'body'),

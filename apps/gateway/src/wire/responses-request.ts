@@ -7,7 +7,7 @@
 import type { ChatContent, ChatContentPart, ChatMessage, ChatResponseFormat, ChatTool, ChatToolChoice } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
-import { parsedChatRequest } from './parsed-request.js';
+import { functionTool, jsonSchemaFormat, openAIOutputFormat, parsedChatRequest, readTools, reasoningEffort, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
 import { isRecord, optionalBoolean, optionalNumber, optionalString, requireRecord, requireString } from './read-fields.js';
 
@@ -37,10 +37,6 @@ function content(value: unknown, path: string): ChatContent {
   if (!Array.isArray(value)) throw invalidRequest(`${path}: expected a string or an array of content parts`);
   const parts = value.flatMap((part, index) => contentPart(part, `${path}[${index}]`));
   return parts.length === 1 && parts[0]?.kind === 'text' ? parts[0].text : parts;
-}
-
-function textOf(value: ChatContent): string {
-  return typeof value === 'string' ? value : value.map((part) => (part.kind === 'text' ? part.text : '')).join('');
 }
 
 /** Appends one input item to `messages` (function calls join the assistant turn before them). */
@@ -86,27 +82,10 @@ function addItem(messages: ChatMessage[], value: unknown, path: string): void {
 }
 
 function tools(body: JsonRecord): ChatTool[] | undefined {
-  const value = body['tools'];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw invalidRequest('tools: expected an array of { type: "function", name, parameters }');
-  return value.flatMap((entry, index): ChatTool[] => {
-    const path = `tools[${index}]`;
-    const tool = requireRecord(entry, path);
+  return readTools(body, '{ type: "function", name, parameters }', (tool, path) =>
     // Built-in tools (web search, file search, computer use…) run at OpenAI: no counterpart elsewhere.
-    if (tool['type'] !== 'function') return [];
-    const parameters = tool['parameters'] ?? { type: 'object', properties: {} };
-    if (!isRecord(parameters)) throw invalidRequest(`${path}.parameters: expected a JSON Schema object`);
-    const description = optionalString(tool, 'description', path);
-    const strict = optionalBoolean(tool, 'strict', path);
-    return [
-      {
-        name: requireString(tool, 'name', path),
-        ...(description === undefined ? {} : { description }),
-        parameters,
-        ...(strict === undefined ? {} : { strict }),
-      },
-    ];
-  });
+    tool['type'] !== 'function' ? [] : [functionTool(tool, path, 'parameters')],
+  );
 }
 
 function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
@@ -123,26 +102,7 @@ function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
   const format = requireRecord(text, 'text')['format'];
   if (format === undefined || format === null) return undefined;
   const spec = requireRecord(format, 'text.format');
-  switch (spec['type']) {
-    case 'text':
-      return undefined;
-    case 'json_object':
-      return { kind: 'json_object' };
-    case 'json_schema': {
-      const schema = requireRecord(spec['schema'], 'text.format.schema');
-      const description = optionalString(spec, 'description', 'text.format');
-      const strict = optionalBoolean(spec, 'strict', 'text.format');
-      return {
-        kind: 'json_schema',
-        name: optionalString(spec, 'name', 'text.format') ?? 'output',
-        schema,
-        ...(description === undefined ? {} : { description }),
-        ...(strict === undefined ? {} : { strict }),
-      };
-    }
-    default:
-      throw invalidRequest('text.format.type: expected "text", "json_object" or "json_schema"');
-  }
+  return openAIOutputFormat(spec, 'text.format', () => jsonSchemaFormat(spec, 'text.format', requireRecord(spec['schema'], 'text.format.schema')));
 }
 
 /**
@@ -169,7 +129,6 @@ export function parseResponsesRequest(body: unknown): ParsedChatRequest {
   if (!messages.some((message) => message.role !== 'system')) throw invalidRequest('input: has no message to answer', 'missing_input');
   const last = messages.at(-1);
   const reasoning = body['reasoning'];
-  const effort = isRecord(reasoning) ? optionalString(reasoning, 'effort', 'reasoning') : undefined;
   return parsedChatRequest(body, {
     messages,
     stream: optionalBoolean(body, 'stream', 'body') ?? false,
@@ -178,11 +137,10 @@ export function parseResponsesRequest(body: unknown): ParsedChatRequest {
     options: {
       tools: tools(body),
       toolChoice: toolChoice(body),
-      temperature: optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 }),
-      topP: optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 }),
+      ...sampling(body),
       maxTokens: optionalNumber(body, 'max_output_tokens', 'body', { integer: true, min: 1 }),
       responseFormat: responseFormat(body),
-      reasoning: effort === undefined ? undefined : effort === 'none' ? { disabled: true } : { effort },
+      reasoning: reasoningEffort(isRecord(reasoning) ? optionalString(reasoning, 'effort', 'reasoning') : undefined),
       parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', 'body'),
       user: optionalString(body, 'user', 'body') ?? optionalString(body, 'safety_identifier', 'body'),
       topLogprobs: optionalNumber(body, 'top_logprobs', 'body', { integer: true, min: 0, max: 20 }),
