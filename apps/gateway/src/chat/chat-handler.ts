@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { AbortSignalLike, ChatType, Clock, Logger } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
@@ -21,11 +22,12 @@ import type { AgentStores } from '../services/agent-stores.js';
 import type { TracedAnswer, TracedTurn } from '../telemetry/turn-trace.js';
 import { checkSessionKey } from '../sessions/session-key.js';
 import { failureAfterOutput } from '../turn/after-output.js';
-import type { ScheduledSource, TurnServices, UpstreamTimer } from '../turn/run-turn.js';
+import type { ScheduledSource, TurnInput, TurnServices, UpstreamTimer } from '../turn/run-turn.js';
 import type { StreamAnswerer } from '../turn/run-turn.js';
 import { continueStreamTurn, countFailedAttempts, runCompleteTurn, runStreamTurn } from '../turn/run-turn.js';
 import { turnError } from '../turn/turn-errors.js';
 import type { AnswerMeta, ParsedChatRequest, WireDialect } from '../wire/dialect.js';
+import type { RequestSelection } from './model-selection.js';
 import { DEFAULT_AGENT, checkFallbacksOverride, resolveRequestSelection } from './model-selection.js';
 import { relayStream } from './stream-relay.js';
 
@@ -39,6 +41,18 @@ export interface ChatHandlerContext {
   /** Limits of the request body (size, idle time, shutdown). */
   readonly body: BodyLimits;
 }
+
+/**
+ * One endpoint of the chat family with its dialect fixed (count tokens): serves `request` with `context`;
+ * `signal` aborts when the client goes away, `timer` collects the time spent waiting on providers.
+ */
+export type ChatEndpoint = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: ChatHandlerContext,
+  signal: AbortSignalLike,
+  timer: UpstreamTimer,
+) => Promise<ChatOutcome>;
 
 /** What a chat request did, for the access log. */
 export interface ChatOutcome {
@@ -78,13 +92,16 @@ function forwardedHeaders(dialect: WireDialect, request: IncomingMessage): Recor
   return out;
 }
 
-/** The `x-understudy-*` request headers, validated. @throws {GatewayError} 400 for a bad session key, chat type or source. */
-export function requestHeaders(request: IncomingMessage): {
+/** The `x-understudy-*` request headers of a chat-family request. */
+interface RequestHeaders {
   readonly agentId: string;
   readonly sessionKey?: string;
   readonly chatType?: ChatType;
   readonly source?: ScheduledSource;
-} {
+}
+
+/** The `x-understudy-*` request headers, validated. @throws {GatewayError} 400 for a bad session key, chat type or source. */
+function requestHeaders(request: IncomingMessage): RequestHeaders {
   const sessionKey = headerText(request, 'x-understudy-session');
   if (sessionKey !== undefined) checkSessionKey(sessionKey, 'x-understudy-session');
   const chatType = headerText(request, 'x-understudy-chat-type')?.toLowerCase();
@@ -122,9 +139,52 @@ export function answerHeaders(result: FallbackRunResult<unknown>): HeaderMap {
 }
 
 /** The body as the client sent it, for an upstream of the same format (parse already checked it is an object). */
-export function nativeRequest(dialect: WireDialect, body: unknown, request: IncomingMessage): NativeRequest {
+function nativeRequest(dialect: WireDialect, body: unknown, request: IncomingMessage): NativeRequest {
   const headers = forwardedHeaders(dialect, request);
   return { api: dialect.api, body: body as Record<string, unknown>, ...(headers === undefined ? {} : { headers }) };
+}
+
+/** A chat-family request as read: the body as sent, its parse by the dialect, its headers and model selection. */
+export interface ReadChatRequest {
+  readonly dialect: WireDialect;
+  readonly body: unknown;
+  readonly parsed: ParsedChatRequest;
+  readonly headers: RequestHeaders;
+  readonly selection: RequestSelection;
+}
+
+/**
+ * The first step of every chat endpoint (chat, count tokens): read the body, parse it with `dialect`, validate
+ * the `x-understudy-*` headers and resolve the model selection.
+ *
+ * @throws {GatewayError} 400 for a malformed body or header, an unknown model or agent.
+ */
+export async function readChatRequest(dialect: WireDialect, request: IncomingMessage, context: ChatHandlerContext): Promise<ReadChatRequest> {
+  const body = await readJsonBody(request, context.body);
+  const parsed = dialect.parseRequest(body);
+  const headers = requestHeaders(request);
+  return { dialect, body, parsed, headers, selection: resolveRequestSelection(parsed.model, context.config, headers.agentId) };
+}
+
+/**
+ * The turn's input for a read request on `store`: the selection, session, chat type and source, the checked
+ * `understudy.fallbacks`, and the chat with the body as sent (for a same-format upstream).
+ *
+ * @throws {GatewayError} 400 when the fallbacks override names a model the config does not know.
+ */
+export function turnInput(read: ReadChatRequest, request: IncomingMessage, config: UnderstudyConfig, store: AuthProfileStore, signal: AbortSignalLike): TurnInput {
+  const { parsed, headers } = read;
+  return {
+    store,
+    selection: read.selection,
+    sessionKey: headers.sessionKey,
+    chatType: headers.chatType,
+    source: headers.source,
+    fallbacksOverride: checkFallbacksOverride(parsed.fallbacksOverride, config),
+    isImageRequest: parsed.hasImages,
+    chat: { ...parsed.chat, native: nativeRequest(read.dialect, read.body, request) },
+    signal,
+  };
 }
 
 /** What a traced turn answered with (docs/operations.md#observability). */
@@ -172,11 +232,9 @@ export async function handleChat(
 ): Promise<ChatOutcome> {
   const { config } = context;
   const startedAtMs = context.clock.nowMs();
-  const body = await readJsonBody(request, context.body);
-  const parsed = dialect.parseRequest(body);
-  const headers = requestHeaders(request);
-  const selection = resolveRequestSelection(parsed.model, config, headers.agentId);
-  const agentId = selection.agentId;
+  const read = await readChatRequest(dialect, request, context);
+  const { parsed, headers } = read;
+  const agentId = read.selection.agentId;
   let store;
   try {
     store = await context.stores.get(agentId);
@@ -200,18 +258,7 @@ export async function handleChat(
 
   const tracer = context.turn.tracer;
   const attemptLog: AttemptRecord[] | undefined = tracer === undefined ? undefined : [];
-  const input = {
-    store,
-    selection,
-    sessionKey: headers.sessionKey,
-    chatType: headers.chatType,
-    source: headers.source,
-    fallbacksOverride: checkFallbacksOverride(parsed.fallbacksOverride, config),
-    isImageRequest: parsed.hasImages,
-    chat: { ...parsed.chat, native: nativeRequest(dialect, body, request) },
-    signal,
-    ...(attemptLog === undefined ? {} : { attemptLog }),
-  };
+  const input: TurnInput = { ...turnInput(read, request, config, store, signal), ...(attemptLog === undefined ? {} : { attemptLog }) };
   // Tracing is off unless a tracer was loaded (docs/operations.md#observability): then no attempt log is kept.
   const trace =
     tracer === undefined || attemptLog === undefined
