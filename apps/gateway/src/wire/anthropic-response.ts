@@ -6,7 +6,7 @@
 import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
 import type { AnswerMeta, StreamEncoder } from './dialect.js';
-import { sseEvent } from './dialect.js';
+import { StreamEnding, sseEvent } from './dialect.js';
 
 const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
   invalid_request: 'invalid_request_error',
@@ -96,9 +96,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   #started = false;
   #block: OpenBlock | undefined;
   #blockIndex = -1;
-  #stopReason: string | undefined;
-  #stopSequence: string | undefined;
-  #usage: ChatUsage | undefined;
+  readonly #ending = new StreamEnding();
   #sawToolCall = false;
 
   constructor(meta: AnswerMeta) {
@@ -140,6 +138,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   }
 
   delta(delta: ChatStreamDelta): string {
+    if (this.#ending.keep(delta)) return '';
     switch (delta.kind) {
       case 'text': {
         if (delta.text === '') return '';
@@ -166,13 +165,6 @@ export class AnthropicStreamEncoder implements StreamEncoder {
           )
         );
       }
-      case 'finish':
-        this.#stopSequence = delta.stopSequence;
-        this.#stopReason = delta.stopSequence === undefined ? anthropicStopReason(delta.finishReason, delta.rawFinishReason) : 'stop_sequence';
-        return '';
-      case 'usage':
-        this.#usage = delta.usage;
-        return '';
       case 'native':
         this.#follow(delta.event, delta.data);
         return '';
@@ -201,6 +193,13 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     this.#block = type === 'text' ? { kind: 'text' } : { kind: 'other' };
   }
 
+  /** Anthropic's `stop_reason` of the kept finish (`stop_sequence` when one matched), else from what was sent. */
+  #stopReason(): string {
+    const finish = this.#ending.finish;
+    if (finish === undefined) return this.#sawToolCall ? 'tool_use' : 'end_turn';
+    return finish.stopSequence === undefined ? anthropicStopReason(finish.finishReason, finish.rawFinishReason) : 'stop_sequence';
+  }
+
   end(): string {
     let out = this.#start();
     if (this.#blockIndex === -1) out += this.#openBlock({ kind: 'text' }, { type: 'text', text: '' });
@@ -208,8 +207,8 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     out += sseEvent(
       {
         type: 'message_delta',
-        delta: { stop_reason: this.#stopReason ?? (this.#sawToolCall ? 'tool_use' : 'end_turn'), stop_sequence: this.#stopSequence ?? null },
-        usage: anthropicUsage(this.#usage),
+        delta: { stop_reason: this.#stopReason(), stop_sequence: this.#ending.finish?.stopSequence ?? null },
+        usage: anthropicUsage(this.#ending.usage),
       },
       'message_delta',
     );

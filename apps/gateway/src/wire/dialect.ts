@@ -3,7 +3,7 @@
  * request into the internal chat shape, render a whole answer, encode a streamed answer as SSE, and render an
  * error in the format's own error JSON. The chat handler is written once against this interface.
  */
-import type { ChatRequest, ChatResult, ChatStreamDelta, WireApi } from '@understudy/providers';
+import type { ChatRequest, ChatResult, ChatStreamDelta, ChatUsage, WireApi } from '@understudy/providers';
 import type { GatewayError } from '../gateway-error.js';
 
 /** Which client wire format. */
@@ -43,6 +43,29 @@ export interface StreamIdentity {
   readonly id: string;
   /** Epoch seconds. */
   readonly createdSeconds: number;
+}
+
+/** A stream delta that shows nothing by itself: its facts go out in the encoder's `end()`. */
+export type EndingDelta = Extract<ChatStreamDelta, { readonly kind: 'finish' | 'usage' }>;
+
+/**
+ * What every stream encoder keeps from the deltas that close a stream until its `end()`: the last `finish`
+ * delta (reason, raw reason, stop sequence) and the last usage. One place for it, so the three client formats
+ * cannot disagree on which delta wins.
+ */
+export class StreamEnding {
+  /** The last `finish` delta; `undefined` until one came. */
+  finish: Extract<EndingDelta, { readonly kind: 'finish' }> | undefined;
+  /** The last usage reported; `undefined` until one came. */
+  usage: ChatUsage | undefined;
+
+  /** Keeps `delta` when it is a `finish` or `usage` delta (true: the encoder sends nothing for it now). */
+  keep(delta: ChatStreamDelta): delta is EndingDelta {
+    if (delta.kind === 'finish') this.finish = delta;
+    else if (delta.kind === 'usage') this.usage = delta.usage;
+    else return false;
+    return true;
+  }
 }
 
 /** Turns a stream of deltas into SSE text, one call at a time. */

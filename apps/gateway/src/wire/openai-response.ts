@@ -6,7 +6,7 @@
 import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
 import type { AnswerMeta, StreamEncoder, StreamIdentity } from './dialect.js';
-import { sseEvent } from './dialect.js';
+import { StreamEnding, sseEvent } from './dialect.js';
 
 const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
   invalid_request: 'invalid_request_error',
@@ -91,8 +91,7 @@ export class OpenAIStreamEncoder implements StreamEncoder {
   #id: string;
   #createdSeconds: number;
   #roleSent = false;
-  #finish: string | undefined;
-  #usage: ChatUsage | undefined;
+  readonly #ending = new StreamEnding();
   #sawToolCall = false;
 
   constructor(meta: AnswerMeta, options: { readonly usage: boolean }) {
@@ -117,6 +116,7 @@ export class OpenAIStreamEncoder implements StreamEncoder {
   }
 
   delta(delta: ChatStreamDelta): string {
+    if (this.#ending.keep(delta)) return '';
     switch (delta.kind) {
       case 'text':
         return delta.text === '' ? '' : this.#chunk({ content: delta.text });
@@ -128,28 +128,23 @@ export class OpenAIStreamEncoder implements StreamEncoder {
         call['function'] = { ...(delta.name === undefined ? {} : { name: delta.name }), arguments: delta.argumentsDelta };
         return this.#chunk({ tool_calls: [call] });
       }
-      case 'finish':
-        this.#finish = openAIFinishReason(delta.finishReason);
-        return '';
-      case 'usage':
-        this.#usage = delta.usage;
-        return '';
       case 'native':
         return '';
     }
   }
 
   end(): string {
-    const finish = this.#finish ?? (this.#sawToolCall ? 'tool_calls' : 'stop');
+    const { finish: last, usage } = this.#ending;
+    const finish = last === undefined ? (this.#sawToolCall ? 'tool_calls' : 'stop') : openAIFinishReason(last.finishReason);
     let out = this.#chunk({}, finish);
-    if (this.#includeUsage && this.#usage !== undefined) {
+    if (this.#includeUsage && usage !== undefined) {
       out += sseEvent({
         id: this.#id,
         object: 'chat.completion.chunk',
         created: this.#createdSeconds,
         model: this.#meta.model,
         choices: [],
-        usage: usageOf(this.#usage),
+        usage: usageOf(usage),
       });
     }
     return `${out}data: [DONE]\n\n`;

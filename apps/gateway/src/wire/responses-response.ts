@@ -7,7 +7,7 @@
 import type { ChatResult, ChatStreamDelta, ChatToolCall, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError } from '../gateway-error.js';
 import type { AnswerMeta, StreamEncoder } from './dialect.js';
-import { sseEvent } from './dialect.js';
+import { StreamEnding, sseEvent } from './dialect.js';
 import { renderOpenAIError } from './openai-response.js';
 
 /** Responses usage: input/output/total with the cached and reasoning details. */
@@ -97,8 +97,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   #started = false;
   #open: OpenItem | undefined;
   readonly #done: Record<string, unknown>[] = [];
-  #finish: FinishReason | undefined;
-  #usage: ChatUsage | undefined;
+  readonly #ending = new StreamEnding();
 
   constructor(meta: AnswerMeta) {
     this.#meta = meta;
@@ -155,6 +154,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   delta(delta: ChatStreamDelta): string {
+    if (this.#ending.keep(delta)) return '';
     switch (delta.kind) {
       case 'text': {
         if (delta.text === '') return '';
@@ -184,12 +184,6 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         item.call.arguments += delta.argumentsDelta;
         return out + this.#event('response.function_call_arguments.delta', { item_id: item.id, output_index: item.outputIndex, delta: delta.argumentsDelta });
       }
-      case 'finish':
-        this.#finish = delta.finishReason;
-        return '';
-      case 'usage':
-        this.#usage = delta.usage;
-        return '';
       case 'native':
         return '';
     }
@@ -199,9 +193,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     let out = this.#start();
     if (this.#done.length === 0 && this.#open === undefined) out += this.#openText();
     out += this.#close();
-    const reason = this.#finish ?? 'stop';
+    const reason = this.#ending.finish?.finishReason ?? 'stop';
     const status = statusOf(reason);
-    const response = responseObject(this.#meta, status, this.#done, { reason, usage: this.#usage });
+    const response = responseObject(this.#meta, status, this.#done, { reason, usage: this.#ending.usage });
     return out + this.#event(status === 'completed' ? 'response.completed' : 'response.incomplete', { response });
   }
 
