@@ -121,7 +121,8 @@ describe('continueAfterOutput', () => {
     const refusal = classified({ provider: 'openai', message: 'content_filter', errorType: 'refusal', phase: 'stream', outputStarted: true });
     const ended = await continueWith({}, { failure: { ...refusal, reason: 'refusal' } });
     expect(ended.outcome).toMatchObject({ kind: 'not_continued', why: 'terminal_reason' });
-    const late = await continueWith({}, { remainingMs: 0 });
+    // The harness clock starts at 1,000,000 ms: a deadline at that instant has passed.
+    const late = await continueWith({}, { turnDeadlineAtMs: 1_000_000 });
     expect(late.outcome.kind).toBe('not_continued');
     expect(late.calls).toHaveLength(0);
     const controller = new AbortController();

@@ -52,8 +52,8 @@ export interface ContinueAfterOutputOptions<T> {
   readonly logger?: Logger | undefined;
   /** The caller's signal: an aborted signal continues nothing. */
   readonly signal?: AbortSignalLike | undefined;
-  /** Ms left of the turn's deadline; nothing is sent when none is left. @default no deadline */
-  readonly remainingMs?: number | undefined;
+  /** The turn's deadline, epoch ms on `clock`; nothing is sent once it has passed. @default no deadline */
+  readonly turnDeadlineAtMs?: number | undefined;
   /** Called with the `continued_after_output` decision event (also logged at info). */
   readonly onDecision?: ((event: FallbackDecisionEvent) => void) | undefined;
 }
@@ -103,14 +103,14 @@ export async function continueAfterOutput<T>(options: ContinueAfterOutputOptions
       random: () => 0,
       logger: options.logger,
       signal: options.signal,
-      ...(options.remainingMs === undefined ? {} : { turnTimeoutMs: Math.max(1, options.remainingMs) }),
+      ...(options.turnDeadlineAtMs === undefined ? {} : { turnDeadlineAtMs: options.turnDeadlineAtMs }),
       ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
     },
     await SessionState.load(options.store, undefined),
   );
   ctx.chain = options.chain;
   const records = (): readonly AttemptRecord[] => ctx.records.map((record) => ({ ...record, continuation: true }));
-  if (options.remainingMs !== undefined && options.remainingMs <= 0) return { kind: 'not_continued', why: 'deadline', attempts: [] };
+  if (ctx.remainingMs() <= 0) return { kind: 'not_continued', why: 'deadline', attempts: [] };
   const broken = options.chain[options.brokenIndex];
   for (let index = options.brokenIndex + 1; index < options.chain.length; index += 1) {
     const candidate = options.chain[index];

@@ -82,6 +82,14 @@ describe('the turn deadline bounds retries and fallbacks', () => {
     expect(error.message).toMatch(/^The turn deadline passed after 2 attempts/);
   });
 
+  it('takes the deadline as an instant too (turnDeadlineAtMs, set by a caller whose turn began earlier)', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    const startMs = w.clock.nowMs();
+    const error = (await w.fail({ openai: [{ status: 500, latencyMs: 6_000 }, { status: 500, latencyMs: 6_000 }] }, {}, { turnDeadlineAtMs: startMs + 10_000 })) as FailoverError;
+    expect(error).toMatchObject({ kind: 'deadline', reason: 'timeout', endedTurn: true });
+    expect(error.attempts.map((attempt) => attempt.provider)).toEqual(['openai', 'openai']);
+  });
+
   it('a backoff that would overrun the deadline is not slept: the run moves on', async () => {
     const w = world({ profiles: ['openai:a', 'anthropic:a'] });
     const result = await w.run({ openai: [{ status: 503, headers: { 'retry-after': '30' } }] }, {}, { turnTimeoutMs: 20_000 });
@@ -92,6 +100,9 @@ describe('the turn deadline bounds retries and fallbacks', () => {
   it('rejects an unusable deadline or cap, naming the option', async () => {
     const w = world();
     await expect(w.run({}, {}, { turnTimeoutMs: 0 })).rejects.toSatisfy((error) => FallbackOptionsError.isInstance(error) && error.field === 'turnTimeoutMs');
+    await expect(w.run({}, {}, { turnTimeoutMs: 1_000, turnDeadlineAtMs: 2_000_000 })).rejects.toSatisfy(
+      (error) => FallbackOptionsError.isInstance(error) && error.field === 'turnDeadlineAtMs',
+    );
     await expect(w.run({}, {}, { maxRetryAfterMs: -1 })).rejects.toSatisfy((error) => FallbackOptionsError.isInstance(error) && error.field === 'maxRetryAfterMs');
   });
 });

@@ -84,6 +84,12 @@ export interface RunWithModelFallbackOptions<T> {
    */
   readonly turnTimeoutMs?: number | undefined;
   /**
+   * The turn's deadline, epoch ms on `clock`, for a caller whose turn started before this run (the gateway: a
+   * turn's runs after live switches and a continuation share the deadline it set once). Checked like
+   * `turnTimeoutMs`; give one of the two, not both. @default no deadline
+   */
+  readonly turnDeadlineAtMs?: number | undefined;
+  /**
    * The longest Retry-After worth waiting for on the same profile, ms (the SDK cap,
    * `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS` × 1000). A longer one fails over at once; `null` removes the cap.
    * @default 60000

@@ -123,7 +123,11 @@ export class RunContext<T> {
     if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))) {
       throw new FallbackOptionsError('turnTimeoutMs', 'must be a positive number of ms (omit it for no deadline)');
     }
-    this.deadlineAtMs = timeout === undefined ? undefined : this.clock.nowMs() + timeout;
+    const deadlineAtMs = options.turnDeadlineAtMs;
+    if (deadlineAtMs !== undefined && (timeout !== undefined || !Number.isFinite(deadlineAtMs))) {
+      throw new FallbackOptionsError('turnDeadlineAtMs', 'must be a finite epoch ms, and not given with turnTimeoutMs');
+    }
+    this.deadlineAtMs = deadlineAtMs ?? (timeout === undefined ? undefined : this.clock.nowMs() + timeout);
     this.#onDecision = options.onDecision;
   }
 

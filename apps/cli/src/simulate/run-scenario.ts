@@ -197,7 +197,8 @@ async function runTurn(input: {
   const attempts = (last: readonly AttemptRecord[]) => [...earlier, ...last].map(attemptOutput);
   const liveSwitch = (ref: string) => switchSessionModel(input.seeded.port, input.sessionKey, ref, clock.nowMs());
   const attempt = scriptedAttempt(turn.outcomes, clock, liveSwitch);
-  const turnStartMs = clock.nowMs();
+  // The turn's deadline, set once as the gateway sets it (docs/architecture.md#one-request-through-the-gateway).
+  const turnDeadlineAtMs = clock.nowMs() + input.loaded.config.gateway.turnTimeoutMs;
   try {
     const request0 = {
         agentId: input.agentId,
@@ -219,7 +220,7 @@ async function runTurn(input: {
           attempt,
           clock,
           random: input.random,
-          turnTimeoutMs: Math.max(1, input.loaded.config.gateway.turnTimeoutMs - (clock.nowMs() - turnStartMs)),
+          turnDeadlineAtMs,
           maxRetryAfterMs: input.maxRetryAfterMs,
           skipCache: input.skipCache,
           allowFormatRetry: (provider) => input.loaded.config.models.providers[provider]?.allowFormatRetry === true,
@@ -248,7 +249,7 @@ async function runTurn(input: {
           failure: error.classification,
           attempt,
           clock,
-          remainingMs: input.loaded.config.gateway.turnTimeoutMs - (clock.nowMs() - turnStartMs),
+          turnDeadlineAtMs,
           ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
         });
         const all = [...error.attempts, ...outcome.attempts];

@@ -60,7 +60,10 @@ describe('resolveRequestSelection', () => {
 
 describe('checkFallbacksOverride', () => {
   it('normalises aliases and refs, and rejects unknown providers with a 400', () => {
-    expect(checkFallbacksOverride(['claude', 'OpenAI/gpt-a'], config)).toEqual(['anthropic/claude-b', 'openai/gpt-a']);
+    expect(checkFallbacksOverride(['claude', 'OpenAI/gpt-a'], config)).toEqual([
+      { provider: 'anthropic', model: 'claude-b' },
+      { provider: 'openai', model: 'gpt-a' },
+    ]);
     expect(checkFallbacksOverride([], config)).toEqual([]);
     expect(checkFallbacksOverride(undefined, config)).toBeUndefined();
     expect(thrown(() => checkFallbacksOverride(['x/y'], config)).message).toContain('understudy.fallbacks[0]');

@@ -105,11 +105,11 @@ export function resolveRequestSelection(model: string | undefined, config: Under
 
 /**
  * Checks the body extension `understudy.fallbacks`: each entry must be an alias or `provider/model` of a
- * configured provider.
+ * configured provider. Returns the entries as parsed refs (aliases resolved), the form the runner takes them in.
  *
  * @throws {GatewayError} 400 naming the bad entry.
  */
-export function checkFallbacksOverride(fallbacks: readonly string[] | undefined, config: UnderstudyConfig): string[] | undefined {
+export function checkFallbacksOverride(fallbacks: readonly string[] | undefined, config: UnderstudyConfig): ModelRef[] | undefined {
   if (fallbacks === undefined) return undefined;
   const aliases = aliasIndex(config.agents);
   return fallbacks.map((entry, index) => {
@@ -118,6 +118,6 @@ export function checkFallbacksOverride(fallbacks: readonly string[] | undefined,
     if (!isConfiguredProvider(config, ref.provider)) {
       throw invalidRequest(`understudy.fallbacks[${index}]: provider "${ref.provider}" is not configured (models.providers)`);
     }
-    return formatModelRef(ref);
+    return ref;
   });
 }

@@ -9,8 +9,8 @@
 import { turnStore } from '../services/turn-store.js';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
-import type { AbortSignalLike, AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ProfileId, RandomSource } from '@understudy/contracts';
-import { formatModelRef } from '@understudy/contracts';
+import type { AbortSignalLike, AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ModelRef, ProfileId, RandomSource } from '@understudy/contracts';
+import { formatModelRef, sameModelRef } from '@understudy/contracts';
 import type { AttemptRecord, AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
 import { continueAfterOutput, runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
 import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
@@ -62,7 +62,8 @@ export interface TurnInput {
   readonly chatType: ChatType | undefined;
   /** `cron` / `heartbeat` from `x-understudy-source`; absent: an explicit model is a strict user selection. */
   readonly source?: ScheduledSource | undefined;
-  readonly fallbacksOverride: readonly string[] | undefined;
+  /** The checked `understudy.fallbacks`, parsed (aliases resolved). */
+  readonly fallbacksOverride: readonly ModelRef[] | undefined;
   readonly isImageRequest: boolean;
   readonly chat: Omit<ChatRequest, 'model'>;
   /** Aborts when the client goes away. */
@@ -112,6 +113,14 @@ function timedAttempt<T>(
   };
 }
 
+/**
+ * The one place a turn's deadline is set: `gateway.turnTimeoutMs` from now, epoch ms. The runner, each attempt's
+ * own deadline and a continuation all take this instant (docs/architecture.md#one-request-through-the-gateway).
+ */
+function turnDeadline(services: TurnServices): number {
+  return services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
+}
+
 /** Counts a run's attempt records, and keeps them in the turn's attempt log when it is traced. */
 function countAttempts(services: TurnServices, input: Pick<TurnInput, 'attemptLog'>, result: { readonly attempts: readonly AttemptRecord[] }): void {
   for (const record of result.attempts) {
@@ -133,7 +142,7 @@ async function run<T>(
   inner: AttemptFunction<T>,
   timer: UpstreamTimer,
   wholeAnswer: boolean,
-  turnDeadlineAtMs: number = services.clock.nowMs() + services.config.gateway.turnTimeoutMs,
+  turnDeadlineAtMs: number = turnDeadline(services),
 ): Promise<FallbackRunResult<T>> {
   const attempt = timedAttempt(inner, services, timer, { turnDeadlineAtMs, wholeAnswer });
   const explicit = input.selection.kind === 'explicit' ? input.selection.ref : undefined;
@@ -145,7 +154,7 @@ async function run<T>(
       ? input.source === undefined
         ? {}
         : { source: input.source }
-      : { model: formatModelRef(explicit), source: input.source ?? ('user' as const) }),
+      : { model: explicit, source: input.source ?? ('user' as const) }),
     ...(input.fallbacksOverride === undefined ? {} : { fallbacksOverride: input.fallbacksOverride }),
     isImageRequest: input.isImageRequest,
   };
@@ -161,7 +170,7 @@ async function run<T>(
         random: services.random,
         logger: services.logger,
         signal: input.signal,
-        turnTimeoutMs: Math.max(1, turnDeadlineAtMs - services.clock.nowMs()),
+        turnDeadlineAtMs,
         maxRetryAfterMs: services.maxRetryAfterMs,
         lastUsedRefreshMs: LAST_USED_REFRESH_MS,
         allowFormatRetry: (provider) => services.config.models.providers[provider]?.allowFormatRetry === true,
@@ -219,7 +228,7 @@ export function runCountTokensTurn(services: TurnServices, input: TurnInput, tim
  */
 export async function runStreamTurn(services: TurnServices, input: TurnInput, timer: UpstreamTimer): Promise<StreamTurn> {
   const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
-  const deadlineAtMs = services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
+  const deadlineAtMs = turnDeadline(services);
   const attempt = streamAttempt(clients, candidateRequest(services.config, { ...input.chat, stream: true }), { credentialStore: input.store });
   return { ...(await run(services, input, attempt, timer, false, deadlineAtMs)), deadlineAtMs };
 }
@@ -249,7 +258,7 @@ export async function continueStreamTurn(
   broken: { readonly turn: StreamTurn; readonly answerer: StreamAnswerer; readonly classification: FailureClassification; readonly text: string },
 ): Promise<(StreamAnswerer & { readonly stream: ChatStream }) | undefined> {
   const { turn, answerer } = broken;
-  const brokenIndex = turn.chain.findIndex((candidate) => formatModelRef(candidate) === formatModelRef(answerer.candidate));
+  const brokenIndex = turn.chain.findIndex((candidate) => sameModelRef(candidate, answerer.candidate));
   if (brokenIndex === -1) return undefined;
   const prefill = prefillRequest(input.chat, broken.text);
   const clients = (candidate: { readonly provider: string }) => services.providers.get(candidate.provider);
@@ -270,7 +279,7 @@ export async function continueStreamTurn(
     clock: services.clock,
     logger: services.logger,
     signal: input.signal,
-    remainingMs: turn.deadlineAtMs - services.clock.nowMs(),
+    turnDeadlineAtMs: turn.deadlineAtMs,
   });
   countAttempts(services, input, { attempts: outcome.attempts });
   services.metrics.continuations.inc({ outcome: outcome.kind });
