@@ -41,6 +41,15 @@ describe('unwrap', () => {
     expect(unwrap('<html><head><title>502 Bad Gateway</title></head><body>cloudflare</body></html>').inner).toBeNull();
   });
 
+  it('reads pretty-printed JSON, and refuses what JSON.parse refuses without trying it twice', () => {
+    expect(unwrap('{\n  "error": {\n    "message": "slow down",\n    "code": 429\n  }\n}').inner?.status).toBe(429);
+    // A raw line break inside a string (a line-wrapped log) is not JSON; neither is a bracketed log prefix.
+    expect(unwrap('{"error":{"message":"slow\ndown","code":429}}').inner).toBeNull();
+    expect(unwrap('[API Error: 429 status code (no body)]').inner).toBeNull();
+    expect(unwrap('[2025-08-13 21:13:57.016] [error]').inner).toBeNull();
+    expect(unwrap('[{"error":{"code":400,"message":"bad"}}]').inner?.status).toBe(400);
+  });
+
   it('does not parse texts longer than its bound', () => {
     const big = `{"error":{"message":"rate limit","filler":"${'x'.repeat(MAX_UNWRAP_CHARS)}"}}`;
     expect(unwrap(big).inner).toBeNull();

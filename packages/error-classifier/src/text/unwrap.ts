@@ -46,17 +46,58 @@ export interface Unwrapped {
 const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
 
 /**
- * JSON.parse, or `undefined`. A cheap shape check first (an object or array that opens with a key, a value or its
- * end, and closes with its bracket), so Python reprs, log lines and prose never pay for a thrown exception.
+ * True when `code` can open a JSON value inside an array, or close an empty one: `"`, `{`, `[`, `]`, `-`, a digit,
+ * or the first letter of `true`, `false`, `null`. Log prefixes such as `[API Error: …]` or `[2025-08-13 …]` fail
+ * here instead of in JSON.parse.
+ */
+function opensArrayItem(code: number): boolean {
+  return (
+    code === 0x22 || code === 0x7b || code === 0x5b || code === 0x5d || code === 0x2d || (code >= 0x30 && code <= 0x39) ||
+    code === 0x74 || code === 0x66 || code === 0x6e
+  );
+}
+
+/**
+ * Any raw control character (anything below U+0020, written as the complement of the rest); only texts with one
+ * need the string scan of {@link controlCharacterInString}.
+ */
+const CONTROL_CHARACTER = /[^ -\uffff]/;
+
+/**
+ * True when a raw control character (below U+0020) sits inside a string literal, which JSON forbids: logged
+ * payloads whose messages were line-wrapped. Only quotes and backslashes are tracked, so this is exact for valid
+ * JSON (which it never rejects) and saves the thrown exception for such texts.
+ */
+function controlCharacterInString(text: string): boolean {
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1;
+      else if (code === 0x22) inString = false;
+      else if (code < 0x20) return true;
+    } else if (code === 0x22) {
+      inString = true;
+    }
+  }
+  return false;
+}
+
+/**
+ * JSON.parse, or `undefined`. Cheap shape checks first (an object or array that opens with a key, a value or its
+ * end, closes with its bracket, and holds no raw control character inside a string), so Python reprs, log lines,
+ * line-wrapped payloads and prose never pay for a thrown exception. Each check only rejects texts JSON.parse
+ * would reject too.
  */
 function tryParse(text: string): unknown {
   const first = firstNonSpace(text, 0);
   const open = text.charCodeAt(first);
   if (open !== 0x7b && open !== 0x5b) return undefined;
   const second = text.charCodeAt(firstNonSpace(text, first + 1));
-  if (open === 0x7b ? second !== 0x22 && second !== 0x7d : second === 0x27) return undefined;
+  if (open === 0x7b ? second !== 0x22 && second !== 0x7d : !opensArrayItem(second)) return undefined;
   const last = lastNonSpace(text);
   if (text.charCodeAt(last) !== (open === 0x7b ? 0x7d : 0x5d)) return undefined;
+  if (CONTROL_CHARACTER.test(text) && controlCharacterInString(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -98,6 +139,8 @@ function leadingJson(text: string): { readonly value: unknown; readonly prefix: 
   const closer = text.charCodeAt(start) === 0x7b ? '}' : ']';
   const end = text.lastIndexOf(closer);
   if (end <= start) return null;
+  // Nothing after the last closer but spaces: the cut is the text already refused above.
+  if (lastNonSpace(text) === end) return null;
   const cut = tryParse(text.slice(start, end + 1));
   return cut === undefined ? null : { value: cut, prefix: start };
 }
