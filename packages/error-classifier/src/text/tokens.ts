@@ -5,18 +5,26 @@
  * `ThrottlingException` or `APITimeoutError`. The code rules look tokens up in tables, so the shape the error
  * arrived in does not matter.
  *
- * All quantifiers are bounded, so each scan is linear in the text.
+ * All quantifiers are bounded, so each scan is linear in the text. The identifier and class-name patterns are the
+ * specification of one hand-written pass over the text's identifier runs ({@link identifierTokens}), which finds the
+ * same tokens in the same order without running two regexes over every position.
  */
 
 /** `key: value` pairs whose value names an error type or code. */
 const KEY_VALUE =
   /(?<![a-z0-9_-])["']?(?:type|code|status|error_?code|error_?type|__type|exception-?type|reason|name)["']?\s?[:=]\s?["']?([a-z][a-z0-9_.-]{1,79})/g;
 
-/** `snake_case` identifiers: `insufficient_quota`, `und_err_headers_timeout`, `resource_exhausted`. */
-const SNAKE_CASE = /(?<![a-z0-9_])[a-z][a-z0-9]{0,39}(?:_[a-z0-9]{1,40}){1,8}(?![a-z0-9_])/g;
+/**
+ * `snake_case` identifiers: `insufficient_quota`, `und_err_headers_timeout`, `resource_exhausted`. The
+ * specification of {@link identifierTokens}' snake-case tokens (tests compare the two).
+ */
+export const SNAKE_CASE = /(?<![a-z0-9_])[a-z][a-z0-9]{0,39}(?:_[a-z0-9]{1,40}){1,8}(?![a-z0-9_])/g;
 
-/** Exception class names (lower-cased): `throttlingexception`, `apitimeouterror`, `modelnotreadyexception`. */
-const CLASS_NAME = /(?<![a-z0-9_])[a-z]{2,48}(?:exception|error)(?![a-z0-9_])/g;
+/**
+ * Exception class names (lower-cased): `throttlingexception`, `apitimeouterror`, `modelnotreadyexception`. The
+ * specification of {@link identifierTokens}' class-name tokens (tests compare the two).
+ */
+export const CLASS_NAME = /(?<![a-z0-9_])[a-z]{2,48}(?:exception|error)(?![a-z0-9_])/g;
 
 /** Finish / stop / block reasons: `finish_reason: error`, `stop reason: refusal`, `"blockReason": "SAFETY"`. */
 const FINISH_REASON = /(?:finish|stop|block)[ _]?reason["']?\s?[:=]\s?["']?([a-z][a-z_]{1,39})/g;
@@ -24,25 +32,111 @@ const FINISH_REASON = /(?:finish|stop|block)[ _]?reason["']?\s?[:=]\s?["']?([a-z
 /** Every pattern of this module, for the pattern audit test. */
 export const TOKEN_PATTERNS: readonly RegExp[] = [KEY_VALUE, SNAKE_CASE, CLASS_NAME, FINISH_REASON];
 
+const DOT = 0x2e;
+const HYPHEN = 0x2d;
+const UNDERSCORE = 0x5f;
+
 function collect(pattern: RegExp, text: string, group: number, into: Set<string>): void {
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const value = match[group];
-    if (value !== undefined) into.add(value.replace(/[.-]$/, ''));
+    if (value === undefined) continue;
+    // A trailing `.` or `-` is punctuation after the code, not part of it.
+    const last = value.charCodeAt(value.length - 1);
+    into.add(last === DOT || last === HYPHEN ? value.slice(0, -1) : value);
   }
 }
 
+function isLetter(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+/** `[a-z0-9_]`: the characters of an identifier run (the lookarounds of {@link SNAKE_CASE} and {@link CLASS_NAME}). */
+function isIdentifierCode(code: number): boolean {
+  return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE;
+}
+
+/** Longest segment of a snake-case identifier, and most segments after the first ({@link SNAKE_CASE}). */
+const MAX_SEGMENT_CHARS = 40;
+const MAX_LATER_SEGMENTS = 8;
+/** Shortest and longest name before an `error` / `exception` suffix ({@link CLASS_NAME}). */
+const MIN_CLASS_STEM = 2;
+const MAX_CLASS_STEM = 48;
+const CLASS_SUFFIXES: readonly string[] = ['error', 'exception'];
+
+/** True when `text[start, end)` — a whole identifier run — is a snake-case identifier as {@link SNAKE_CASE} reads it. */
+function isSnakeCase(text: string, start: number, end: number): boolean {
+  if (!isLetter(text.charCodeAt(start))) return false;
+  let segmentStart = start;
+  let laterSegments = 0;
+  for (let index = start; index <= end; index += 1) {
+    if (index < end && text.charCodeAt(index) !== UNDERSCORE) continue;
+    const length = index - segmentStart;
+    if (length < 1 || length > MAX_SEGMENT_CHARS) return false;
+    if (index < end) laterSegments += 1;
+    segmentStart = index + 1;
+  }
+  return laterSegments >= 1 && laterSegments <= MAX_LATER_SEGMENTS;
+}
+
+/** True when `text[start, end)` — a whole identifier run of letters only — is a class name as {@link CLASS_NAME} reads it. */
+function isClassName(text: string, start: number, end: number, lettersOnly: boolean): boolean {
+  if (!lettersOnly) return false;
+  for (const suffix of CLASS_SUFFIXES) {
+    const stem = end - start - suffix.length;
+    if (stem >= MIN_CLASS_STEM && stem <= MAX_CLASS_STEM && text.startsWith(suffix, end - suffix.length)) return true;
+  }
+  return false;
+}
+
 /**
- * Code-like tokens of a lower-cased text.
+ * The snake-case identifiers and the class names of a lower-cased text, each in text order: the matches of
+ * {@link SNAKE_CASE} and of {@link CLASS_NAME}, found in one pass. Both patterns match only whole runs of
+ * `[a-z0-9_]` (their lookarounds), so each run is tested once against both shapes.
+ *
+ * @example identifierTokens('apiconnectionerror: rate_limit_exceeded') // { snakeCase: ['rate_limit_exceeded'], classNames: ['apiconnectionerror'] }
+ */
+export function identifierTokens(lowerText: string): { readonly snakeCase: string[]; readonly classNames: string[] } {
+  const snakeCase: string[] = [];
+  const classNames: string[] = [];
+  const length = lowerText.length;
+  let index = 0;
+  while (index < length) {
+    if (!isIdentifierCode(lowerText.charCodeAt(index))) {
+      index += 1;
+      continue;
+    }
+    const start = index;
+    let underscores = false;
+    let lettersOnly = true;
+    for (; index < length; index += 1) {
+      const code = lowerText.charCodeAt(index);
+      if (isLetter(code)) continue;
+      if (code === UNDERSCORE) underscores = true;
+      else if (!(code >= 0x30 && code <= 0x39)) break;
+      lettersOnly = false;
+    }
+    if (underscores) {
+      if (isSnakeCase(lowerText, start, index)) snakeCase.push(lowerText.slice(start, index));
+    } else if (isClassName(lowerText, start, index, lettersOnly)) {
+      classNames.push(lowerText.slice(start, index));
+    }
+  }
+  return { snakeCase, classNames };
+}
+
+/**
+ * Code-like tokens of a lower-cased text: key-value codes, then snake-case identifiers, then class names, each
+ * in text order.
  *
  * @example [...extractCodeTokens('{"type":"error","error":{"type":"overloaded_error"}}')] // includes 'overloaded_error'
  */
 export function extractCodeTokens(lowerText: string): Set<string> {
   const tokens = new Set<string>();
   collect(KEY_VALUE, lowerText, 1, tokens);
-  // Cheap gates: no underscore, no snake_case identifier; no "error"/"exception", no class name.
-  if (lowerText.includes('_')) collect(SNAKE_CASE, lowerText, 0, tokens);
-  if (lowerText.includes('error') || lowerText.includes('exception')) collect(CLASS_NAME, lowerText, 0, tokens);
+  const { snakeCase, classNames } = identifierTokens(lowerText);
+  for (const token of snakeCase) tokens.add(token);
+  for (const token of classNames) tokens.add(token);
   return tokens;
 }
 
@@ -53,6 +147,7 @@ export function extractCodeTokens(lowerText: string): Set<string> {
  */
 export function extractFinishReasons(lowerText: string): Set<string> {
   const reasons = new Set<string>();
-  collect(FINISH_REASON, lowerText, 1, reasons);
+  // Every match holds the word "reason": without it, no scan.
+  if (lowerText.includes('reason')) collect(FINISH_REASON, lowerText, 1, reasons);
   return reasons;
 }
