@@ -194,8 +194,17 @@ const PHRASE_HINT = new RegExp(
   'i',
 );
 
+/**
+ * Every text hint above holds a digit and one of these words (`retry_delay`, `retry-after`, `resets_in_seconds`,
+ * "try again in", "wait", "available again at" …), so a text without both gives nothing and is not scanned further.
+ */
+const HINT_WORD = /retry|reset|wait|try again|available again/i;
+const DIGIT = /\d/;
+
 /** Every pattern of this module, for the pattern audit test. */
 export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
+  HINT_WORD,
+  DIGIT,
   DURATION_PART,
   NUMERIC_SECONDS,
   OFFSET,
@@ -212,6 +221,7 @@ export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
  * @example retryAfterFromText('Your limit will reset at 2026-09-09 05:38:28', 0) // null (no zone)
  */
 export function retryAfterFromText(text: string, nowMs?: number): number | null {
+  if (!DIGIT.test(text) || !HINT_WORD.test(text)) return null;
   for (const { pattern, scale } of FIELD_HINTS) {
     const value = pattern.exec(text)?.[1];
     if (value === undefined) continue;
