@@ -156,15 +156,8 @@ function layerOf(verdict: Verdict): string {
 export function explainFailure(failure: ProviderFailure, options: ClassifyOptions = {}): FailureExplanation {
   const evidence = buildEvidence(failure);
   const verdict = decide(evidence);
-  const policy = REASON_POLICY[verdict.reason];
-  const requestedNowMs: unknown = options?.nowMs;
-  const nowMs = typeof requestedNowMs === 'number' && Number.isFinite(requestedNowMs) ? requestedNowMs : undefined;
   return {
-    reason: verdict.reason,
-    status: evidence.inputStatus ?? evidence.statedStatus,
-    retryAfterMs: parseRetryAfter({ headers: evidence.headers, texts: evidence.texts, nowMs }),
-    cooldownScope: policy.lane === 'none' ? null : policy.scope,
-    detail: verdict.rule,
+    ...classification(evidence, verdict, options),
     statusSource: evidence.inputStatus !== null ? 'input' : evidence.statedStatus !== null ? 'text' : null,
     matched: verdict.matched,
     trace: {
@@ -176,6 +169,20 @@ export function explainFailure(failure: ProviderFailure, options: ClassifyOption
       language: verdict.language ?? null,
       layer: layerOf(verdict),
     },
+  };
+}
+
+/** The classification of a decided failure: what {@link classifyFailure} returns and {@link explainFailure} extends. */
+function classification(evidence: Evidence, verdict: Verdict, options: ClassifyOptions): FailureClassification {
+  const policy = REASON_POLICY[verdict.reason];
+  const requestedNowMs: unknown = options?.nowMs;
+  const nowMs = typeof requestedNowMs === 'number' && Number.isFinite(requestedNowMs) ? requestedNowMs : undefined;
+  return {
+    reason: verdict.reason,
+    status: evidence.inputStatus ?? evidence.statedStatus,
+    retryAfterMs: parseRetryAfter({ headers: evidence.headers, texts: evidence.texts, nowMs }),
+    cooldownScope: policy.lane === 'none' ? null : policy.scope,
+    detail: verdict.rule,
   };
 }
 
@@ -192,6 +199,7 @@ export function explainFailure(failure: ProviderFailure, options: ClassifyOption
  * // { reason: 'billing', status: 429, retryAfterMs: null, cooldownScope: 'profile', detail: 'openai.insufficient_quota' }
  */
 export function classifyFailure(failure: ProviderFailure, options: ClassifyOptions = {}): FailureClassification {
-  const { reason, status, retryAfterMs, cooldownScope, detail } = explainFailure(failure, options);
-  return { reason, status, retryAfterMs, cooldownScope, detail };
+  // The same evidence and decision as explainFailure, without building the explanation.
+  const evidence = buildEvidence(failure);
+  return classification(evidence, decide(evidence), options);
 }
