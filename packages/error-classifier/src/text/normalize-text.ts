@@ -90,6 +90,11 @@ export function unescapeAndCollapse(text: string): string {
   const length = text.length;
   while (index < length) {
     const code = text.charCodeAt(index);
+    // Printable ASCII other than the backslash (most of any text) is kept as it is.
+    if (code > 0x20 && code < 0x7f && code !== BACKSLASH) {
+      index += 1;
+      continue;
+    }
     if (code === BACKSLASH) {
       flush(index);
       let next = index;
@@ -143,7 +148,8 @@ const HTML_MARKER = /<(?:!doctype html|html[\s>]|head>|body[\s>]|title>)/i;
 
 /** True when the text carries an HTML page (a proxy or CDN error page), possibly after a prefix. */
 export function looksLikeHtml(text: string): boolean {
-  return HTML_MARKER.test(text);
+  // Every marker opens with `<`: one character search before the pattern.
+  return text.includes('<') && HTML_MARKER.test(text);
 }
 
 const SCRIPT_END = /<\/script/gi;
