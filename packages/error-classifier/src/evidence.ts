@@ -10,6 +10,7 @@ import { completionOf, looksLikeFormattedAnswer } from './text/completion-body.j
 import type { CompletionShape } from './text/completion-body.js';
 import { boundedWindow, prepareText } from './text/normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './text/tokens.js';
+import { TrigramSet } from './text/trigrams.js';
 import { unwrap } from './text/unwrap.js';
 import type { InnerError } from './text/unwrap.js';
 
@@ -45,6 +46,8 @@ export interface Evidence {
   readonly completion: CompletionShape | null;
   /** Body, message and details, flattened, joined by ` | ` and lower-cased. */
   readonly text: string;
+  /** The trigrams of {@link text} (built on first use): which phrase patterns cannot match it. */
+  readonly trigrams: TrigramSet;
   /** The same texts before lower-casing (retry-after dates are read from these). */
   readonly texts: readonly string[];
   /** Code-like tokens of the texts plus the failure's own `code` and `errorType`, lower-cased. */
@@ -169,6 +172,7 @@ export function buildEvidence(input: ProviderFailure): Evidence {
     layers: unwrapped.layers,
     completion: completion?.shape ?? null,
     text,
+    trigrams: new TrigramSet(text),
     texts,
     tokens,
     finishReasons: extractFinishReasons(text),

@@ -4,6 +4,8 @@
  */
 import type { FailoverReason } from '@understudy/contracts';
 import type { Evidence } from '../evidence.js';
+import { patternNeeds } from '../text/trigrams.js';
+import type { PatternNeeds } from '../text/trigrams.js';
 
 /** The outcome of the first rule that matched. */
 export interface Verdict {
@@ -34,6 +36,11 @@ export interface TextRule {
   readonly language: PhraseLanguage;
   /** Extra condition on the evidence (status range, provider); the rule is skipped when it returns false. */
   readonly applies?: (evidence: Evidence) => boolean;
+  /**
+   * The trigrams a text must hold for `pattern` to match (`patternNeeds`), set by {@link family}; the pattern is
+   * not run over a text that lacks them. Absent or `null`: always run.
+   */
+  readonly needs?: PatternNeeds | null;
 }
 
 /** The longest matched text kept in a verdict. */
@@ -48,6 +55,8 @@ export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence): 
   for (const rule of rules) {
     // Chinese and Japanese phrases cannot match a text without CJK characters: skip the scan.
     if (rule.language !== 'en' && !evidence.cjk) continue;
+    // A text without the literals every match needs cannot match: skip the scan (never changes the verdict).
+    if (rule.needs !== undefined && !evidence.trigrams.mayMatch(rule.needs)) continue;
     if (rule.applies !== undefined && !rule.applies(evidence)) continue;
     const match = rule.pattern.exec(evidence.text);
     if (match !== null) {
@@ -79,7 +88,8 @@ export function family(
     if (patterns.length === 0) continue;
     // One scan per family and language: the phrases compile into one alternation (same reason, same condition).
     const pattern = patterns.length === 1 ? (patterns[0] as RegExp) : new RegExp(patterns.map((each) => `(?:${each.source})`).join('|'));
-    rules.push(applies === undefined ? { id, reason, pattern, language } : { id, reason, pattern, language, applies });
+    const needs = patternNeeds(pattern);
+    rules.push(applies === undefined ? { id, reason, pattern, language, needs } : { id, reason, pattern, language, applies, needs });
   }
   return rules;
 }
