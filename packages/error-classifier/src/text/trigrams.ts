@@ -45,12 +45,16 @@ function literalTrigrams(literal: string): number[] {
 }
 
 /**
- * What one pattern needs of a text, compiled for {@link TrigramSet.mayMatch}: any of its alternatives, each needing
- * all of its clauses, each satisfied by any of its literals, each present when all its trigram hashes are. Laid
- * out flat — `[alternatives, (length, clauses, (length, literals, (hashes, …hash)…)…)…]` — so a test walks
- * one typed array.
+ * What one pattern needs of a text, compiled for {@link TrigramSet.mayMatch}. `program`: any of its alternatives,
+ * each needing all of its clauses, each satisfied by any of its literals, each present when all its trigram hashes
+ * are, laid out flat — `[alternatives, (length, clauses, (length, literals, (hashes, …hash)…)…)…]` — so a test
+ * walks one typed array. `keys`: the rarest trigram of each literal of each alternative's first clause; a text
+ * holding none of them satisfies no alternative, which one tight loop tells before the program runs.
  */
-export type PatternNeeds = Uint16Array;
+export interface PatternNeeds {
+  readonly keys: Uint16Array;
+  readonly program: Uint16Array;
+}
 
 /**
  * The needs of `pattern`, or `null` when nothing is known (the pattern then always runs).
@@ -61,24 +65,26 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
   const alternatives = requiredLiterals(pattern);
   if (alternatives === null) return null;
   const program: number[] = [alternatives.length];
+  const keys = new Set<number>();
   for (const clauses of alternatives) {
     const alternativeAt = program.length;
     program.push(0, clauses.length);
     // Most telling clause first (one literal before a choice of several, then the longer literal), so that an
     // alternative the text lacks is usually refused on its first trigram.
     const ordered = [...clauses].sort((left, right) => left.length - right.length || (right[0]?.length ?? 0) - (left[0]?.length ?? 0));
-    for (const literals of ordered) {
+    ordered.forEach((literals, index) => {
       const clauseAt = program.length;
       program.push(0, literals.length);
       for (const literal of literals) {
         const hashes = literalTrigrams(literal);
         program.push(hashes.length, ...hashes);
+        if (index === 0 && hashes[0] !== undefined) keys.add(hashes[0]);
       }
       program[clauseAt] = program.length - clauseAt - 1;
-    }
+    });
     program[alternativeAt] = program.length - alternativeAt - 1;
   }
-  return Uint16Array.from(program);
+  return { keys: Uint16Array.from(keys), program: Uint16Array.from(program) };
 }
 
 /** The trigram set of one text, built on first use. */
@@ -118,32 +124,44 @@ export class TrigramSet {
     if (this.text.length < MIN_LITERAL_CHARS) return false;
     const bits = this.bits ?? this.build();
     const { mask } = this;
-    const alternatives = needs[0] as number;
-    let alternative = 1;
-    for (let left = alternatives; left > 0; left -= 1) {
-      const alternativeEnd = alternative + 1 + (needs[alternative] as number);
-      let clause = alternative + 2;
-      let met = true;
-      while (met && clause < alternativeEnd) {
-        const clauseEnd = clause + 1 + (needs[clause] as number);
-        met = false;
-        for (let literal = clause + 2; literal < clauseEnd && !met; ) {
-          const hashesEnd = literal + 1 + (needs[literal] as number);
-          met = true;
-          for (let at = literal + 1; at < hashesEnd; at += 1) {
-            const hash = (needs[at] as number) & mask;
-            if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) {
-              met = false;
-              break;
-            }
-          }
-          literal = hashesEnd;
-        }
-        clause = clauseEnd;
-      }
-      if (met) return true;
-      alternative = alternativeEnd;
+    const { keys } = needs;
+    let anyKey = false;
+    for (let index = 0; index < keys.length && !anyKey; index += 1) {
+      const hash = (keys[index] as number) & mask;
+      anyKey = ((bits[hash >>> 5] as number) & (1 << (hash & 31))) !== 0;
     }
-    return false;
+    if (!anyKey) return false;
+    return programMet(bits, mask, needs.program);
   }
+}
+
+/** True when some alternative of `needs` has every clause met by a literal all of whose hashes are in `bits`. */
+function programMet(bits: Int32Array, mask: number, needs: Uint16Array): boolean {
+  const alternatives = needs[0] as number;
+  let alternative = 1;
+  for (let left = alternatives; left > 0; left -= 1) {
+    const alternativeEnd = alternative + 1 + (needs[alternative] as number);
+    let clause = alternative + 2;
+    let met = true;
+    while (met && clause < alternativeEnd) {
+      const clauseEnd = clause + 1 + (needs[clause] as number);
+      met = false;
+      for (let literal = clause + 2; literal < clauseEnd && !met; ) {
+        const hashesEnd = literal + 1 + (needs[literal] as number);
+        met = true;
+        for (let at = literal + 1; at < hashesEnd; at += 1) {
+          const hash = (needs[at] as number) & mask;
+          if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) {
+            met = false;
+            break;
+          }
+        }
+        literal = hashesEnd;
+      }
+      clause = clauseEnd;
+    }
+    if (met) return true;
+    alternative = alternativeEnd;
+  }
+  return false;
 }
