@@ -11,7 +11,7 @@ import picocolors from 'picocolors';
 export type Colors = ReturnType<typeof picocolors.createColors>;
 
 /** True when the stream is a terminal (so colour and tables are for a person). */
-export function isTerminal(stream: Writable): boolean {
+function isTerminal(stream: Writable): boolean {
   return (stream as Writable & { readonly isTTY?: boolean }).isTTY === true;
 }
 

@@ -105,7 +105,7 @@ export function inlineKeysOf(config: UnderstudyConfig): InlineKey[] {
  * state when `UNDERSTUDY_POSTGRES_URL` / `state.postgres.url` is set (README "Running several replicas"); the
  * store's `close()` then closes that connection too.
  */
-export async function openStore(context: CommandContext, options: { readonly readOnly?: boolean } = {}): Promise<AuthProfileStore> {
+async function openStore(context: CommandContext, options: { readonly readOnly?: boolean } = {}): Promise<AuthProfileStore> {
   const base = {
     stateDir: context.paths.stateRoot,
     agentId: context.agentId,

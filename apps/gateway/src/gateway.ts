@@ -93,7 +93,7 @@ export class GatewayStartError extends UnderstudyError<'unsafe_bind' | 'invalid_
 }
 
 /** The state root the gateway uses: `UNDERSTUDY_STATE_DIR`, else `state.dir`, else `<home>/.understudy`. */
-export function gatewayStateDir(config: UnderstudyConfig, settings: Pick<RuntimeEnv, 'stateDir'>, homeDir: string): string {
+function gatewayStateDir(config: UnderstudyConfig, settings: Pick<RuntimeEnv, 'stateDir'>, homeDir: string): string {
   return resolveStateRoot({ homeDir, stateDir: settings.stateDir ?? config.state.dir });
 }
 
@@ -102,7 +102,7 @@ export function gatewayStateDir(config: UnderstudyConfig, settings: Pick<Runtime
  *
  * @throws {GatewayStartError} `unsafe_bind`.
  */
-export function checkBindSafety(config: UnderstudyConfig): void {
+function checkBindSafety(config: UnderstudyConfig): void {
   if (!isLoopbackHost(config.gateway.host) && config.gateway.auth.token === undefined) {
     throw new GatewayStartError(
       'unsafe_bind',

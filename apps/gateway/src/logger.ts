@@ -70,7 +70,7 @@ const NESTED_SECRET_PATHS = [
  * Explicit paths, no deep wildcards: pino's wildcard redaction costs half a millisecond per line, which the
  * request path cannot afford. Strings everywhere are scrubbed as well (see {@link scrubSecrets}).
  */
-export const REDACT_PATHS: readonly string[] = Object.freeze([
+const REDACT_PATHS: readonly string[] = Object.freeze([
   ...SECRET_FIELDS.map((field) => (/^[A-Za-z_$][\w$]*$/.test(field) ? field : `["${field}"]`)),
   ...NESTED_SECRET_PATHS,
 ]);
@@ -213,7 +213,7 @@ function writeOut(destination: { flush(): void }): void {
 }
 
 /** Bytes of log lines the default destination collects before it writes them in one system call (≈ 15 access lines). */
-export const LOG_BUFFER_BYTES = 4096;
+const LOG_BUFFER_BYTES = 4096;
 
 /** Longest a line waits in the default destination's buffer before it is written, ms. */
 export const LOG_FLUSH_INTERVAL_MS = 200;

@@ -40,6 +40,7 @@ export type { ChatStream } from './chat-stream.js';
 export { completeAttempt, streamAttempt } from './attempt.js';
 export type { AttemptOptions, CandidateRequest, ClientResolver } from './attempt.js';
 export { ProviderCallError, ProviderOptionsError } from './provider-call-error.js';
+export type { ProviderErrorCode } from './provider-call-error.js';
 export { ANTHROPIC_VERSION, authHeaders } from './auth-headers.js';
 export { OAuthRefresher } from './oauth-refresher.js';
 export type { OAuthCredentialSink, OAuthCredentialStore, OAuthRefreshOptions, RefreshOutcome } from './oauth-refresher.js';

@@ -26,7 +26,7 @@ import { markdownPath, renderMarkdownReport, writeMarkdownReport, writeReport } 
 import { findRepoRoot } from './repo-root.js';
 
 /** Every suite, in the order they run. */
-export const SUITES: readonly BenchSuite[] = [classifierSuite, gatewaySuite, failoverSuite, storeSuite, postgresSuite()];
+const SUITES: readonly BenchSuite[] = [classifierSuite, gatewaySuite, failoverSuite, storeSuite, postgresSuite()];
 
 /** Parsed command line of the bench. */
 export interface BenchArguments {

@@ -12,7 +12,7 @@ export function writeReport(file: string, report: BenchReport): void {
 }
 
 /** A number for people: integers with thousands separators, small values with 3 significant digits. */
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
   return Number(value.toPrecision(3)).toString();
@@ -48,7 +48,7 @@ export function markdownPath(jsonFile: string): string {
  * The machine in one line, e.g. `AMD EPYC × 2 cores, 23.5 GiB, Node v20.20.2, Linux 6.8 x64, load 0.1/0.2/0.3,
  * 2026-01-01T…`.
  */
-export function machineLine(machine: BenchReport['machine']): string {
+function machineLine(machine: BenchReport['machine']): string {
   return [
     `${machine.cpu} × ${machine.cores} cores`,
     `${formatNumber(machine.totalMemoryMiB / 1024)} GiB`,

@@ -22,13 +22,13 @@ import { spawnServer } from './processes.js';
 import type { ServerProcess } from './processes.js';
 
 /** The model id every provider serves in the bench. */
-export const BENCH_MODEL = 'bench-model';
+const BENCH_MODEL = 'bench-model';
 
 /** The admin token of the bench's gateways (loopback only, thrown away with the temp folder). */
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token';
 
 /** The stored profile of the cooling primary. */
-export const COOLING_PROFILE_ID = 'cool:bench';
+const COOLING_PROFILE_ID = 'cool:bench';
 
 /** The inline profile of the failover figure's rate-limited primary. */
 export const LIMITED_PROFILE_ID = 'limited:inline';

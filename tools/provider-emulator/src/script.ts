@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { UnderstudyError } from '@understudy/contracts';
 
 /** The wire formats the emulator speaks (the same names as config `models.providers.<id>.api`). */
-export const EMULATOR_APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'] as const;
+const EMULATOR_APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'] as const;
 
 /** One of {@link EMULATOR_APIS}. */
 export type EmulatorApi = (typeof EMULATOR_APIS)[number];
@@ -151,8 +151,6 @@ export type EmulatorRoute = z.infer<typeof routeSchema>;
 export type EmulatorStep = z.infer<typeof stepSchema>;
 /** One step of the OAuth token endpoint. */
 export type OAuthStep = z.infer<typeof oauthStepSchema>;
-/** How the emulator plays a device login. */
-export type DeviceLogin = z.infer<typeof deviceLoginSchema>;
 
 /** The script used when none is given: every request gets an ok answer echoing the last user message. */
 export const EMPTY_SCRIPT: EmulatorScript = Object.freeze({ routes: [] });

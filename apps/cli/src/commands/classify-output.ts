@@ -60,7 +60,7 @@ const STATUS_SOURCE: Readonly<Record<string, string>> = {
  *
  * @example traceText(explanation) // 'decided by phrase · unwrapped prefix › json › error · inner status 429 · …'
  */
-export function traceText(result: FailureExplanation): string {
+function traceText(result: FailureExplanation): string {
   const trace = result.trace;
   const parts = [`decided by ${trace.layer}`];
   parts.push(trace.unwrapped.length === 0 ? 'no wrapper' : `unwrapped ${trace.unwrapped.join(' › ')}`);

@@ -36,7 +36,7 @@ export interface ClassifyCommandOptions {
  *
  * @throws {CliError} (exit 2) when it is not a non-negative integer.
  */
-export function parseNowOption(value: string | undefined, fallbackMs: number): number {
+function parseNowOption(value: string | undefined, fallbackMs: number): number {
   if (value === undefined) return fallbackMs;
   if (!/^\s*\d{1,16}\s*$/.test(value)) {
     throw new CliError(`--now must be a time in epoch milliseconds (e.g. 1767225600000), got "${value}"`, {
@@ -56,7 +56,7 @@ async function writeText(stream: Writable, text: string): Promise<void> {
  *
  * @returns the exit code: 0, or 2 when at least one line could not be read.
  */
-export async function runClassify(io: CliIo, options: ClassifyCommandOptions): Promise<number> {
+async function runClassify(io: CliIo, options: ClassifyCommandOptions): Promise<number> {
   const nowMs = parseNowOption(options.now, Date.now());
   const provider = options.provider?.trim() === '' ? undefined : options.provider;
   const explain = options.explain === true;

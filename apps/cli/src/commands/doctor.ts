@@ -128,7 +128,7 @@ function checkPermissions(paths: StatePaths, fix: boolean): DoctorCheck {
  * Runs every check (and fix) for the agent of `options.agent`, or with `allAgents` for every agent under the
  * state root (the default agent's report on top, the others in `otherAgents`).
  */
-export async function runDoctor(options: DoctorOptions, io: CliIo, scope: { readonly allAgents?: boolean } = {}): Promise<DoctorReport> {
+async function runDoctor(options: DoctorOptions, io: CliIo, scope: { readonly allAgents?: boolean } = {}): Promise<DoctorReport> {
   const config = checkConfig(options, io);
   const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, settings: settingsOf(io), homeDir: homeDirOf(io), config: config.config });
   const doctored = await doctorOf(options, config, paths);

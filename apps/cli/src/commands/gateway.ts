@@ -17,8 +17,8 @@ import type { RegisterCommand } from '../main.js';
 export const GATEWAY_ENTRY_ENV = 'UNDERSTUDY_GATEWAY_ENTRY';
 
 /** The gateway package and the bin of it that the command runs. */
-export const GATEWAY_PACKAGE = '@understudy/gateway';
-export const GATEWAY_BIN = 'understudy-gateway';
+const GATEWAY_PACKAGE = '@understudy/gateway';
+const GATEWAY_BIN = 'understudy-gateway';
 
 /**
  * The gateway's entry: `UNDERSTUDY_GATEWAY_ENTRY`, else the `understudy-gateway` bin of the `@understudy/gateway`
@@ -65,7 +65,7 @@ const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2,
  * @returns its exit code (128 + the signal number when a signal ended it).
  * @throws {CliError} when the entry is missing (not built yet).
  */
-export async function runGatewayProcess(args: readonly string[], io: CliIo): Promise<number> {
+async function runGatewayProcess(args: readonly string[], io: CliIo): Promise<number> {
   const entry = gatewayEntry(io.env);
   if (!fs.existsSync(entry)) {
     throw new CliError(`the gateway is not built (${entry} is missing): run "pnpm build", or start it with "pnpm start"`, {

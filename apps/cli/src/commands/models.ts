@@ -72,7 +72,7 @@ export interface StatusReport {
 }
 
 /** Builds the status report of one agent. */
-export async function buildStatusReport(context: CommandContext, store: AuthProfileStore, nowMs: number): Promise<StatusReport> {
+async function buildStatusReport(context: CommandContext, store: AuthProfileStore, nowMs: number): Promise<StatusReport> {
   const { config } = context;
   const selection = configuredSelection(config.agents, context.agentId, false);
   const stored = await store.listProfiles();

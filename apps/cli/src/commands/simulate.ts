@@ -24,7 +24,7 @@ export interface SimulateCommandOptions {
  * @returns the exit code (0).
  * @throws {CliError} exit 2 for an invalid scenario.
  */
-export async function runSimulate(io: CliIo, file: string, options: SimulateCommandOptions): Promise<number> {
+async function runSimulate(io: CliIo, file: string, options: SimulateCommandOptions): Promise<number> {
   const loaded = loadScenario(file);
   try {
     const output = await runScenario(loaded, {

@@ -25,7 +25,7 @@ import { openScenarioStore } from './scenario-store.js';
 import { scriptedAttempt } from './scripted-provider.js';
 
 /** The session key simulated turns use unless a turn names its own. */
-export const SIMULATION_SESSION_KEY = 'simulate';
+const SIMULATION_SESSION_KEY = 'simulate';
 
 /** One attempt in the output. */
 export interface AttemptOutput {

@@ -118,7 +118,7 @@ function normaliseResult(key: 'ok' | 'status' | 'error', value: object): Normali
 }
 
 /** One scripted provider result; the key present (`ok`, `status`, `error`) picks its shape. */
-export const scenarioResultSchema = z.unknown().transform((value, context): ScenarioResult => {
+const scenarioResultSchema = z.unknown().transform((value, context): ScenarioResult => {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const fields = value as Record<string, unknown>;
     const key = fields['ok'] === true ? 'ok' : (['status', 'error', 'ok'] as const).find((name) => Object.hasOwn(value, name));

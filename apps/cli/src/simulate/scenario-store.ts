@@ -39,7 +39,7 @@ import { ScenarioFieldError } from './scenario-load.js';
 import type { ScenarioProfile, ScenarioSession } from './scenario-schema.js';
 
 /** The placeholder credential of a scenario profile: a valid one of its type unless the scenario says otherwise. */
-export function placeholderCredential(profile: ScenarioProfile, provider: string): Credential {
+function placeholderCredential(profile: ScenarioProfile, provider: string): Credential {
   const secret = (value: string | null | undefined, fallback: string): Secret | undefined =>
     value === null ? undefined : new Secret(value ?? fallback);
   const placeholder = `sim-${profile.type}-${profile.id}`;
@@ -129,7 +129,7 @@ export interface ScenarioStore {
 }
 
 /** The session patch of the scenario's initial session. */
-export function initialSessionPatch(session: ScenarioSession, nowMs: number): SessionPatch {
+function initialSessionPatch(session: ScenarioSession, nowMs: number): SessionPatch {
   const { pendingLiveSwitch, fallbackNotice, ...fields } = session;
   const patch: Record<string, unknown> = {};
   for (const key of [

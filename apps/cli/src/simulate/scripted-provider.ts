@@ -34,7 +34,7 @@ function matches(outcome: ScenarioOutcome, candidate: Candidate, profile: string
 }
 
 /** The provider failure a scripted failure result stands for. */
-export function failureOfResult(result: Exclude<ScenarioResult, { kind: 'ok' }>, candidate: Candidate): ProviderFailure {
+function failureOfResult(result: Exclude<ScenarioResult, { kind: 'ok' }>, candidate: Candidate): ProviderFailure {
   const base = { provider: candidate.provider, model: candidate.model, ...(result.afterOutput ? { outputStarted: true, phase: 'stream' as const } : {}) };
   if (result.kind === 'http') {
     const headers = Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name.toLowerCase(), value]));

@@ -158,7 +158,7 @@ function agentError(error: unknown, agentId: string): GatewayError {
 /**
  * Checks the admin token. @throws {GatewayError} 404 when the admin API is off, 401 for a missing or wrong token.
  */
-export function checkAdminAccess(request: IncomingMessage, adminToken: string | undefined): void {
+function checkAdminAccess(request: IncomingMessage, adminToken: string | undefined): void {
   if (adminToken === undefined) {
     throw new GatewayError(404, 'not_found', 'the admin API is off: set gateway.auth.adminToken in the config to enable it', { code: 'admin_disabled' });
   }

@@ -10,7 +10,7 @@ import { renderOpenAIModelList } from '../wire/openai-response.js';
 import { validModelNames } from './model-selection.js';
 
 /** The model list entries, in order: `default`, agents, aliases, models. */
-export function modelListEntries(config: UnderstudyConfig): { readonly id: string; readonly ownedBy: string }[] {
+function modelListEntries(config: UnderstudyConfig): { readonly id: string; readonly ownedBy: string }[] {
   const valid = validModelNames(config);
   const seen = new Set<string>();
   const entries: { id: string; ownedBy: string }[] = [];

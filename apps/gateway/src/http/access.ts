@@ -24,12 +24,6 @@ export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   return match?.[1];
 }
 
-/** The client's token: the bearer token, else `x-api-key`. */
-export function clientToken(headers: IncomingHttpHeaders): string | undefined {
-  const apiKey = headers['x-api-key'];
-  return bearerToken(headers) ?? (typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined);
-}
-
 /** True when the request may use the API: no token is configured, or it carries the right one. */
 export function clientAllowed(headers: IncomingHttpHeaders, token: string | undefined): boolean {
   if (token === undefined) return true;

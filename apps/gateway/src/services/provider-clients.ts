@@ -14,7 +14,7 @@ import { createProviderClient } from '@understudy/providers';
 import { providerSettings } from '../config-lookup.js';
 
 /** The client timeouts of one provider, from config (ms). */
-export function providerTimeouts(config: UnderstudyConfig, provider: ProviderConfig): ProviderTimeouts {
+function providerTimeouts(config: UnderstudyConfig, provider: ProviderConfig): ProviderTimeouts {
   const timeouts = { ...config.models.timeouts, ...Object.fromEntries(Object.entries(provider.timeouts ?? {}).filter(([, value]) => value !== undefined)) };
   return {
     connectTimeoutMs: timeouts.connectMs,
@@ -33,7 +33,7 @@ export function providerRequestTimeoutMs(config: UnderstudyConfig, providerId: s
 }
 
 /** The refresh settings of a provider's OAuth profiles, or `undefined` when no token endpoint is known. */
-export function providerOAuth(providerId: string, provider: ProviderConfig): OAuthRefreshOptions | undefined {
+function providerOAuth(providerId: string, provider: ProviderConfig): OAuthRefreshOptions | undefined {
   const oauth = resolveProviderOAuth(providerId, provider);
   if (oauth === undefined) return undefined;
   return {

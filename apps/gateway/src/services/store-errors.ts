@@ -21,13 +21,13 @@ function isSqliteError(error: unknown): error is Error & { readonly code: string
  * True when `error` says the agent's state store itself is unusable (as opposed to bad input or a bug): an
  * `AuthStoreError` about the database, or a raw SQLite error from a store call.
  */
-export function isStoreFailure(error: unknown): boolean {
+function isStoreFailure(error: unknown): boolean {
   if (AuthStoreError.isInstance(error)) return !BAD_INPUT_CODES.has(error.code) && error.code !== 'profile_not_found';
   return isSqliteError(error);
 }
 
 /** The command that checks (and where it can, repairs) an agent's store. */
-export function doctorCommand(agentId: string | undefined): string {
+function doctorCommand(agentId: string | undefined): string {
   return agentId === undefined || agentId === 'main' ? 'understudy doctor' : `understudy doctor --agent ${agentId}`;
 }
 
@@ -50,7 +50,7 @@ export function storeUnavailable(agentId: string | undefined, cause: unknown): G
  * The 503 for a write that needs the shared PostgreSQL state while it cannot be reached (`/model`, admin
  * session and profile changes). Chat requests are not refused: they are answered from the last known state.
  */
-export function stateUnreachable(cause: unknown): GatewayError {
+function stateUnreachable(cause: unknown): GatewayError {
   return new GatewayError(
     503,
     'unavailable',

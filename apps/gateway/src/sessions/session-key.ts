@@ -9,7 +9,7 @@ import { invalidRequest } from '../gateway-error.js';
 const SESSION_KEY = /^[\x21-\x7e][\x20-\x7e]{0,255}$/;
 
 /** True when `key` is a valid session key. @example isValidSessionKey('chat-42') // true */
-export function isValidSessionKey(key: string): boolean {
+function isValidSessionKey(key: string): boolean {
   return SESSION_KEY.test(key);
 }
 

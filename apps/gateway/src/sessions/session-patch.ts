@@ -16,7 +16,7 @@ const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional(
 const text = z.string().trim().min(1);
 
 /** The body of `PATCH /admin/sessions/:key`. Unknown keys are a 400 naming them. */
-export const sessionPatchBodySchema = z.strictObject({
+const sessionPatchBodySchema = z.strictObject({
   /** Convenience: `"provider/model[@profile]"` or an alias, like `/model`; `null` is `/model default`. */
   model: nullable(text),
   providerOverride: nullable(text),

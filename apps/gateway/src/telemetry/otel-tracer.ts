@@ -27,7 +27,7 @@ const CARRIER_GETTER: TextMapGetter<Readonly<Record<string, string | undefined>>
 };
 
 /** The attribute names, GenAI semantic conventions first (`gen_ai.*`), then understudy's own. */
-export const SPAN_ATTRIBUTES = {
+const SPAN_ATTRIBUTES = {
   operation: 'gen_ai.operation.name',
   provider: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',

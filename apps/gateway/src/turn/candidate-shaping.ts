@@ -10,7 +10,7 @@ import type { Candidate } from '@understudy/contracts';
 import type { ChatRequest, ModelCapabilities } from '@understudy/providers';
 
 /** What the target model accepts, from its metadata (unknown figures left out: the request is sent unchanged). */
-export function modelCapabilities(config: UnderstudyConfig, candidate: Candidate): ModelCapabilities {
+function modelCapabilities(config: UnderstudyConfig, candidate: Candidate): ModelCapabilities {
   const metadata = lookupModelMetadata(config, candidate);
   return {
     ...(metadata.reasoning === undefined ? {} : { reasoning: metadata.reasoning }),

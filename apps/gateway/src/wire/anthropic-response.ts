@@ -34,7 +34,7 @@ export function renderAnthropicError(error: GatewayError): Record<string, unknow
 }
 
 /** Anthropic's `stop_reason` for an internal finish reason. */
-export function anthropicStopReason(reason: FinishReason, raw?: string): string {
+function anthropicStopReason(reason: FinishReason, raw?: string): string {
   switch (reason) {
     case 'length':
       return 'max_tokens';

@@ -33,7 +33,7 @@ export function openAIChunkIdentity(data: string): StreamIdentity | undefined {
  * `data` with its first `"model":"…"` value replaced by `model` (the upstream's events are compact JSON; an event
  * written otherwise keeps its own value). String work only: the event was already parsed once by the decoder.
  */
-export function withModel(data: string, model: string): string {
+function withModel(data: string, model: string): string {
   const start = data.indexOf(MODEL_KEY);
   if (start === -1) return data;
   const valueStart = start + MODEL_KEY.length;

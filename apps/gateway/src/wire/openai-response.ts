@@ -33,7 +33,7 @@ export function renderOpenAIError(error: GatewayError): Record<string, unknown> 
 }
 
 /** OpenAI's `finish_reason` for an internal one. */
-export function openAIFinishReason(reason: FinishReason): string {
+function openAIFinishReason(reason: FinishReason): string {
   switch (reason) {
     case 'length':
     case 'tool_calls':

@@ -117,7 +117,7 @@ export interface DialectFields {
 }
 
 /** True when any message carries an image part (the configured image chain then applies). */
-export function hasImage(messages: readonly ChatMessage[]): boolean {
+function hasImage(messages: readonly ChatMessage[]): boolean {
   return messages.some(
     (entry) => entry.content !== null && typeof entry.content !== 'string' && entry.content.some((part) => part.kind === 'image'),
   );

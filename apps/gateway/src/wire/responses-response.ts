@@ -11,7 +11,7 @@ import { StreamEnding, sseEvent } from './dialect.js';
 import { renderOpenAIError } from './openai-response.js';
 
 /** Responses usage: input/output/total with the cached and reasoning details. */
-export function responsesUsage(usage: ChatUsage | undefined): Record<string, unknown> {
+function responsesUsage(usage: ChatUsage | undefined): Record<string, unknown> {
   return {
     input_tokens: usage?.inputTokens ?? 0,
     input_tokens_details: { cached_tokens: usage?.cachedInputTokens ?? 0 },

@@ -18,7 +18,7 @@ export function portkeyVersion(): string {
 }
 
 /** The installed `start-server.js`, resolved from this package. @throws when the package is not installed. */
-export function portkeyEntry(): string {
+function portkeyEntry(): string {
   const require = createRequire(import.meta.url);
   return path.join(path.dirname(require.resolve('@portkey-ai/gateway/package.json')), 'build/start-server.js');
 }

@@ -17,7 +17,7 @@ export interface BenchPayload {
 }
 
 /** The fixture files read, relative to the repository root. */
-export const FIXTURE_FILES = [
+const FIXTURE_FILES = [
   'packages/error-classifier/fixtures/provider-errors.jsonl',
   'packages/error-classifier/fixtures/extra-cases.jsonl',
   'packages/error-classifier/fixtures/provider-errors-2.jsonl',
@@ -84,7 +84,7 @@ const CJK_ALPHABET =
 const CJK_COMMA = 0xff0c;
 
 /** `chars` characters of seeded random CJK text (common hanzi, with a full-width comma now and then). */
-export function randomCjkBody(chars: number, seed = 7): string {
+function randomCjkBody(chars: number, seed = 7): string {
   const random = seededRandom(seed);
   const codes = new Uint16Array(chars);
   for (let index = 0; index < chars; index += 1) {

@@ -21,7 +21,7 @@ export interface ClassifierBenchSettings {
 }
 
 /** Default settings for a full or a quick run. */
-export function classifierSettings(quick: boolean): ClassifierBenchSettings {
+function classifierSettings(quick: boolean): ClassifierBenchSettings {
   return quick
     ? { throughputBudgetMs: 300, repeatsPerPayload: 3, largeBodyBytes: LARGE_BODY_BYTES }
     : { throughputBudgetMs: 3000, repeatsPerPayload: 7, largeBodyBytes: LARGE_BODY_BYTES };
@@ -58,7 +58,7 @@ function median(values: readonly number[]): number {
 }
 
 /** The payload whose median classification time is the longest, with that time in ms. */
-export function measureSlowest(payloads: readonly BenchPayload[], repeats: number): { readonly id: string; readonly ms: number } {
+function measureSlowest(payloads: readonly BenchPayload[], repeats: number): { readonly id: string; readonly ms: number } {
   let slowest = { id: '', ms: 0 };
   for (const payload of payloads) {
     classifyOnce(payload); // warm-up

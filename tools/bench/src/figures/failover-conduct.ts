@@ -110,7 +110,7 @@ function dispatcher(): Agent {
  * then {@link HEALTHY_SCRIPT}, with a request every `requestIntervalMs` from the start until the primary has
  * answered one (or the cap).
  */
-export async function recoveryRun(to: HttpTarget, emulatorUrl: string, outageMs: number, settings: ConductSettings): Promise<RecoveryRun> {
+async function recoveryRun(to: HttpTarget, emulatorUrl: string, outageMs: number, settings: ConductSettings): Promise<RecoveryRun> {
   const agent = dispatcher();
   const answers: RecoveryAnswer[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -159,7 +159,7 @@ export async function recoveryRun(to: HttpTarget, emulatorUrl: string, outageMs:
  * One request to a target whose primary never answers: seconds to the complete answer from the fallback, or why
  * there is none (no answer within `capMs`, an error status, an incomplete answer, the primary's name on it).
  */
-export async function silentSample(to: HttpTarget, stream: boolean, capMs: number): Promise<Measured> {
+async function silentSample(to: HttpTarget, stream: boolean, capMs: number): Promise<Measured> {
   const agent = dispatcher();
   const signal = AbortSignal.timeout(capMs);
   const startedAtMs = performance.now();

@@ -33,7 +33,7 @@ export interface FailoverBenchSettings {
 }
 
 /** Default settings for a full or a quick run. */
-export function failoverSettings(quick: boolean): FailoverBenchSettings {
+function failoverSettings(quick: boolean): FailoverBenchSettings {
   return quick ? { warmupSamples: 5, rounds: 3, samplesPerRound: 5 } : { warmupSamples: 20, rounds: 5, samplesPerRound: 20 };
 }
 
@@ -83,7 +83,7 @@ function sampler(target: HttpTarget, upstreamUrl: string, before: () => Promise<
 }
 
 /** Measures the decision times by target (per round, the median of its samples). */
-export async function measureFailover(options: SuiteOptions, settings: FailoverBenchSettings): Promise<Record<string, number[]>> {
+async function measureFailover(options: SuiteOptions, settings: FailoverBenchSettings): Promise<Record<string, number[]>> {
   const folder = runFolder('failover');
   const servers: ServerProcess[] = [];
   const samplers: Sampler[] = [];

@@ -66,7 +66,7 @@ export function gatewaySettings(quick: boolean): GatewayBenchSettings {
 }
 
 /** Content chunks of the relayed long stream (`gateway.stream_chunks_per_s`). */
-export const LONG_STREAM_CHUNKS = 2_000;
+const LONG_STREAM_CHUNKS = 2_000;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -138,7 +138,7 @@ async function sizedPhase(
 }
 
 /** Measures everything with explicit settings. */
-export async function measureGateway(options: SuiteOptions, settings: GatewayBenchSettings): Promise<GatewayMeasurements> {
+async function measureGateway(options: SuiteOptions, settings: GatewayBenchSettings): Promise<GatewayMeasurements> {
   const folder = runFolder('gateway');
   const servers: ServerProcess[] = [];
   const timed: TimedTarget[] = [];

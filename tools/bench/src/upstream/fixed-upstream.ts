@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
 /** Milliseconds between the stream's content chunks after the first. */
-export const STREAM_CHUNK_GAP_MS = 1;
+const STREAM_CHUNK_GAP_MS = 1;
 
 /** One recorded event of the failover figure. */
 export interface UpstreamEvent {
@@ -68,7 +68,7 @@ const STREAM_REST = [' from', ' the', ' bench', ' upstream.'].map((text) => chun
 const STREAM_TAIL = `${chunk({}, 'stop')}data: [DONE]\n\n`;
 
 /** From this `max_tokens` on, a streamed answer is that many content chunks written back to back. */
-export const LONG_STREAM_MIN_TOKENS = 1_000;
+const LONG_STREAM_MIN_TOKENS = 1_000;
 
 /** Whether the request asks for a stream, and how many back-to-back chunks (0: the short timed stream). */
 function streamRequest(body: string): { readonly stream: boolean; readonly chunks: number } {
