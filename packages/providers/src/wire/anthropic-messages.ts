@@ -3,28 +3,9 @@
  * named events `message_start`, `content_block_start`, `content_block_delta`, `content_block_stop`,
  * `message_delta`, `message_stop` (plus `ping` and `error`).
  */
-import type {
-  ChatContent,
-  ChatMessage,
-  ChatRequest,
-  ChatStreamDelta,
-  ChatToolCall,
-  ChatToolChoice,
-  FinishReason,
-} from '../chat-types.js';
+import type { ChatContent, ChatMessage, ChatRequest, ChatStreamDelta, ChatToolCall, ChatToolChoice, FinishReason } from '../chat-types.js';
 import { ANTHROPIC_VERSION } from '../auth-headers.js';
-import {
-  asCount,
-  asRecord,
-  asString,
-  contentParts,
-  contentText,
-  parseDataUrl,
-  parseJson,
-  parseToolArguments,
-  trimSlashes,
-  usageOf,
-} from './content.js';
+import { answerObject, asCount, asRecord, asString, contentParts, contentText, errorPayload, nativeBodyWithModel, parseDataUrl, parseJson, parseToolArguments, trimSlashes, usageOf } from './content.js';
 import type { ChatUsage } from '../chat-types.js';
 import { clampTemperature, closedObjectSchema, fromAnthropicToolId, reasons, thinkingBudget, toAnthropicToolId } from './shaping.js';
 import type { EncodeOptions, SseEvent, StreamDecoder, WireFormat } from './wire-format.js';
@@ -163,9 +144,9 @@ function anthropicUsage(usage: Record<string, unknown>, inputTokens: number, out
   };
 }
 
-function errorPayload(record: Record<string, unknown>, raw: string): WireError | undefined {
-  if (record['type'] !== 'error' && (record['error'] === undefined || record['error'] === null)) return undefined;
-  return new WireError('provider_error', 'the provider answered with an error payload', { raw });
+/** Anthropic marks an error payload with `type: "error"` too, besides the `error` field. */
+function anthropicError(record: Record<string, unknown>, raw: string): WireError | undefined {
+  return errorPayload(record, raw, record['type'] === 'error');
 }
 
 type BlockState = { readonly kind: 'text' } | { readonly kind: 'tool'; readonly ordinal: number } | { readonly kind: 'other' };
@@ -344,18 +325,11 @@ export const anthropicMessages: WireFormat = {
   },
 
   nativeBody(body, model, stream) {
-    const out: Record<string, unknown> = { ...body, model };
-    delete out['understudy'];
-    if (stream) out['stream'] = true;
-    else delete out['stream'];
-    return out;
+    return nativeBodyWithModel(body, model, stream);
   },
 
   decodeResponse(json, requestedModel) {
-    const body = asRecord(json);
-    if (body === undefined) throw new WireError('malformed', 'malformed response: not a JSON object');
-    const error = errorPayload(body, JSON.stringify(json));
-    if (error !== undefined) throw error;
+    const body = answerObject(json, json, anthropicError);
     const content = body['content'];
     if (!Array.isArray(content)) throw new WireError('malformed', 'malformed response: no content list');
     const texts: string[] = [];

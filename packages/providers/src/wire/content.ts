@@ -70,3 +70,59 @@ export function usageOf(inputTokens: number, outputTokens: number, total?: numbe
 export function trimSlashes(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '');
 }
+
+/**
+ * The error a provider put in an answer body or stream chunk: an `error` field that is set, or `marked` (the
+ * format's own error marker, e.g. Anthropic's `type: "error"`). `raw` (the body or chunk as received) goes along
+ * for diagnosis; `undefined` when the record is no error.
+ */
+export function errorPayload(record: Record<string, unknown>, raw: string, marked = false): WireError | undefined {
+  if (!marked && (record['error'] === undefined || record['error'] === null)) return undefined;
+  return new WireError('provider_error', 'the provider answered with an error payload', { raw });
+}
+
+/**
+ * The object of a whole (non-streamed) answer, `json` as parsed (`body` of it: Gemini may wrap it in an array).
+ *
+ * @param errorOf how this format marks an error payload. @default errorPayload
+ * @throws {WireError} `malformed` when it is no JSON object; the format's error when it is an error payload.
+ */
+export function answerObject(
+  json: unknown,
+  body: unknown = json,
+  errorOf: (record: Record<string, unknown>, raw: string) => WireError | undefined = errorPayload,
+): Record<string, unknown> {
+  const record = asRecord(body);
+  if (record === undefined) throw new WireError('malformed', 'malformed response: not a JSON object');
+  const error = errorOf(record, JSON.stringify(json));
+  if (error !== undefined) throw error;
+  return record;
+}
+
+/**
+ * A client body as sent, for an upstream of its own format that names the model and the stream mode in the
+ * body: the `understudy` extension removed, `model` set, `stream: true` set or removed.
+ */
+export function nativeBodyWithModel(body: Readonly<Record<string, unknown>>, model: string, stream: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body, model };
+  delete out['understudy'];
+  if (stream) out['stream'] = true;
+  else delete out['stream'];
+  return out;
+}
+
+/**
+ * OpenAI's usage object (chat completions: `prompt`/`completion`; Responses: `input`/`output`): the token counts,
+ * cached input tokens and reasoning tokens under `<input>_tokens_details` / `<output>_tokens_details`.
+ */
+export function openAIUsage(value: unknown, names: { readonly input: string; readonly output: string }): ChatUsage | undefined {
+  const usage = asRecord(value);
+  if (usage === undefined) return undefined;
+  const cached = asCount(asRecord(usage[`${names.input}_tokens_details`])?.['cached_tokens']);
+  const reasoningTokens = asCount(asRecord(usage[`${names.output}_tokens_details`])?.['reasoning_tokens']);
+  return {
+    ...usageOf(asCount(usage[`${names.input}_tokens`]), asCount(usage[`${names.output}_tokens`]), asCount(usage['total_tokens'])),
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(reasoningTokens > 0 ? { reasoningTokens } : {}),
+  };
+}

@@ -4,28 +4,9 @@
  * Endpoint `<baseUrl>/models/<model>:generateContent` with `baseUrl` ending in `/v1beta` (added when absent).
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  ChatContent,
-  ChatMessage,
-  ChatRequest,
-  ChatStreamDelta,
-  ChatToolCall,
-  ChatToolChoice,
-  FinishReason,
-} from '../chat-types.js';
+import type { ChatContent, ChatMessage, ChatRequest, ChatStreamDelta, ChatToolCall, ChatToolChoice, FinishReason } from '../chat-types.js';
 import type { ChatUsage } from '../chat-types.js';
-import {
-  asCount,
-  asRecord,
-  asString,
-  contentParts,
-  contentText,
-  parseDataUrl,
-  parseJson,
-  parseToolArguments,
-  trimSlashes,
-  usageOf,
-} from './content.js';
+import { answerObject, asCount, asRecord, asString, contentParts, contentText, errorPayload, parseDataUrl, parseJson, parseToolArguments, trimSlashes, usageOf } from './content.js';
 import { clamp, clampTemperature, reasons, thinkingBudget } from './shaping.js';
 import type { SseEvent, StreamDecoder, WireFormat } from './wire-format.js';
 import { WireError } from './wire-format.js';
@@ -194,11 +175,6 @@ function candidateParts(body: Record<string, unknown>): { parts: Record<string, 
   return { parts, finish: asString(candidate['finishReason']) };
 }
 
-function errorPayload(record: Record<string, unknown>, raw: string): WireError | undefined {
-  if (record['error'] === undefined || record['error'] === null) return undefined;
-  return new WireError('provider_error', 'the provider answered with an error payload', { raw });
-}
-
 class GeminiStreamDecoder implements StreamDecoder {
   model: string | undefined;
   readonly done = false;
@@ -311,10 +287,7 @@ export const googleGenerativeAi: WireFormat = {
   },
 
   decodeResponse(json, requestedModel) {
-    const body = asRecord(Array.isArray(json) ? json[0] : json);
-    if (body === undefined) throw new WireError('malformed', 'malformed response: not a JSON object');
-    const error = errorPayload(body, JSON.stringify(json));
-    if (error !== undefined) throw error;
+    const body = answerObject(json, Array.isArray(json) ? json[0] : json);
     const candidate = candidateParts(body);
     if (candidate === undefined) {
       const blockReason = asString(asRecord(body['promptFeedback'])?.['blockReason']);

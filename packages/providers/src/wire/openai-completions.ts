@@ -3,18 +3,8 @@
  * DeepSeek, Mistral, xAI, Ollama `/v1`, vLLM). Endpoint `<baseUrl>/chat/completions`; streaming is SSE with
  * `data: {chunk}` lines and a final `data: [DONE]`.
  */
-import type {
-  ChatContent,
-  ChatContentPart,
-  ChatMessage,
-  ChatResponseFormat,
-  ChatRequest,
-  ChatStreamDelta,
-  ChatToolCall,
-  ChatToolChoice,
-  FinishReason,
-} from '../chat-types.js';
-import { asCount, asRecord, asString, contentText, parseJson, trimSlashes, usageOf } from './content.js';
+import type { ChatContent, ChatContentPart, ChatMessage, ChatResponseFormat, ChatRequest, ChatStreamDelta, ChatToolCall, ChatToolChoice, FinishReason } from '../chat-types.js';
+import { answerObject, asRecord, asString, contentText, errorPayload, openAIUsage, parseJson, trimSlashes } from './content.js';
 import type { ChatUsage } from '../chat-types.js';
 import { clampTemperature, reasoningEffort, reasons, toOpenAiToolId } from './shaping.js';
 import type { EncodeOptions, SseEvent, StreamDecoder, StreamDecoderOptions, WireFormat } from './wire-format.js';
@@ -121,20 +111,7 @@ function encodeToolChoice(choice: ChatToolChoice): unknown {
 }
 
 function decodeUsage(value: unknown): ChatUsage | undefined {
-  const usage = asRecord(value);
-  if (usage === undefined) return undefined;
-  const cached = asCount(asRecord(usage['prompt_tokens_details'])?.['cached_tokens']);
-  const reasoningTokens = asCount(asRecord(usage['completion_tokens_details'])?.['reasoning_tokens']);
-  return {
-    ...usageOf(asCount(usage['prompt_tokens']), asCount(usage['completion_tokens']), asCount(usage['total_tokens'])),
-    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
-    ...(reasoningTokens > 0 ? { reasoningTokens } : {}),
-  };
-}
-
-function errorPayload(record: Record<string, unknown>, raw: string): WireError | undefined {
-  if (record['error'] === undefined || record['error'] === null) return undefined;
-  return new WireError('provider_error', 'the provider answered with an error payload', { raw });
+  return openAIUsage(value, { input: 'prompt', output: 'completion' });
 }
 
 class OpenAiStreamDecoder implements StreamDecoder {
@@ -279,10 +256,7 @@ export const openAiCompletions: WireFormat = {
   },
 
   decodeResponse(json, requestedModel) {
-    const body = asRecord(json);
-    if (body === undefined) throw new WireError('malformed', 'malformed response: not a JSON object');
-    const error = errorPayload(body, JSON.stringify(json));
-    if (error !== undefined) throw error;
+    const body = answerObject(json);
     const choices = body['choices'];
     if (!Array.isArray(choices)) throw new WireError('malformed', 'malformed response: no choices list');
     const choice = asRecord(choices[0]);

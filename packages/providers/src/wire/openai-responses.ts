@@ -5,7 +5,7 @@
  * `response.function_call_arguments.delta`, `response.completed` …).
  */
 import type { ChatContent, ChatContentPart, ChatMessage, ChatRequest, ChatStreamDelta, ChatToolCall, ChatUsage, FinishReason } from '../chat-types.js';
-import { asCount, asRecord, asString, contentParts, contentText, parseJson, trimSlashes, usageOf } from './content.js';
+import { answerObject, asRecord, asString, contentParts, contentText, nativeBodyWithModel, openAIUsage, parseJson, trimSlashes } from './content.js';
 import { clampTemperature, reasoningEffort, reasons } from './shaping.js';
 import type { SseEvent, StreamDecoder, WireFormat } from './wire-format.js';
 import { WireError } from './wire-format.js';
@@ -65,20 +65,7 @@ function finishOf(response: Record<string, unknown>, toolCalls: number): { reaso
 }
 
 function decodeUsage(value: unknown): ChatUsage | undefined {
-  const usage = asRecord(value);
-  if (usage === undefined) return undefined;
-  const cached = asCount(asRecord(usage['input_tokens_details'])?.['cached_tokens']);
-  const reasoningTokens = asCount(asRecord(usage['output_tokens_details'])?.['reasoning_tokens']);
-  return {
-    ...usageOf(asCount(usage['input_tokens']), asCount(usage['output_tokens']), asCount(usage['total_tokens'])),
-    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
-    ...(reasoningTokens > 0 ? { reasoningTokens } : {}),
-  };
-}
-
-function errorPayload(record: Record<string, unknown>, raw: string): WireError | undefined {
-  if (record['error'] === undefined || record['error'] === null) return undefined;
-  return new WireError('provider_error', 'the provider answered with an error payload', { raw });
+  return openAIUsage(value, { input: 'input', output: 'output' });
 }
 
 class ResponsesStreamDecoder implements StreamDecoder {
@@ -195,18 +182,11 @@ export const openAiResponses: WireFormat = {
   },
 
   nativeBody(body, model, stream) {
-    const out: Record<string, unknown> = { ...body, model };
-    delete out['understudy'];
-    if (stream) out['stream'] = true;
-    else delete out['stream'];
-    return out;
+    return nativeBodyWithModel(body, model, stream);
   },
 
   decodeResponse(json, requestedModel) {
-    const body = asRecord(json);
-    if (body === undefined) throw new WireError('malformed', 'malformed response: not a JSON object');
-    const error = errorPayload(body, JSON.stringify(json));
-    if (error !== undefined) throw error;
+    const body = answerObject(json);
     const output = body['output'];
     if (!Array.isArray(output)) throw new WireError('malformed', 'malformed response: no output list');
     let text = '';
