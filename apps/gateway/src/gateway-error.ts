@@ -49,6 +49,12 @@ export type GatewayErrorCode =
   | 'internal_error'
   | 'admin_disabled'
   | 'invalid_admin_token'
+  /** The status page's data and actions need a login session (401, docs/contracts.md#status-page). */
+  | 'ui_login_required'
+  /** A status page action without the session's CSRF token (403). */
+  | 'csrf_token_missing'
+  /** A status page POST from another origin (403). */
+  | 'cross_origin'
   | 'invalid_api_key'
   | 'agent_not_found'
   | 'provider_not_configured'

@@ -21,6 +21,7 @@ import { AuthFailureSkipCache } from '@understudy/fallback-runner';
 import type { RuntimeEnv } from '@understudy/runtime';
 import { POSTGRES_URL_ENV, resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
 import { profileUnavailability } from '@understudy/cooldown-scheduler';
+import type { AdminContext } from './admin/admin-api.js';
 import { loggerPort } from './logger.js';
 import type { ActiveWindow } from './metrics.js';
 import { GatewayMetrics } from './metrics.js';
@@ -36,6 +37,8 @@ import { ProviderClients } from './services/provider-clients.js';
 import { loadTurnTracer } from './telemetry/turn-trace.js';
 import type { RequestAbort } from './http/request-abort.js';
 import type { TurnServices } from './turn/run-turn.js';
+import { RecentOutcomes } from './ui/recent-outcomes.js';
+import { UiSessions } from './ui/ui-sessions.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -192,6 +195,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     skipCache: skipCache.enabled ? skipCache : undefined,
     maxRetryAfterMs: settings.sdkRetryMaxWaitMs,
+    recent: new RecentOutcomes(),
   };
 
   const inFlight = new Set<RequestAbort>();
@@ -206,9 +210,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const stopping = new AbortController();
   const body: BodyLimits = { maxBytes: config.gateway.maxRequestBytes, idleTimeoutMs: limits.bodyIdleTimeoutMs, shutdownSignal: stopping.signal };
 
+  const admin: AdminContext = { config, stores, clock, logger: port, body, gatewayState: () => ({ url, draining, inFlight: inFlight.size, startedAtMs }) };
   const listener = createRequestListener({
     chat: { config, stores, turn, clock, logger: port, body },
-    admin: { config, stores, clock, logger: port, body, gatewayState: () => ({ url, draining, inFlight: inFlight.size, startedAtMs }) },
+    admin,
+    ui: { admin, sessions: new UiSessions({ nowMs: () => clock.nowMs() }), recent: turn.recent },
     metrics,
     log: logger,
     draining: () => draining,

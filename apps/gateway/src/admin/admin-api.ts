@@ -47,7 +47,15 @@ export interface AdminContext {
 
 function agentOf(request: IncomingMessage, url: URL, config: UnderstudyConfig): string {
   const header = request.headers['x-understudy-agent'];
-  const agent = url.searchParams.get('agent')?.trim() || (typeof header === 'string' ? header.trim() : '') || DEFAULT_AGENT;
+  return checkAgent(url.searchParams.get('agent')?.trim() || (typeof header === 'string' ? header.trim() : '') || DEFAULT_AGENT, config);
+}
+
+/**
+ * A configured agent id, as given.
+ *
+ * @throws {GatewayError} 404 `agent_not_found` listing the configured agents.
+ */
+export function checkAgent(agent: string, config: UnderstudyConfig): string {
   const agents = knownAgents(config);
   if (!agents.includes(agent)) {
     throw new GatewayError(404, 'not_found', `unknown agent "${agent}"; configured agents: ${agents.join(', ')}`, { code: 'agent_not_found' });
@@ -93,7 +101,14 @@ async function agentStatus(context: AdminContext, agentId: string, nowMs: number
   };
 }
 
-async function status(context: AdminContext): Promise<Record<string, unknown>> {
+/**
+ * The body of `GET /admin/status` (docs/contracts.md#gateway), also what the status page shows: gateway state,
+ * providers (base URLs redacted, never a key) and per agent the chain, its cooldowns and its profiles (ids and
+ * usage stats, never a credential). One agent's broken store is reported in its entry, the others go on.
+ *
+ * @throws {GatewayError} for a failure that is not a store's 503.
+ */
+export async function adminStatus(context: AdminContext): Promise<Record<string, unknown>> {
   const nowMs = context.clock.nowMs();
   const state = context.gatewayState();
   const agents = [];
@@ -136,7 +151,7 @@ const MAX_PROFILE_ID_LENGTH = 256;
  *
  * @throws {GatewayError} 400 `invalid_profile_id` naming the rule.
  */
-function profileIdOf(text: string): string {
+export function profileIdOf(text: string): string {
   const printable = [...text].every((char) => char >= ' ' && char !== '\u007f');
   const parsed = printable && text.length <= MAX_PROFILE_ID_LENGTH ? parseProfileId(text) : undefined;
   if (parsed === undefined || parsed.provider === '' || parsed.name.trim() === '') {
@@ -156,13 +171,22 @@ function agentError(error: unknown, agentId: string): GatewayError {
 }
 
 /**
- * Checks the admin token. @throws {GatewayError} 404 when the admin API is off, 401 for a missing or wrong token.
+ * The admin token, when the admin API (and the status page) is on.
+ *
+ * @throws {GatewayError} 404 `admin_disabled` when `gateway.auth.adminToken` is not set.
  */
-function checkAdminAccess(request: IncomingMessage, adminToken: string | undefined): void {
+export function requireAdminApi(adminToken: string | undefined): string {
   if (adminToken === undefined) {
     throw new GatewayError(404, 'not_found', 'the admin API is off: set gateway.auth.adminToken in the config to enable it', { code: 'admin_disabled' });
   }
-  if (!tokenMatches(bearerToken(request.headers), adminToken)) {
+  return adminToken;
+}
+
+/**
+ * Checks the admin token. @throws {GatewayError} 404 when the admin API is off, 401 for a missing or wrong token.
+ */
+function checkAdminAccess(request: IncomingMessage, adminToken: string | undefined): void {
+  if (!tokenMatches(bearerToken(request.headers), requireAdminApi(adminToken))) {
     throw new GatewayError(401, 'authentication', 'the admin API needs Authorization: Bearer <gateway.auth.adminToken>', { code: 'invalid_admin_token' });
   }
 }
@@ -180,7 +204,7 @@ export async function handleAdmin(request: IncomingMessage, response: ServerResp
   const nowMs = context.clock.nowMs();
 
   if (path === '/admin/status' && method === 'GET') {
-    sendJson(response, 200, await status(context));
+    sendJson(response, 200, await adminStatus(context));
     return 200;
   }
 
@@ -197,15 +221,8 @@ export async function handleAdmin(request: IncomingMessage, response: ServerResp
   if (profileMatch !== null && method === 'POST') {
     const agentId = agentOf(request, url, context.config);
     const profileId = profileIdOf(decodePathSegment(profileMatch[1] ?? ''));
-    return forAgent(agentId, async () => {
-      const store = await context.stores.get(agentId);
-      if ((await store.getProfile(profileId)) === undefined) {
-        throw new GatewayError(404, 'not_found', `auth profile "${profileId}" does not exist for agent ${agentId}`, { code: 'profile_not_found' });
-      }
-      const usageStats = await store.updateUsageStats(profileId, clearCooldown);
-      sendJson(response, 200, { agent: agentId, profile: profileId, usageStats });
-      return 200;
-    });
+    sendJson(response, 200, await clearProfileCooldown(context, agentId, profileId));
+    return 200;
   }
 
   const sessionMatch = SESSION_PATH.exec(path);
@@ -216,6 +233,39 @@ export async function handleAdmin(request: IncomingMessage, response: ServerResp
   }
 
   throw new GatewayError(404, 'not_found', `no admin endpoint ${method} ${path}`, { code: 'not_found' });
+}
+
+/**
+ * `POST /admin/profiles/:id/clear-cooldown`: ends the profile's cooldown and disable windows and resets its
+ * failure counts. Resolves with the answer body (`agent`, `profile`, `usageStats`).
+ *
+ * @param profileId a canonical profile id (`provider:name`).
+ * @throws {GatewayError} 404 `profile_not_found`; a store failure as the agent's 400 or 503.
+ */
+export function clearProfileCooldown(context: AdminContext, agentId: string, profileId: string): Promise<Record<string, unknown>> {
+  return forAgent(agentId, async () => {
+    const store = await context.stores.get(agentId);
+    if ((await store.getProfile(profileId)) === undefined) {
+      throw new GatewayError(404, 'not_found', `auth profile "${profileId}" does not exist for agent ${agentId}`, { code: 'profile_not_found' });
+    }
+    const usageStats = await store.updateUsageStats(profileId, clearCooldown);
+    return { agent: agentId, profile: profileId, usageStats };
+  });
+}
+
+/**
+ * `POST /admin/sessions/:key/reset`: `sessions.reset` (like `/reset`). Resolves with the answer body (`agent`, `session`).
+ *
+ * @param key a checked session key (`checkSessionKey`).
+ * @throws {GatewayError} 404 `session_not_found`; a store failure as the agent's 400 or 503.
+ */
+export function resetAgentSession(context: AdminContext, agentId: string, key: string): Promise<Record<string, unknown>> {
+  return forAgent(agentId, async () => {
+    const store = await context.stores.get(agentId);
+    const entry = await resetSessionState({ store, config: context.config, agentId, nowMs: context.clock.nowMs() }, key);
+    if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
+    return { agent: agentId, session: entry };
+  });
 }
 
 /** Runs an agent's request; a store failure comes out as that agent's 400 or 503. */
@@ -238,9 +288,7 @@ async function serveSession(
   const store = await context.stores.get(agentId);
   const sessionContext = { store, config: context.config, agentId, nowMs: target.nowMs };
   if (target.reset && method === 'POST') {
-    const entry = await resetSessionState(sessionContext, key);
-    if (entry === undefined) throw new GatewayError(404, 'not_found', `no session "${key}" for agent ${agentId}`, { code: 'session_not_found' });
-    sendJson(response, 200, { agent: agentId, session: entry });
+    sendJson(response, 200, await resetAgentSession(context, agentId, key));
     return 200;
   }
   if (!target.reset && method === 'GET') {

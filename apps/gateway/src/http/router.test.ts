@@ -10,6 +10,7 @@ import { parseConfig } from '@understudy/config';
 import type { AdminContext } from '../admin/admin-api.js';
 import type { ChatHandlerContext } from '../chat/chat-handler.js';
 import { createLogger } from '../logger.js';
+import type { UiContext } from '../ui/ui-handler.js';
 import { GatewayMetrics } from '../metrics.js';
 import { createRequestListener } from './router.js';
 
@@ -30,10 +31,11 @@ async function serve(breakIt: (metrics: GatewayMetrics) => void): Promise<{ read
   const config = parseConfig({});
   const metrics = new GatewayMetrics({ activeWindows: () => Promise.resolve([]), defaultMetrics: false });
   breakIt(metrics);
-  // Only the parts of the context these requests reach are real: the chat and admin handlers are never called.
+  // Only the parts of the context these requests reach are real: the chat, admin and status page handlers are never called.
   const listener = createRequestListener({
     chat: { config } as ChatHandlerContext,
     admin: {} as AdminContext,
+    ui: {} as UiContext,
     metrics,
     log: createLogger({ level: 'info', destination }),
     draining: () => false,

@@ -16,6 +16,8 @@ import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { storeError, storeFailureFacts } from '../services/store-errors.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTimer } from '../turn/run-turn.js';
+import type { UiContext } from '../ui/ui-handler.js';
+import { handleUi } from '../ui/ui-handler.js';
 import type { WireDialect } from '../wire/dialect.js';
 import { anthropicDialect, openAIDialect, responsesDialect } from '../wire/dialects.js';
 import { clientAllowed } from './access.js';
@@ -28,6 +30,8 @@ import { RequestAbort } from './request-abort.js';
 export interface RouterContext {
   readonly chat: ChatHandlerContext;
   readonly admin: AdminContext;
+  /** The status page under `/ui` (docs/operations.md#status-page). */
+  readonly ui: UiContext;
   readonly metrics: GatewayMetrics;
   readonly log: PinoLogger;
   /** True once shutdown started: new requests get 503. */
@@ -51,6 +55,7 @@ type Route =
   | 'healthz'
   | 'metrics'
   | 'admin'
+  | 'ui'
   | 'unknown';
 
 /** The routes that run a turn (their time is measured as gateway overhead). */
@@ -79,6 +84,7 @@ function routeOf(path: string): Route {
       return 'metrics';
     default:
       if (path.startsWith('/v1/models/') || path.startsWith('/models/')) return 'model';
+      if (path === '/ui' || path.startsWith('/ui/')) return 'ui';
       return path === '/admin' || path.startsWith('/admin/') ? 'admin' : 'unknown';
   }
 }
@@ -189,6 +195,7 @@ export function createRequestListener(context: RouterContext): (request: Incomin
         throw new GatewayError(503, 'unavailable', 'the gateway is shutting down; retry on another instance', { code: 'shutting_down' });
       }
       if (route === 'admin' && url !== undefined) return { status: await handleAdmin(request, response, url, context.admin) };
+      if (route === 'ui' && url !== undefined) return { status: await handleUi(request, response, url, context.ui) };
       if (!clientAllowed(request.headers, token)) {
         throw new GatewayError(401, 'authentication', 'this gateway needs its token: send Authorization: Bearer <gateway.auth.token> or x-api-key', {
           code: 'invalid_api_key',

@@ -21,6 +21,7 @@ import type { GatewayMetrics } from '../metrics.js';
 import type { CooldownWatch } from '../services/cooldown-watch.js';
 import type { ProviderClients } from '../services/provider-clients.js';
 import type { TurnTracer } from '../telemetry/turn-trace.js';
+import type { RecentOutcomes } from '../ui/recent-outcomes.js';
 import { providerRequestTimeoutMs } from '../services/provider-clients.js';
 import { AttemptDeadline } from './attempt-deadline.js';
 import { prefillRequest, skipLeading } from './prefill.js';
@@ -45,6 +46,8 @@ export interface TurnServices {
    * docs/operations.md#observability); `undefined`: tracing is off and turns keep no attempt log.
    */
   tracer?: TurnTracer | undefined;
+  /** The status page's ring of recent attempts and decisions (docs/operations.md#status-page). */
+  readonly recent: RecentOutcomes;
 }
 
 /**
@@ -121,8 +124,16 @@ function turnDeadline(services: TurnServices): number {
   return services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
 }
 
-/** Counts a run's attempt records, and keeps them in the turn's attempt log when it is traced. */
-function countAttempts(services: TurnServices, input: Pick<TurnInput, 'attemptLog'>, result: { readonly attempts: readonly AttemptRecord[] }): void {
+/**
+ * Counts a run's attempt records, keeps them in the turn's attempt log when it is traced, and in the status page's
+ * ring (with the agent when the turn has one).
+ */
+function countAttempts(
+  services: TurnServices,
+  input: Pick<TurnInput, 'attemptLog'> & { readonly selection?: Pick<RequestSelection, 'agentId'> | undefined },
+  result: { readonly attempts: readonly AttemptRecord[] },
+): void {
+  services.recent.recordAttempts(input.selection?.agentId, result.attempts);
   for (const record of result.attempts) {
     services.metrics.attemptsOf.of(record.provider, record.kind, record.ok ? 'ok' : (record.reason ?? 'unknown')).inc();
     if (record.kind === 'probe') services.metrics.probes.inc({ provider: record.provider, outcome: record.ok ? 'success' : 'failure' });
@@ -131,7 +142,11 @@ function countAttempts(services: TurnServices, input: Pick<TurnInput, 'attemptLo
 }
 
 /** Counts the attempts of a failed run (its error carries them). */
-export function countFailedAttempts(services: TurnServices, input: Pick<TurnInput, 'attemptLog'>, error: unknown): void {
+export function countFailedAttempts(
+  services: TurnServices,
+  input: Pick<TurnInput, 'attemptLog'> & { readonly selection?: Pick<RequestSelection, 'agentId'> | undefined },
+  error: unknown,
+): void {
   const attempts = (error as { attempts?: unknown } | null)?.attempts;
   if (Array.isArray(attempts)) countAttempts(services, input, { attempts: attempts as AttemptRecord[] });
 }
@@ -176,6 +191,7 @@ async function run<T>(
         allowFormatRetry: (provider) => services.config.models.providers[provider]?.allowFormatRetry === true,
         canServe: (candidate) => unservableReason(services.config, candidate, input.isImageRequest),
         ...(services.skipCache === undefined ? {} : { skipCache: services.skipCache }),
+        onDecision: (event) => services.recent.recordDecision(next.agentId, event),
       }),
     // The user switched the session's model mid-turn to one outside this chain: the turn runs on it.
     { onSwitch: (error) => countAttempts(services, input, error) },
@@ -280,6 +296,7 @@ export async function continueStreamTurn(
     logger: services.logger,
     signal: input.signal,
     turnDeadlineAtMs: turn.deadlineAtMs,
+    onDecision: (event) => services.recent.recordDecision(input.selection.agentId, event),
   });
   countAttempts(services, input, { attempts: outcome.attempts });
   services.metrics.continuations.inc({ outcome: outcome.kind });
