@@ -65,7 +65,8 @@ async function post(path, body) {
 function showResult(text, failed) {
   const result = document.getElementById('action-result');
   result.textContent = text;
-  result.className = failed ? 'problem' : 'muted';
+  result.className = failed ? 'problem' : 'notice';
+  result.hidden = false;
 }
 
 async function clearCooldown(agent, profile) {

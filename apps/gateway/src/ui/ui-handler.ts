@@ -51,7 +51,8 @@ const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: with it a browser sends `Origin: null` on a form POST, which the origin check refuses.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 } as const;
 
