@@ -7,9 +7,9 @@
 import type { AttemptRecord, FallbackDecisionEvent } from '@understudy/fallback-runner';
 
 /** How many attempts the ring keeps. @default */
-export const DEFAULT_ATTEMPT_CAPACITY = 20_000;
+const DEFAULT_ATTEMPT_CAPACITY = 20_000;
 /** How many decision events the ring keeps. @default */
-export const DEFAULT_DECISION_CAPACITY = 500;
+const DEFAULT_DECISION_CAPACITY = 500;
 /** The window of the per-provider figures, ms (one hour). */
 export const STATS_WINDOW_MS = 60 * 60 * 1000;
 

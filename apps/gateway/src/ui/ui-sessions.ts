@@ -11,7 +11,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** The cookie's name. */
 export const UI_COOKIE = 'understudy_ui';
 /** How long a session lasts from login, ms (8 hours). @default */
-export const UI_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+const UI_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 /** The most sessions kept at once; a login beyond it ends the oldest. */
 export const MAX_UI_SESSIONS = 64;
 
