@@ -434,7 +434,7 @@ export class PostgresState {
       await this.guard(() => sql`select pg_advisory_lock(hashtext(${`understudy migrations ${this.schema}`}))`.execute(db));
       await sql`create schema if not exists ${sql.id(this.schema)}`.execute(db);
       const migrator = new Migrator({ db, provider: pgMigrationProvider, migrationTableSchema: this.schema });
-      const { error, results } = await migrator.migrateToLatest();
+      const { error, results } = await migrateDespiteOthersDrops(migrator);
       if (error !== undefined) {
         const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
         throw new AuthStoreError('migration_failed', `migrating the shared state at ${this.location} failed at ${failed}: ${refusalReason(error, this.#password)}`, {
@@ -769,4 +769,25 @@ function parseChange(payload: string): StateChange | undefined {
   const kind = payload.slice(first + 1, second);
   if (kind !== 'p' && kind !== 'c' && kind !== 's' && kind !== '*') return undefined;
   return { agentId: payload.slice(0, first), kind, key: payload.slice(second + 1) };
+}
+
+/** SQLSTATEs of a schema or table that vanished while it was being read: `invalid_schema_name`, `undefined_table`. */
+const VANISHED_WHILE_READ = new Set(['3F000', '42P01']);
+/** How often a migration run is started again after another schema vanished under its table listing. */
+const MIGRATION_RUNS = 5;
+
+/**
+ * `migrator.migrateToLatest()`, run again (up to 5 runs) when it failed before running any migration because a
+ * schema or table vanished while kysely listed the tables of every schema to find its own migration table (its
+ * introspection reads all schemas; another tenant or replica dropping a schema of the same database meanwhile
+ * makes that listing fail). Our own schema exists and is locked by then, so the error is never about it; a
+ * migration itself runs in a transaction, so a failed run left nothing half done.
+ */
+export async function migrateDespiteOthersDrops(migrator: Migrator): ReturnType<Migrator['migrateToLatest']> {
+  for (let run = 1; ; run += 1) {
+    const outcome = await migrator.migrateToLatest();
+    const code = (outcome.error as { code?: unknown } | undefined)?.code;
+    const ranNone = (outcome.results ?? []).length === 0;
+    if (run >= MIGRATION_RUNS || !ranNone || typeof code !== 'string' || !VANISHED_WHILE_READ.has(code)) return outcome;
+  }
 }
