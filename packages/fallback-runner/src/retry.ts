@@ -81,20 +81,28 @@ function retriesInPlace<T>(ctx: RunContext<T>, input: ProfileAttemptInput, failu
     if (waitMs !== null && waitMs <= ctx.retry.maxRetryAfterWaitMs && !rotationLeft) return true;
   }
   if (!policy.sameProfileRetry) return false;
-  // A profile that already failed within one probe throttle window (its cooldown just ended, or it is recovering)
-  // gets this one call and no second in place: a provider coming back from an outage sees at most one call per
-  // window from understudy (docs/policy.md#retries-probes-and-rotation).
-  if (failedWithinProbeThrottle(ctx, input)) return false;
+  // A profile that failed, or whose cooldown ended, less than one probe throttle ago (it is coming back from an
+  // outage) gets this one call and no second in place: a provider that is still down sees at most one call per
+  // window from understudy, not a burst of retries each time a cooldown runs out
+  // (docs/policy.md#retries-probes-and-rotation).
+  if (returningWithinProbeThrottle(ctx, input)) return false;
   if (policy.timeLimitRetryLastResort && spentTimeLimit(failure)) return !rotationLeft && input.alternatives?.laterCandidate !== true;
   return true;
 }
 
-/** The profile's last failure, as this run read it before the current call, is under one probe throttle old. */
-function failedWithinProbeThrottle<T>(ctx: RunContext<T>, input: ProfileAttemptInput): boolean {
+/**
+ * The profile's last failure, or the end of its last cooldown, as this run read them before the current call, is
+ * under one probe throttle old.
+ */
+function returningWithinProbeThrottle<T>(ctx: RunContext<T>, input: ProfileAttemptInput): boolean {
   const profileId = input.profile?.view.id;
   if (profileId === undefined) return false;
-  const lastFailureAt = ctx.knownStats(input.candidate.provider, profileId)?.lastFailureAt;
-  return lastFailureAt !== undefined && ctx.nowMs() - lastFailureAt < ctx.policy.probeThrottleMs;
+  const stats = ctx.knownStats(input.candidate.provider, profileId);
+  const nowMs = ctx.nowMs();
+  const throttleMs = ctx.policy.probeThrottleMs;
+  const failedRecently = stats?.lastFailureAt !== undefined && nowMs - stats.lastFailureAt < throttleMs;
+  const cooldownEndedRecently = stats?.cooldownUntil !== undefined && stats.cooldownUntil <= nowMs && nowMs - stats.cooldownUntil < throttleMs;
+  return failedRecently || cooldownEndedRecently;
 }
 
 /** How a profile's try ended (a terminal failure throws instead). */
