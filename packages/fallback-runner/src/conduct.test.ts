@@ -122,3 +122,43 @@ describe('a profile whose cooldown just ended (docs/policy.md#retries-probes-and
     expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call openai/gpt-x@openai:a']);
   });
 });
+
+describe('a failed ordinary call takes the probe slot (docs/policy.md#retries-probes-and-rotation "Probes")', () => {
+  const DOWN = { status: 503, body: '{"error":{"message":"Service Unavailable","type":"server_error"}}' };
+
+  it('a primary that goes down gets its retry budget once, then one call per throttle window, and is back within one window of recovering', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    const startMs = w.clock.nowMs();
+    const recoversAtMs = startMs + 40_000;
+    const primaryCalls: { runAtMs: number; attempts: number }[] = [];
+    let backAtMs: number | undefined;
+    // One request every 2 s; the primary answers 503 for 40 s, then is healthy (the bench's recovery run).
+    for (let runAtMs = startMs; backAtMs === undefined && runAtMs < startMs + 120_000; runAtMs += 2_000) {
+      w.clock.advance(Math.max(0, runAtMs - w.clock.nowMs()));
+      const down = w.clock.nowMs() < recoversAtMs;
+      const result = await w.run({ openai: down ? [DOWN, DOWN, DOWN, DOWN, DOWN] : [] });
+      const calls = result.attempts.filter((attempt) => attempt.provider === 'openai' && attempt.kind !== 'skip').length;
+      if (calls > 0) primaryCalls.push({ runAtMs: runAtMs - startMs, attempts: calls });
+      if (result.candidate.provider === 'openai') backAtMs = w.clock.nowMs();
+    }
+    // The first run spends the retry budget (1 call + 3 retries); each later run that reaches the primary during
+    // the outage is a single call, at least one throttle window after the previous one.
+    expect(primaryCalls[0]).toEqual({ runAtMs: 0, attempts: 4 });
+    const later = primaryCalls.slice(1).filter((entry) => entry.runAtMs < 40_000);
+    expect(later.every((entry) => entry.attempts === 1)).toBe(true);
+    for (const [index, entry] of later.entries()) {
+      const previous = index === 0 ? 0 : (later[index - 1]?.runAtMs ?? 0);
+      expect(entry.runAtMs - previous).toBeGreaterThanOrEqual(30_000);
+    }
+    expect(backAtMs).toBeDefined();
+    expect((backAtMs ?? 0) - recoversAtMs).toBeLessThanOrEqual(30_000);
+  });
+
+  it('a cooldown the provider named (Retry-After) does not take the slot: its near-expiry probe is not delayed', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    await w.run({ openai: [{ status: 429, headers: { 'retry-after': '40' } }] });
+    w.clock.advance(10_000);
+    const result = await w.run({});
+    expect(brief(result.attempts)).toEqual(['probe openai/gpt-x@openai:a']);
+  });
+});

@@ -20,7 +20,7 @@ import type {
 } from '@understudy/contracts';
 import { formatModelRef, silentLogger } from '@understudy/contracts';
 import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
-import { recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@understudy/cooldown-scheduler';
+import { computedCooldownIndex, recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY, classifyFailure, formatRepairOf } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
 import { routeContextOverflow } from './context-window.js';
@@ -264,6 +264,7 @@ async function markFailure<T>(ctx: RunContext<T>, input: ProfileAttemptInput, cl
   if (profileId === undefined) return;
   const next = await markProfileFailure(ctx.store, ctx.policy, {
     profileId,
+    provider: input.candidate.provider,
     model: input.candidate.model,
     classification,
     nowMs: ctx.nowMs(),
@@ -277,6 +278,11 @@ async function markFailure<T>(ctx: RunContext<T>, input: ProfileAttemptInput, cl
  * stats in one atomic store transition — nothing for a reason of lane `none` unless it was a probe (whose stamp
  * is kept). Used by the run's attempts and by {@link markFailureAfterOutput}.
  *
+ * An ordinary call whose failure leaves the profile in a cooldown understudy computed (the ladder, no
+ * provider-named wait) also takes the provider's probe slot (`tryAcquireProbe`, `probeThrottleMs`): that call
+ * was the freshest test of the provider, so the next probe comes one throttle window after it, not seconds later
+ * (docs/policy.md#retries-probes-and-rotation "Probes"). A probe took the slot before its call.
+ *
  * @returns the profile's new usage stats, or `undefined` when nothing was written.
  */
 async function markProfileFailure(
@@ -284,6 +290,7 @@ async function markProfileFailure(
   policy: CooldownPolicy,
   mark: {
     readonly profileId: ProfileId;
+    readonly provider: string;
     readonly model: string;
     readonly classification: FailureClassification;
     readonly nowMs: number;
@@ -292,7 +299,7 @@ async function markProfileFailure(
 ): Promise<ProfileUsageStats | undefined> {
   const { profileId, classification, nowMs, probe } = mark;
   if (REASON_POLICY[classification.reason].lane === 'none' && !probe) return undefined;
-  return store.updateUsageStats(profileId, (stats) =>
+  const next = await store.updateUsageStats(profileId, (stats) =>
     recordFailure(
       probe ? recordProbe(stats, { nowMs }) : stats,
       {
@@ -306,6 +313,10 @@ async function markProfileFailure(
       policy,
     ),
   );
+  if (!probe && next !== undefined && computedCooldownIndex([next], { nowMs, model: mark.model }) === 0) {
+    await store.tryAcquireProbe(mark.provider, nowMs, policy.probeThrottleMs);
+  }
+  return next;
 }
 
 /**
@@ -333,7 +344,14 @@ export async function markFailureAfterOutput(options: {
   );
   if (profile !== null && failure.abortCause !== 'user') {
     try {
-      await markProfileFailure(options.store, options.policy, { profileId: profile, model: candidate.model, classification, nowMs, probe: false });
+      await markProfileFailure(options.store, options.policy, {
+        profileId: profile,
+        provider: candidate.provider,
+        model: candidate.model,
+        classification,
+        nowMs,
+        probe: false,
+      });
     } catch (error) {
       (options.logger ?? silentLogger).warn({ profile, error: error instanceof Error ? error.message : String(error) }, 'could not record a failure after output');
     }
