@@ -6,7 +6,6 @@
  * decision, and who answered — showing an auth-profile rotation, a cooldown, a model fallback and the recovery.
  * Exits 0 when the story went as told, 1 otherwise.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,11 +13,12 @@ import { Writable } from 'node:stream';
 import { openAuthProfileStore } from '@understudy/auth-profile-store';
 import { parseConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
+import type { EmulatorScript } from '@understudy/provider-emulator/client';
+import { spawnEmulator } from '@understudy/provider-emulator/client';
 import { parseRuntimeEnv } from '@understudy/runtime';
 import { createGateway } from './gateway.js';
 import { createLogger } from './logger.js';
 
-const EMULATOR_MAIN = path.resolve(import.meta.dirname, '../../../tools/provider-emulator/dist/main.js');
 const KEYS = { primary: 'demo-key-primary-1111', backup: 'demo-key-backup-2222', anthropic: 'demo-key-anthropic-3333' };
 const SESSION = 'demo-session';
 const COOLDOWN_MS = 3000;
@@ -28,7 +28,7 @@ const print = (line = ''): void => {
 };
 
 /** The emulator's failure script: keyed by the auth profile's key, one step per call (the last one repeats). */
-const SCRIPT = {
+const SCRIPT: EmulatorScript = {
   routes: [
     {
       name: 'openai primary key',
@@ -51,29 +51,6 @@ const SCRIPT = {
     { name: 'anthropic', match: { api: 'anthropic-messages' }, steps: [{ ok: true, text: 'Anthropic stepping in.' }] },
   ],
 };
-
-interface RecordedCall {
-  readonly model: string | null;
-  readonly keyFingerprint: string | null;
-  readonly outcome: string;
-}
-
-async function startEmulator(dir: string): Promise<{ url: string; stop: () => void }> {
-  if (!fs.existsSync(EMULATOR_MAIN)) throw new Error(`the provider emulator is not built (${EMULATOR_MAIN}); run "pnpm demo" from the repository root`);
-  const scriptFile = path.join(dir, 'emulator-script.json');
-  fs.writeFileSync(scriptFile, JSON.stringify(SCRIPT));
-  const child = spawn(process.execPath, [EMULATOR_MAIN, '--port', '0', '--script', scriptFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((candidate) => candidate.startsWith('{'));
-      if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`the emulator exited with ${String(code)}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 function profileOfKey(fingerprint: string | null): string {
   const byTail = Object.entries({ 'openai:primary': KEYS.primary, 'openai:backup': KEYS.backup, 'anthropic:inline': KEYS.anthropic });
@@ -100,7 +77,7 @@ function describeDecision(event: Record<string, unknown>): string {
 
 async function main(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-demo-'));
-  const emulator = await startEmulator(dir);
+  const emulator = await spawnEmulator({ script: SCRIPT, stderr: 'inherit' });
   const decisions: Record<string, unknown>[] = [];
   const logSink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -141,7 +118,7 @@ async function main(): Promise<number> {
   let ok = true;
 
   const ask = async (step: string, content: string, expected: string): Promise<void> => {
-    await fetch(`${emulator.url}/__requests`, { method: 'DELETE' });
+    await emulator.clearRequests();
     decisions.length = 0;
     print(`\n── ${step}`);
     print(`   POST ${url}/v1/chat/completions  model "default", x-understudy-session: ${SESSION}, "${content}"`);
@@ -151,7 +128,7 @@ async function main(): Promise<number> {
       body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content }] }),
     });
     const body = (await response.json()) as { model?: string; choices?: { message: { content: string } }[]; understudy?: { notice?: string }; error?: { message: string } };
-    const calls = (await (await fetch(`${emulator.url}/__requests`)).json()) as RecordedCall[];
+    const calls = await emulator.requests();
     for (const call of calls) print(`   upstream  ${String(call.model)} with ${profileOfKey(call.keyFingerprint)} → ${call.outcome}`);
     if (calls.length === 0) print('   upstream  (no call)');
     await new Promise((resolve) => setImmediate(resolve));
@@ -188,7 +165,7 @@ async function main(): Promise<number> {
     );
   } finally {
     await gateway.close({ graceMs: 0 });
-    emulator.stop();
+    await emulator.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   print(ok ? '\nDone: rotation, cooldown, fallback and recovery, all on real HTTP.' : '\nThe demo did not go as expected (see the !! lines).');

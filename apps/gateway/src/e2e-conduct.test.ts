@@ -7,6 +7,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EmulatorRoute, EmulatorStep } from '@understudy/provider-emulator/client';
 import type { Fixture } from './test-support/e2e-fixture.js';
 import { KEYS, startFixture, tail } from './test-support/e2e-fixture.js';
 
@@ -48,7 +49,7 @@ beforeEach(async () => {
   await fixture.emulator.clearRequests();
 });
 
-const route = (model: string, steps: unknown[], extra: Record<string, unknown> = {}) => ({ match: { model, ...extra }, steps });
+const route = (model: string, steps: EmulatorStep[], extra: Omit<NonNullable<EmulatorRoute['match']>, 'model'> = {}): EmulatorRoute => ({ match: { model, ...extra }, steps });
 const ask = (content: string) =>
   openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content }] }).withResponse();
 

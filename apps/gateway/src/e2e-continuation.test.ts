@@ -8,6 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EmulatorRoute, EmulatorStep } from '@understudy/provider-emulator/client';
 import type { Fixture } from './test-support/e2e-fixture.js';
 import { startFixture } from './test-support/e2e-fixture.js';
 import { accessLineCount, stderrWhen } from './test-support/processes.js';
@@ -35,9 +36,9 @@ function continuationConfig(streams: Record<string, unknown>) {
   });
 }
 
-const route = (model: string, steps: unknown[]) => ({ match: { model }, steps });
+const route = (model: string, steps: EmulatorStep[]): EmulatorRoute => ({ match: { model }, steps });
 
-async function reset(fixture: Fixture, routes: unknown[]): Promise<void> {
+async function reset(fixture: Fixture, routes: EmulatorRoute[]): Promise<void> {
   await fixture.clearCooldowns();
   await fixture.emulator.setScript({ defaults: { text: CANONICAL }, routes });
   await fixture.emulator.clearRequests();

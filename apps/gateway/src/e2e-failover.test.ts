@@ -8,6 +8,7 @@ import type { FailoverReason } from '@understudy/contracts';
 import { fallbackNoticeText } from '@understudy/fallback-runner';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EmulatorRoute, EmulatorStep } from '@understudy/provider-emulator/client';
 import type { Fixture } from './test-support/e2e-fixture.js';
 import { KEYS, startFixture, tail } from './test-support/e2e-fixture.js';
 
@@ -29,7 +30,7 @@ beforeEach(async () => {
   await fixture.emulator.setScript({ routes: [] });
 });
 
-const openaiRoute = (steps: unknown[], extra: Record<string, unknown> = {}) => ({ match: { api: 'openai-completions', model: 'gpt-a', ...extra }, steps });
+const openaiRoute = (steps: EmulatorStep[], extra: Omit<NonNullable<EmulatorRoute['match']>, 'api' | 'model'> = {}): EmulatorRoute => ({ match: { api: 'openai-completions', model: 'gpt-a', ...extra }, steps });
 const ask = (content: string, extra: Record<string, unknown> = {}) =>
   client.chat.completions.create({ model: 'default', messages: [{ role: 'user', content }], ...extra } as OpenAI.ChatCompletionCreateParamsNonStreaming).withResponse();
 

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { InProcessGateway } from './test-support/in-process-gateway.js';
 import { startInProcessGateway } from './test-support/in-process-gateway.js';
+import type { EmulatorStep } from '@understudy/provider-emulator/client';
 import type { EmulatorProcess, RecordedRequest } from './test-support/processes.js';
 import { startEmulator } from './test-support/processes.js';
 
@@ -80,7 +81,7 @@ beforeEach(async () => {
   }
 });
 
-type Steps = readonly Record<string, unknown>[];
+type Steps = EmulatorStep[];
 
 /** Scripts the upstreams: steps per wire format (absent: the default echo answer). */
 async function upstreams(routes: { readonly oai?: Steps; readonly ant?: Steps; readonly gem?: Steps }): Promise<void> {

@@ -67,3 +67,33 @@ describe('pure package boundaries', () => {
     expect(await ruleIdsFor('export const double = (value: number): number => value * 2;\n')).toEqual([]);
   });
 });
+
+describe('tool boundaries', () => {
+  const clientImport = "import { emulatorControl } from '@understudy/provider-emulator/client';\nexport const control = emulatorControl;\n";
+  const boundaryErrors = async (file: string): Promise<string[]> => {
+    const [result] = await eslint.lintText(clientImport, { filePath: path.join(workspaceRoot, file) });
+    return (result?.messages ?? []).map((message) => message.ruleId ?? message.message).filter((id) => id === '@nx/enforce-module-boundaries');
+  };
+
+  it.each(['packages/providers/src/lint-probe.ts', 'packages/fallback-runner/src/lint-probe.ts', 'apps/gateway/src/lint-probe.ts', 'apps/cli/src/lint-probe.ts'])(
+    'rejects the emulator client in published code: %s',
+    async (file) => {
+      expect(await boundaryErrors(file)).toEqual(['@nx/enforce-module-boundaries']);
+    },
+  );
+
+  it('rejects the emulator client in a pure package, its tests included', async () => {
+    expect(await boundaryErrors('packages/error-classifier/src/lint-probe.test.ts')).toEqual(['@nx/enforce-module-boundaries']);
+  });
+
+  it.each([
+    'packages/providers/src/lint-probe.test.ts',
+    'packages/providers/src/test-support/lint-probe.ts',
+    'packages/fallback-runner/src/lint-probe.test.ts',
+    'apps/gateway/src/test-support/lint-probe.ts',
+    'apps/gateway/src/demo.ts',
+    'tools/bench/src/lint-probe.ts',
+  ])('accepts the emulator client in test code, the unpublished demo and other tools: %s', async (file) => {
+    expect(await boundaryErrors(file)).toEqual([]);
+  });
+});

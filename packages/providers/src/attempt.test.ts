@@ -4,34 +4,22 @@
  */
 import type { Candidate, ResolvedProfile } from '@understudy/contracts';
 import { Secret } from '@understudy/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { completeAttempt, streamAttempt } from './attempt.js';
 import type { ChatRequest } from './chat-types.js';
 import { collectChatStream } from './chat-stream.js';
 import type { ProviderClient } from './client-options.js';
 import { ProviderCallError } from './provider-call-error.js';
-import { emulatorClient } from './test-support/clients.js';
-import type { EmulatorProcess } from './test-support/emulator-process.js';
-import { startEmulatorProcess } from './test-support/emulator-process.js';
+import { useEmulator } from './test-support/emulator.js';
 
-let emulator: EmulatorProcess;
+const emulator = useEmulator();
 let clients: Map<string, ProviderClient>;
 
-beforeAll(async () => {
-  emulator = await startEmulatorProcess();
+beforeAll(() => {
   clients = new Map([
-    ['openai', emulatorClient('openai-completions', emulator.url)],
-    ['anthropic', emulatorClient('anthropic-messages', emulator.url)],
+    ['openai', emulator.client('openai-completions')],
+    ['anthropic', emulator.client('anthropic-messages')],
   ]);
-});
-
-afterAll(async () => {
-  await Promise.all([...clients.values()].map((client) => client.close()));
-  await emulator.close();
-});
-
-beforeEach(async () => {
-  await emulator.clearRequests();
 });
 
 const request: ChatRequest = { model: 'ignored', messages: [{ role: 'user', content: 'first second third' }] };
@@ -111,7 +99,7 @@ describe('a stream request answered with a whole JSON body', () => {
         },
       ],
     });
-    const client = emulatorClient('openai-completions', emulator.url);
+    const client = emulator.client('openai-completions');
     clients.set('json', client);
     const result = await client.stream({ ...request, model: 'gpt-json' }, { credential: null });
     expect(result.ok).toBe(true);

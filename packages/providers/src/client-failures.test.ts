@@ -5,38 +5,23 @@ import { classifyFailure } from '@understudy/error-classifier';
  */
 import { createServer } from 'node:net';
 import type { ProviderFailure } from '@understudy/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { EmulatorStep } from '@understudy/provider-emulator/client';
 import type { ChatRequest, ChatStreamDelta, ProviderApi } from './chat-types.js';
 import { PROVIDER_APIS } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
 import { collectChatStream } from './chat-stream.js';
-import type { ProviderClient } from './client-options.js';
 import { MAX_FAILURE_BODY_BYTES } from './failure.js';
 import { ProviderCallError } from './provider-call-error.js';
 import { apiKey, emulatorClient } from './test-support/clients.js';
-import type { EmulatorProcess } from './test-support/emulator-process.js';
-import { startEmulatorProcess } from './test-support/emulator-process.js';
+import { useEmulator } from './test-support/emulator.js';
 
-let emulator: EmulatorProcess;
-const streamClients: ProviderClient[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulatorProcess();
-});
-
-afterAll(async () => {
-  await Promise.all(streamClients.map((client) => client.close()));
-  await emulator.close();
-});
-
-beforeEach(async () => {
-  await emulator.clearRequests();
-});
+const emulator = useEmulator();
 
 const request: ChatRequest = { model: 'model-f', messages: [{ role: 'user', content: 'alpha beta gamma delta' }] };
 
 /** Runs `step` for one call of `api` and returns the failure of `complete` (or fails the test). */
-async function completeFailure(api: ProviderApi, step: unknown, options: Parameters<typeof emulatorClient>[2] = {}): Promise<ProviderFailure> {
+async function completeFailure(api: ProviderApi, step: EmulatorStep, options: Parameters<typeof emulatorClient>[2] = {}): Promise<ProviderFailure> {
   await emulator.setScript({ routes: [{ steps: [step] }] });
   const client = emulatorClient(api, emulator.url, options);
   try {
@@ -51,18 +36,17 @@ async function completeFailure(api: ProviderApi, step: unknown, options: Paramet
 /** Starts a stream for `step`: the failure before output, or the stream. */
 async function startStream(
   api: ProviderApi,
-  step: unknown,
+  step: EmulatorStep,
   options: Parameters<typeof emulatorClient>[2] = {},
 ): Promise<{ failure?: ProviderFailure; stream?: ChatStream }> {
   await emulator.setScript({ routes: [{ steps: [step] }] });
-  const client = emulatorClient(api, emulator.url, options);
-  streamClients.push(client);
+  const client = emulator.client(api, options);
   const result = await client.stream(request, { credential: apiKey('sk-failures-key-9876') });
   return result.ok ? { stream: result.value } : { failure: result.failure };
 }
 
 /** Starts a stream for `step` that must get past its first token. */
-async function startedStream(api: ProviderApi, step: unknown, options: Parameters<typeof emulatorClient>[2] = {}): Promise<ChatStream> {
+async function startedStream(api: ProviderApi, step: EmulatorStep, options: Parameters<typeof emulatorClient>[2] = {}): Promise<ChatStream> {
   const { stream, failure } = await startStream(api, step, options);
   if (stream === undefined) throw new Error(`expected the stream to start, got ${JSON.stringify(failure)}`);
   return stream;

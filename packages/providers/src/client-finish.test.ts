@@ -6,40 +6,25 @@
  * far beyond the test's time limit, so waiting would fail the test rather than slow it.
  */
 import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { EmulatorStep } from '@understudy/provider-emulator/client';
 import type { ChatRequest, ProviderApi } from './chat-types.js';
 import type { ChatStream } from './chat-stream.js';
 import { collectChatStream } from './chat-stream.js';
 import type { ProviderClient, ProviderClientOptions } from './client-options.js';
 import { apiKey, emulatorClient } from './test-support/clients.js';
-import type { EmulatorProcess } from './test-support/emulator-process.js';
-import { startEmulatorProcess } from './test-support/emulator-process.js';
+import { useEmulator } from './test-support/emulator.js';
 
-let emulator: EmulatorProcess;
-const clients: ProviderClient[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulatorProcess();
-});
-
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await emulator.close();
-});
-
-beforeEach(async () => {
-  await emulator.clearRequests();
-});
+const emulator = useEmulator();
 
 const request: ChatRequest = { model: 'model-h', messages: [{ role: 'user', content: 'kept open' }] };
 /** Far beyond the test time limit: a wait this long fails the test. */
 const NEVER_MS = 600_000;
 const HELD = 'held open until the client left';
 
-async function clientFor(api: ProviderApi, step: unknown, options: Partial<ProviderClientOptions> = {}): Promise<ProviderClient> {
+async function clientFor(api: ProviderApi, step: EmulatorStep, options: Partial<ProviderClientOptions> = {}): Promise<ProviderClient> {
   await emulator.setScript({ routes: [{ steps: [step] }] });
-  const client = emulatorClient(api, emulator.url, options);
-  clients.push(client);
+  const client = emulator.client(api, options);
   return client;
 }
 

@@ -2,38 +2,23 @@
  * Each timeout and the two kinds of abort, against the emulator. Behaviour, not timing: the limits are
  * small and the emulator's delays far longer, so only which limit fired and what the failure says matter.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { EmulatorStep } from '@understudy/provider-emulator/client';
 import type { ChatRequest, ChatStreamDelta, ProviderApi } from './chat-types.js';
 import { PROVIDER_APIS } from './chat-types.js';
 import type { ProviderClient, ProviderTimeouts } from './client-options.js';
 import { ProviderCallError } from './provider-call-error.js';
 import { apiKey, emulatorClient } from './test-support/clients.js';
-import type { EmulatorProcess } from './test-support/emulator-process.js';
-import { startEmulatorProcess } from './test-support/emulator-process.js';
+import { useEmulator } from './test-support/emulator.js';
 
-let emulator: EmulatorProcess;
-const clients: ProviderClient[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulatorProcess();
-});
-
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await emulator.close();
-});
-
-beforeEach(async () => {
-  await emulator.clearRequests();
-});
+const emulator = useEmulator();
 
 const request: ChatRequest = { model: 'model-t', messages: [{ role: 'user', content: 'one two three four' }] };
 const LONG_MS = 30_000;
 
-async function clientWith(api: ProviderApi, step: unknown, timeouts: ProviderTimeouts): Promise<ProviderClient> {
+async function clientWith(api: ProviderApi, step: EmulatorStep, timeouts: ProviderTimeouts): Promise<ProviderClient> {
   await emulator.setScript({ routes: [{ steps: [step] }] });
-  const client = emulatorClient(api, emulator.url, { timeouts });
-  clients.push(client);
+  const client = emulator.client(api, { timeouts });
   return client;
 }
 
@@ -107,7 +92,7 @@ describe('body and connect timeouts', () => {
       timeouts: { connectTimeoutMs: 50 },
       pool: { connect: { lookup: () => undefined } },
     });
-    clients.push(client);
+    emulator.closeAfterAll(client);
     const result = await client.complete(request, { credential: apiKey('sk-t') });
     expect(!result.ok && result.failure).toMatchObject({
       phase: 'connect',

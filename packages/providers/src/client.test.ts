@@ -2,31 +2,19 @@
  * Each client against the emulator over loopback: whole answers, streams, tool calls, auth headers and the
  * request shape the provider receives.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest, ProviderApi } from './chat-types.js';
 import { PROVIDER_APIS } from './chat-types.js';
 import { collectChatStream } from './chat-stream.js';
 import type { ProviderClient } from './client-options.js';
 import { apiKey, emulatorClient } from './test-support/clients.js';
-import type { EmulatorProcess } from './test-support/emulator-process.js';
-import { startEmulatorProcess } from './test-support/emulator-process.js';
+import { useEmulator } from './test-support/emulator.js';
 
-let emulator: EmulatorProcess;
+const emulator = useEmulator({ everyTest: { routes: [] } });
 const clients = new Map<ProviderApi, ProviderClient>();
 
-beforeAll(async () => {
-  emulator = await startEmulatorProcess();
-  for (const api of PROVIDER_APIS) clients.set(api, emulatorClient(api, emulator.url));
-});
-
-afterAll(async () => {
-  await Promise.all([...clients.values()].map((client) => client.close()));
-  await emulator.close();
-});
-
-beforeEach(async () => {
-  await emulator.setScript({ routes: [] });
-  await emulator.clearRequests();
+beforeAll(() => {
+  for (const api of PROVIDER_APIS) clients.set(api, emulator.client(api));
 });
 
 function client(api: ProviderApi): ProviderClient {

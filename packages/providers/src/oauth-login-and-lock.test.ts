@@ -5,30 +5,14 @@
  */
 import type { Credential, OAuthCredential, ProfileId } from '@understudy/contracts';
 import { Secret } from '@understudy/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from './chat-types.js';
-import type { ProviderClient } from './client-options.js';
 import type { OAuthCredentialStore } from './oauth-refresher.js';
 import { DeviceLoginError, loginWithDeviceCode } from './oauth-device-login.js';
 import { emulatorClient } from './test-support/clients.js';
-import type { EmulatorProcess } from './test-support/emulator-process.js';
-import { startEmulatorProcess } from './test-support/emulator-process.js';
+import { useEmulator } from './test-support/emulator.js';
 
-let emulator: EmulatorProcess;
-const clients: ProviderClient[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulatorProcess();
-});
-
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await emulator.close();
-});
-
-beforeEach(async () => {
-  await emulator.clearRequests();
-});
+const emulator = useEmulator();
 
 const request: ChatRequest = { model: 'model-o', messages: [{ role: 'user', content: 'hi' }] };
 
@@ -65,14 +49,14 @@ describe('OAuth refresh across refreshers sharing a store', () => {
     const options = { oauth: { tokenUrl: `${emulator.url}/oauth/token`, clientId: 'understudy-test' } };
     const first = emulatorClient('openai-completions', emulator.url, options);
     const second = emulatorClient('openai-completions', emulator.url, options);
-    clients.push(first, second);
+    emulator.closeAfterAll(first, second);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
         (index % 2 === 0 ? first : second).complete(request, { credential: stale, profileId: 'openai:sub', credentialStore: store }),
       ),
     );
     expect(results.every((result) => result.ok)).toBe(true);
-    expect(await emulator.oauthRefreshes()).toBe(1);
+    expect((await emulator.stats()).oauthRefreshes).toBe(1);
     expect(store.saves).toBe(1);
     const calls = (await emulator.requests()).filter((record) => record.api === 'openai-completions');
     expect(calls.map((record) => record.keyFingerprint)).toEqual(Array.from({ length: 20 }, () => '…ss-1'));
@@ -103,7 +87,7 @@ describe('device-authorization login', () => {
     const records = await emulator.requests();
     expect(records.map((record) => record.outcome)).toEqual(['device code issued', 'status 400', 'status 400', 'device token issued']);
     expect(records[0]?.body).toEqual({ client_id: 'understudy-test', scope: 'openid email offline_access' });
-    expect(await emulator.oauthRefreshes()).toBe(0);
+    expect((await emulator.stats()).oauthRefreshes).toBe(0);
   });
 
   it('reports a denial as access_denied', async () => {

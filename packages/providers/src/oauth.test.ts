@@ -4,30 +4,16 @@
  */
 import type { OAuthCredential, ProfileId } from '@understudy/contracts';
 import { Secret } from '@understudy/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { EmulatorScript } from '@understudy/provider-emulator/client';
 import type { ChatRequest, ProviderApi } from './chat-types.js';
 import type { ProviderClient } from './client-options.js';
 import type { OAuthCredentialSink } from './oauth-refresher.js';
 import { emulatorClient } from './test-support/clients.js';
-import type { EmulatorProcess } from './test-support/emulator-process.js';
-import { startEmulatorProcess } from './test-support/emulator-process.js';
+import { useEmulator } from './test-support/emulator.js';
 
-let emulator: EmulatorProcess;
-const clients: ProviderClient[] = [];
+const emulator = useEmulator();
 const NOW = Date.now();
-
-beforeAll(async () => {
-  emulator = await startEmulatorProcess();
-});
-
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await emulator.close();
-});
-
-beforeEach(async () => {
-  await emulator.clearRequests();
-});
 
 const request: ChatRequest = { model: 'model-o', messages: [{ role: 'user', content: 'hi' }] };
 
@@ -46,10 +32,9 @@ function oauthCredential(access: string, expires: number): OAuthCredential {
   return { type: 'oauth', provider: 'anthropic', access: new Secret(access), refresh: new Secret('refresh-token-0'), expires, email: 'user@example.com' };
 }
 
-async function oauthClient(api: ProviderApi, script: unknown, sink: OAuthCredentialSink): Promise<ProviderClient> {
+async function oauthClient(api: ProviderApi, script: EmulatorScript, sink: OAuthCredentialSink): Promise<ProviderClient> {
   await emulator.setScript(script);
-  const client = emulatorClient(api, emulator.url, { oauth: { tokenUrl: `${emulator.url}/oauth/token`, clientId: 'understudy-test', store: sink } });
-  clients.push(client);
+  const client = emulator.client(api, { oauth: { tokenUrl: `${emulator.url}/oauth/token`, clientId: 'understudy-test', store: sink } });
   return client;
 }
 
@@ -62,7 +47,7 @@ describe('OAuth refresh', () => {
       Array.from({ length: 20 }, () => client.complete(request, { credential: expired, profileId: 'openai:user@example.com' })),
     );
     expect(results.every((result) => result.ok)).toBe(true);
-    expect(await emulator.oauthRefreshes()).toBe(1);
+    expect((await emulator.stats()).oauthRefreshes).toBe(1);
     expect(sink.saved).toHaveLength(1);
     const [saved] = sink.saved;
     if (saved === undefined) return;
@@ -82,7 +67,7 @@ describe('OAuth refresh', () => {
     // A later call still holding the replaced credential gets the new one without another refresh.
     const later = await client.complete(request, { credential: expired, profileId: 'openai:user@example.com' });
     expect(later.ok).toBe(true);
-    expect(await emulator.oauthRefreshes()).toBe(1);
+    expect((await emulator.stats()).oauthRefreshes).toBe(1);
   });
 
   it('refreshes once after 20 concurrent 401s for the same stale token, then retries each call', async () => {
@@ -96,7 +81,7 @@ describe('OAuth refresh', () => {
       Array.from({ length: 20 }, () => client.stream(request, { credential: stale, profileId: 'anthropic:user@example.com' })),
     );
     expect(results.every((result) => result.ok)).toBe(true);
-    expect(await emulator.oauthRefreshes()).toBe(1);
+    expect((await emulator.stats()).oauthRefreshes).toBe(1);
     expect(sink.saved).toHaveLength(1);
     const records = await emulator.requests();
     const calls = records.filter((record) => record.api === 'anthropic-messages');
@@ -139,7 +124,7 @@ describe('OAuth refresh', () => {
     const client = await oauthClient('openai-completions', { routes: [] }, sink);
     expect((await client.complete(request, { credential: oauthCredential('fresh-access-9', NOW + 3_600_000), profileId: 'openai:y' })).ok).toBe(true);
     expect((await client.complete(request, { credential: { type: 'token', provider: 'openai', token: new Secret('static-token'), expires: NOW - 1 } })).ok).toBe(true);
-    expect(await emulator.oauthRefreshes()).toBe(0);
+    expect((await emulator.stats()).oauthRefreshes).toBe(0);
     expect((await emulator.requests()).map((record) => record.keyFingerprint)).toEqual(['…ss-9', '…oken']);
   });
 });
@@ -151,7 +136,7 @@ describe('OAuth refresh after the refreshed token expired too', () => {
     const client = emulatorClient('openai-completions', emulator.url, {
       oauth: { tokenUrl: `${emulator.url}/oauth/token`, store: sink, expirySkewMs: 5_000 },
     });
-    clients.push(client);
+    emulator.closeAfterAll(client);
     const stale = oauthCredential('expired-access-2', NOW - 60_000);
     expect((await client.complete(request, { credential: stale, profileId: 'openai:rotating' })).ok).toBe(true);
     // The replacement expires within the skew, so the next call with the stale credential refreshes again,

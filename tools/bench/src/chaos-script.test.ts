@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseEmulatorScript } from '@understudy/provider-emulator';
 import { FAULT_MIX, PRIMARY_CALLS_PER_REQUEST, chaosScript, primarySteps } from './chaos-script.js';
 
 /** The step the emulator plays for a route's call number `call` (0-based): in order, then the last one again. */
@@ -20,8 +21,12 @@ describe('the chaos script', () => {
   });
 
   it('routes the primary model to the mix and the fallback model to healthy answers', () => {
-    const [primary, fallback] = chaosScript(10).routes;
+    const [primary, fallback] = chaosScript(10).routes ?? [];
     expect(primary).toMatchObject({ name: 'primary', match: { model: 'flaky-a' } });
     expect(fallback).toEqual({ name: 'fallback', match: { model: 'steady-a' }, steps: [{}] });
+  });
+
+  it('is a script the emulator accepts as it is', () => {
+    expect(parseEmulatorScript(chaosScript(10))).toEqual(chaosScript(10));
   });
 });

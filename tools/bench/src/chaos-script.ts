@@ -4,9 +4,10 @@
  * "Matching"), so the mix is written out once per round for as many calls as the run can make; a single copy
  * would fault only the run's first dozen calls and leave the rest of the run healthy.
  */
+import type { EmulatorScript, EmulatorStep } from '@understudy/provider-emulator/client';
 
 /** The primary's fault mix, one step per upstream request, played in order and round again. */
-export const FAULT_MIX: readonly Readonly<Record<string, unknown>>[] = [
+export const FAULT_MIX: readonly EmulatorStep[] = [
   {},
   { status: 503, body: { error: { type: 'overloaded_error', message: 'overloaded' } } },
   {},
@@ -33,7 +34,7 @@ export const PRIMARY_CALLS_PER_REQUEST = 2;
  *
  * @param requests - chat requests of the run (a whole number ≥ 1).
  */
-export function primarySteps(requests: number): Readonly<Record<string, unknown>>[] {
+export function primarySteps(requests: number): EmulatorStep[] {
   const rounds = Math.ceil((requests * PRIMARY_CALLS_PER_REQUEST) / FAULT_MIX.length);
   return Array.from({ length: rounds }, () => FAULT_MIX).flat();
 }
@@ -44,7 +45,7 @@ export function primarySteps(requests: number): Readonly<Record<string, unknown>
  *
  * @param requests - chat requests of the run.
  */
-export function chaosScript(requests: number): { readonly routes: readonly Record<string, unknown>[] } {
+export function chaosScript(requests: number): EmulatorScript {
   return {
     routes: [
       { name: 'primary', match: { model: 'flaky-a' }, steps: primarySteps(requests) },

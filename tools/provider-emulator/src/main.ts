@@ -5,6 +5,7 @@
  * Stops on SIGINT / SIGTERM.
  */
 import { parseArgs } from 'node:util';
+import { readyLine } from './control.js';
 import { EmulatorScriptError } from './script.js';
 import { startEmulator } from './server.js';
 
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     if (code === 'ENOENT') fail(`--script: no such file ${values.script ?? ''}`);
     fail((error as Error).message);
   }
-  process.stdout.write(`${JSON.stringify({ url: emulator.url })}\n`);
+  process.stdout.write(`${readyLine(emulator.url)}\n`);
   const stop = (): void => {
     void emulator.close().then(() => process.exit(0));
   };

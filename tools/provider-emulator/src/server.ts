@@ -1,57 +1,22 @@
 /**
  * The emulator's HTTP server: routes requests to scripted steps, serves the OAuth token endpoint (refresh-token
  * and device-code grants) and the device-authorization endpoint (`…/oauth/device/code`), records
- * every request, and exposes a control API under `/__` (`GET|DELETE /__requests`, `POST /__script`,
- * `GET /__stats`).
+ * every request, and answers the control API of control.ts (`GET|DELETE /__requests`, `POST /__script`,
+ * `GET /__stats`, `GET /__health`).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { EmulatorStats, RecordedRequest } from './control.js';
+import { CONTROL_PATHS } from './control.js';
 import type { RequestTarget } from './request-info.js';
 import { SECRET_HEADERS, keyFingerprint, requestKey, requestTarget } from './request-info.js';
 import { realApiRefusal } from './real-limits.js';
 import { playStep, sendStatus } from './responder.js';
 import type { EmulatorScript, EmulatorStep, OAuthStep } from './script.js';
 import { EMPTY_SCRIPT, EmulatorScriptError, parseEmulatorScript } from './script.js';
-
-/** One recorded request (secrets left out: keys appear only as their last 4 characters). */
-export interface RecordedRequest {
-  readonly sequence: number;
-  /** Epoch ms when the request arrived. */
-  readonly timestamp: number;
-  readonly method: string;
-  /** Path and query, with any `key=` query parameter removed. */
-  readonly path: string;
-  /** `openai-completions` | `anthropic-messages` | `google-generative-ai` | `oauth` | `models` | `unknown`. */
-  readonly api: string;
-  readonly model: string | null;
-  readonly stream: boolean;
-  readonly keyFingerprint: string | null;
-  /** Request headers without authorisation headers. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body: parsed JSON, the token form (refresh token fingerprinted), or raw text. */
-  readonly body: unknown;
-  /** Index of the route that matched, `null` when none did. */
-  readonly route: number | null;
-  /** Index of the step played, `null` when none was scripted. */
-  readonly step: number | null;
-  /** What the emulator sent, e.g. `ok`, `status 429`, `reset`, `cut after 2 chunks`. */
-  outcome: string;
-  /** Which TCP connection carried the request, numbered from 1 (equal numbers: a reused keep-alive socket). */
-  readonly connection: number;
-}
-
-/** Counters. */
-export interface EmulatorStats {
-  readonly requests: number;
-  /** Requests to the OAuth token endpoint, device-code polls excepted. */
-  readonly oauthRefreshes: number;
-  /** Device logins started at the device-authorization endpoint. */
-  readonly deviceLogins: number;
-  readonly routes: readonly { readonly name: string | null; readonly calls: number }[];
-}
 
 /** A running emulator. */
 export interface EmulatorHandle {
@@ -183,13 +148,13 @@ function recordedHeaders(request: IncomingMessage): Record<string, string> {
 function handleControl(state: EmulatorState, request: IncomingMessage, response: ServerResponse, text: string, pathname: string, setScript: (value: unknown) => void): void {
   const action = `${request.method ?? 'GET'} ${pathname}`;
   switch (action) {
-    case 'GET /__requests':
+    case `GET ${CONTROL_PATHS.requests}`:
       return sendJson(response, 200, state.records);
-    case 'DELETE /__requests':
+    case `DELETE ${CONTROL_PATHS.requests}`:
       state.records = [];
       state.oauthRefreshes = 0;
       return sendJson(response, 200, { ok: true });
-    case 'POST /__script':
+    case `POST ${CONTROL_PATHS.script}`:
       try {
         setScript(text);
         return sendJson(response, 200, { ok: true });
@@ -197,9 +162,9 @@ function handleControl(state: EmulatorState, request: IncomingMessage, response:
         if (!EmulatorScriptError.isInstance(error)) throw error;
         return sendJson(response, 400, { error: error.message });
       }
-    case 'GET /__stats':
+    case `GET ${CONTROL_PATHS.stats}`:
       return sendJson(response, 200, statsOf(state));
-    case 'GET /__health':
+    case `GET ${CONTROL_PATHS.health}`:
       return sendJson(response, 200, { ok: true });
     default:
       return sendJson(response, 404, { error: `unknown control endpoint ${action}` });

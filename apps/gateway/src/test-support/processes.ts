@@ -1,12 +1,17 @@
 /**
- * Real processes for the end-to-end suites: the provider emulator (`tools/provider-emulator/dist/main.js`) and
- * the gateway (`apps/gateway/dist/main.js`), each on an ephemeral loopback port, with their output captured.
+ * Real processes for the end-to-end suites, each on an ephemeral loopback port: the provider emulator
+ * (`tools/provider-emulator/dist/main.js`, started by its typed client) and the gateway (`apps/gateway/dist/main.js`,
+ * with its output captured).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { EmulatorControl, EmulatorScript } from '@understudy/provider-emulator/client';
+import { spawnEmulator } from '@understudy/provider-emulator/client';
+
+export type { RecordedRequest } from '@understudy/provider-emulator/client';
 
 /** The built gateway entry. */
 export const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
@@ -58,59 +63,23 @@ async function spawnReady(
   return { child, url, stdout: () => out, stderr: () => err, exited };
 }
 
-/** A running provider emulator. */
-export interface EmulatorProcess {
-  readonly url: string;
-  /** Replaces the script and restarts every route. */
-  setScript(script: unknown): Promise<void>;
-  /** Requests recorded since the last clear (keys appear as their last 4 characters only). */
-  requests(): Promise<RecordedRequest[]>;
-  clearRequests(): Promise<void>;
+/**
+ * A running provider emulator (its typed control client, `@understudy/provider-emulator/client`), except that
+ * `setScript` also forgets the recorded requests, so that a test reads only the requests of its own script.
+ */
+export interface EmulatorProcess extends EmulatorControl {
+  /** Stops the process and waits for its exit. */
   stop(): Promise<void>;
 }
 
-/** One request the emulator saw. */
-export interface RecordedRequest {
-  readonly api: string;
-  readonly model: string | null;
-  readonly stream: boolean;
-  readonly keyFingerprint: string | null;
-  readonly outcome: string;
-  readonly path: string;
-  /** The request body as parsed JSON. */
-  readonly body: unknown;
-  /** Request headers without the authorisation ones. */
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** Starts the emulator with a script. */
-export async function startEmulator(script: unknown = { routes: [] }): Promise<EmulatorProcess> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-emulator-'));
-  const scriptFile = path.join(dir, 'script.json');
-  fs.writeFileSync(scriptFile, JSON.stringify(script));
-  const spawned = await spawnReady(EMULATOR_MAIN, ['--port', '0', '--script', scriptFile], process.env);
-  const control = async (method: string, endpoint: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(`${spawned.url}${endpoint}`, {
-      method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    if (!response.ok) throw new Error(`emulator ${method} ${endpoint}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
+/** Starts the emulator (the built `dist/main.js`) with a script. */
+export async function startEmulator(script: EmulatorScript = { routes: [] }): Promise<EmulatorProcess> {
+  const emulator = await spawnEmulator({ script });
   return {
-    url: spawned.url,
+    ...emulator,
     setScript: async (next) => {
-      await control('POST', '/__script', next);
-      await control('DELETE', '/__requests');
-    },
-    requests: async () => (await control('GET', '/__requests')) as RecordedRequest[],
-    clearRequests: async () => {
-      await control('DELETE', '/__requests');
-    },
-    stop: async () => {
-      spawned.child.kill('SIGTERM');
-      await spawned.exited;
-      fs.rmSync(dir, { recursive: true, force: true });
+      await emulator.setScript(next);
+      await emulator.clearRequests();
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Vitest global setup: the provider tests talk to the emulator as a separate process (as the gateway's
- * end-to-end tests and the bench do; a `type:io` package cannot import a `type:tool` one), so its `dist/`
+ * Vitest global setup: the provider tests run the emulator as a separate process (`spawnEmulator` of
+ * `@understudy/provider-emulator/client`, as the gateway's end-to-end tests and the demo do), so its `dist/`
  * must be current. `tsc -b` is incremental: when nothing changed it only checks timestamps.
  */
 import { spawnSync } from 'node:child_process';

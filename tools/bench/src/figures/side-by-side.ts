@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { EmulatorScript } from '@understudy/provider-emulator/client';
+import { EmulatorControlError, emulatorControl } from '@understudy/provider-emulator/client';
 import { BenchError } from '../errors.js';
 import { spawnServer } from '../processes.js';
 import type { ServerProcess } from '../processes.js';
@@ -77,20 +79,23 @@ export function spawnEmulator(repoRoot: string, dir: string, name: string): Prom
 }
 
 /**
- * Replaces an emulator's script through its control API (`POST /__script`, which also restarts every route's
- * steps and call counts).
+ * Replaces an emulator's script through its typed control client (`POST /__script`, which also restarts every
+ * route's steps and call counts).
  *
- * @throws {BenchError} `bad_answer` when the emulator refuses the script.
+ * @throws {BenchError} `bad_answer` when the emulator refuses the script or does not answer.
  */
-export async function setEmulatorScript(emulatorUrl: string, script: unknown): Promise<void> {
-  const answer = await fetch(`${emulatorUrl}/__script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(script) });
-  const text = await answer.text();
-  if (answer.status !== 200) throw new BenchError(`the emulator refused the script (${answer.status}): ${text.slice(0, 300)}`, 'bad_answer');
+export async function setEmulatorScript(emulatorUrl: string, script: EmulatorScript): Promise<void> {
+  try {
+    await emulatorControl(emulatorUrl).setScript(script);
+  } catch (error) {
+    if (!EmulatorControlError.isInstance(error)) throw error;
+    throw new BenchError(`the emulator refused the script: ${error.message.slice(0, 300)}`, 'bad_answer', { cause: error });
+  }
 }
 
 /** The calls an emulator's route named `route` has had since its script was last set (`GET /__stats`). */
 export async function emulatorRouteCalls(emulatorUrl: string, route: string): Promise<number> {
-  const stats = (await (await fetch(`${emulatorUrl}/__stats`)).json()) as { routes: { name: string | null; calls: number }[] };
+  const stats = await emulatorControl(emulatorUrl).stats();
   return stats.routes.find((each) => each.name === route)?.calls ?? 0;
 }
 
