@@ -3,12 +3,14 @@
  * (issue threads, two documentation pages), collected after the fifth set's held-back fifth was opened, none of them
  * in an earlier fixture by text. A fifth of the rows, chosen by a seeded hash of the row id, is sealed in the
  * held-back file, so no one picks which rows are held back; its before/after scores are recorded in
- * `fixtures/SCORES.md` (sixth pass).
+ * `fixtures/SCORES.md` (sixth pass). Every dev row is a test (its `expect`, or a reason its `accept` list allows),
+ * except the few listed in {@link KNOWN_DEV_MISSES} with the reason no family covers them yet.
  */
 import { createHash } from 'node:crypto';
 import { isFailoverReason } from '@understudy/contracts';
 import { describe, expect, it } from 'vitest';
-import { loadJsonLines } from './test-support/fixtures.js';
+import { classifyFailure } from './index.js';
+import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
 
 const dev = loadJsonLines<CorpusRow>('provider-errors-6.jsonl');
@@ -78,5 +80,28 @@ describe('provider-errors-6 (fresh public payloads, a sealed fifth)', () => {
 
   it('carries no key-like secret', () => {
     for (const row of rows) expect(row.body ?? '', row.id).not.toMatch(/sk-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}/);
+  });
+});
+
+/**
+ * Dev rows the rules still miss, each with why no family (rather than a pattern for the one row) covers it; each is
+ * pinned to what the classifier answers today, so a change that fixes or moves one is seen (SCORES.md, sixth pass).
+ */
+const KNOWN_DEV_MISSES: ReadonlyMap<string, { readonly got: string; readonly why: string }> = new Map([
+  ['c6-9af27bb741', { got: 'format', why: 'NIM "DEGRADED function cannot be invoked" is sent as a 400; capacity words under a client status step aside (third pass), and no second degraded-deployment shape is known' }],
+  ['c6-cb5c3c0d80', { got: 'unclassified', why: 'an agent CLI result object ({"type":"result","subtype":"success","result":""}) pasted with a line break inside a string: not JSON, and its empty `result` is no completion shape' }],
+  ['c6-2d51090757', { got: 'unclassified', why: 'the relay text is pasted with typos ("auota", "enouah"); the billing phrase for it is spelled correctly' }],
+]);
+
+describe('provider-errors-6 dev rows', () => {
+  it.each(dev.map((row) => [`${row.id} (${row.provider}) → ${row.expect}`, row] as const))('%s', (_name, row) => {
+    const result = classifyFailure(row, { nowMs: FIXTURE_NOW_MS });
+    const miss = KNOWN_DEV_MISSES.get(row.id);
+    if (miss !== undefined) {
+      expect(result.reason, miss.why).toBe(miss.got);
+      return;
+    }
+    expect([row.expect, ...(row.accept ?? [])], `${row.why} (got ${result.reason})`).toContain(result.reason);
+    if (typeof row.status === 'number') expect(result.status).toBe(row.status);
   });
 });

@@ -22,6 +22,8 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     ['error: request failed with status code 429.', 429],
     ['the server responded with a status of 404 ().', 404],
     ['{"error":{"message":" (request id: 1)","type":"upstream_error","param":"502","code":"bad_response_status_code"}}', 502],
+    ['[gin] 2024/05/25 - 02:20:27 | 2024052502202733503658994402104 | 429 |   94.35ms | 10.0.0.1 | post /v1/chat', 429],
+    ['[gin] 2024/05/25 - 02:20:27 | 503 |   1.7ms | 10.0.0.1 | post /v1/chat', 503],
   ])('%s → %i', (text, status) => {
     expect(statedStatus(text)).toBe(status);
   });

@@ -59,3 +59,14 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a user id (in parentheses) that is temporarily suspended is a permanent auth failure', { body: 'Your User ID (ab12-cd34) temporarily is suspended.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['"we have locked your account" is a permanent auth failure', { body: 'For your safety we locked your account; contact support.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['an invalid API token is a wrong key', { body: 'ClientError: invalid api token' }, 'auth', 'text.auth'],
+    ['a missing token is auth', { body: '[login failed]: access token is missing' }, 'auth', 'text.auth'],
+    ['a missing max_tokens is not auth', { body: 'validation: max_token is missing' }, 'unclassified'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

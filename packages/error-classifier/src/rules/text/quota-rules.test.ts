@@ -104,3 +104,16 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a relay\'s user quota that is not enough is billing (prepaid), also under a stated 403', { body: 'pre-consume failed: {Message:user quota is not enough Code:insufficient_user_quota} StatusCode:403' }, 'billing', 'text.billing'],
+    ['a failed quota pre-consumption is billing', { body: 'chat pre-consumed quota failed, user quota: 10, need quota: 20' }, 'billing', 'text.billing'],
+    ['DashScope "exceeded your current requests list" is a rate limit', { body: 'Throttling: You exceeded your current requests list.' }, 'rate_limit', 'text.rate_limit'],
+    ['a Chinese N-hour usage ceiling with a spaced digit is a window', { body: '[1308][已达到 3 小时的使用上限]' }, 'rate_limit', 'text.usage_window'],
+    ['Chinese "load saturated" under a 429 is a rate limit', { status: 429, body: '上游负载已饱和，请稍后再试' }, 'rate_limit'],
+    ['Chinese "load saturated" without a status stays capacity', { body: '上游负载已饱和，请稍后再试' }, 'overloaded', 'text.overloaded'],
+    ['"model X is still loading" stays capacity; "the model. error loading model" does not', { body: 'model acme-7b is still loading' }, 'overloaded', 'text.overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -64,6 +64,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears|suspended due to insufficient|accountoverdue|account_overdue/,
     /resource (?:pack|package)s?(?: allowance)? (?:has been |have been |is |are |was )?(?:exhausted|used up|depleted|insufficient)|(?:no|insufficient) (?:available )?resource (?:pack|package)|pkgexhausted/,
     /account is in good standing/,
+    /user quota is not (?:enough|sufficient)|insufficient[ _]user[ _]quota|pre-?consumed? quota failed|preconsumequota failed/,
     /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)/,
     /(?:free )?trial (?:has )?(?:ended|expired)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
     /not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
@@ -87,7 +88,7 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
   ],
-  zh: [/(?:每日|每天|每周|每月|5小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限)/],
+  zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限)/],
 });
 
 /** Rate limits: requests, tokens or concurrency over a short window. */
@@ -102,7 +103,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded/,
-    /slow down|request rate increased too quickly|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
+    /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
   zh: [/请求(?:速度)?过快|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
@@ -122,20 +123,22 @@ function notUnderClientError(evidence: Evidence): boolean {
 /**
  * Capacity (docs/policy.md#failover-reasons: 503 "service unavailable", overloaded_error, "at capacity", high demand, not
  * ready). The bare word "overloaded" under a 429 ("429 Too Many Requests: model overloaded") is the provider
- * throttling this caller, a rate limit; concrete capacity facts (not ready, capacity exceeded) and provider types
+ * throttling this caller, a rate limit, and so is "load saturated" (负载已饱和, a relay's words for an upstream 429);
+ * concrete capacity facts (not ready, capacity exceeded) and provider types
  * (`engine_overloaded_error`) still say capacity.
  */
 export const OVERLOADED_RULES: readonly TextRule[] = [
   ...family('text.overloaded', 'overloaded', [/overload/], (evidence) => evidence.status !== 429),
+  ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
   ...family('text.overloaded', 'overloaded', {
   en: [
     /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?:high|heavy|unusually high|increased|elevated) (?:demand|load|traffic)/,
     /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
-    /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is )?(?:currently |still )?(?:loading|warming up)/,
+    /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     /(?:model|engine|server|servers|service|system) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
   ],
-  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|负载(?:过高|较高|已满|已饱和)|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/],
+  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/],
   }, notUnderClientError),
 ];
 

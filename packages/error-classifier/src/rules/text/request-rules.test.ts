@@ -106,3 +106,14 @@ describe('shapes from the fifth public set (provider-errors-5, held-back rows, a
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a relay\'s sensitive-word filter is a refusal', { body: '{"error":{"message":"input contains sensitive words: [x]","code":"sensitive_words_detected"}}' }, 'refusal', 'text.refusal'],
+    ['a request blocked by a gateway or proxy is access, not a safety refusal', { status: 403, body: 'Forbidden: request was blocked by a gateway or proxy.' }, 'auth'],
+    ['a request blocked by the content filter is still a refusal', { body: 'the request was blocked by the content filter' }, 'refusal', 'text.refusal'],
+    ['a local runtime whose model is unloaded has no such model now', { body: 'Error in RPC handler: Error: Model is unloaded.' }, 'model_not_found', 'text.model_not_found'],
+    ['"No models loaded" is model_not_found', { body: 'No models loaded. Please load a model in the developer page first.' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

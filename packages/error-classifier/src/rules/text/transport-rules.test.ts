@@ -110,3 +110,16 @@ describe('shapes from the fifth public set (provider-errors-5, held-back rows, a
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a timeout option printed in a config dump is a setting, not a timeout: the stated 429 decides', { body: 'Error: Request failed with status code 429\n  config: { timeout: 0, transitional: { clarifyTimeoutError: false } }' }, 'rate_limit'],
+    ['a real TimeoutError class name is still a timeout', { body: 'httpx.ReadTimeoutError: read operation took 30s' }, 'timeout', 'text.timeout'],
+    ['a relay\'s "upstream error" label under an inner 404 yields to the status', { body: 'gateway said: upstream error\n{"status":404,"title":"Not Found","detail":"no such function"}' }, 'model_not_found'],
+    ['"upstream error" with no client status is still a server error', { body: 'proxy: upstream error while reading the answer' }, 'server_error', 'text.server_error'],
+    ['a local runner that failed to load the model is a server error, not capacity', { body: 'Failed to load the model\n\nError loading model. (Exit code: 1)' }, 'server_error', 'text.server_error'],
+    ['"… but none was returned" from an SDK accessor is an empty answer', { body: 'ValueError: the quick accessor needs a Part, but none was returned.' }, 'empty_response', 'text.empty_response'],
+    ['a 200 whose response body was empty is an empty answer, even when the client guesses a rate limit', { body: 'upstream returned 200 OK but the response body was empty (maybe rate limit?)' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -15,7 +15,8 @@ import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
 
 /** Time: timeouts, deadlines, stalls, transport-shaped finish reasons. Read before `ABORT_RULES`, so "aborted due to
- * timeout" is a timeout. */
+ * timeout" is a timeout. A time word that is an option key of a printed configuration (`timeout: 0`,
+ * `clarifyTimeoutError: false` in an axios error dump) is a setting, not an event. */
 export const TIMEOUT_RULES: readonly TextRule[] = [
   ...family('text.finish_reason_transport', 'timeout', [
     /finish_?reason:? ["']?(?:abort|aborted|network_error|malformed_response)(?![a-z_])|^reason: abort\.?$/,
@@ -26,7 +27,7 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   ]),
   ...family('text.timeout', 'timeout', {
     en: [
-      /(?<![a-z])timed? ?out(?![a-z])|time-out|(?<![a-z])timeout(?![a-z])|timeouterror/,
+      /(?<![a-z])timed? ?out(?![a-z])(?!: ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
       /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
     ],
@@ -54,6 +55,15 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
   }),
 ];
 
+/**
+ * A relay's own label ("Upstream error:", "upstream failure") in front of the provider's error is no cause when the
+ * deciding status is a client error (4xx): the status, or the provider's own words, decide (docs/policy.md, "How the
+ * classifier reads a failure": the inner status decides).
+ */
+function notUnderClientStatus(evidence: Evidence): boolean {
+  return evidence.status === null || evidence.status < 400 || evidence.status >= 500;
+}
+
 /** The provider's own failures. */
 export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ...family('text.finish_reason_error', 'server_error', [
@@ -62,15 +72,16 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ...family('text.server_error', 'server_error', {
     en: [
       /internal (?:server )?error|an internal error has occurred|(?<![a-z])server error/,
-      /bad gateway|upstream (?:server )?(?:error|failure)|backend error|origin error/,
+      /bad gateway|backend error|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
       /unexpected error (?:has )?occurred (?:while processing|internal to)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
-      /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory/,
+      /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory|failed to load (?:the )?model|error loading model/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
   }),
+  ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)/], notUnderClientStatus),
 ];
 
 /** Explicit aborts by the caller (not caused by a timeout). */
@@ -95,7 +106,7 @@ function noUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|candidates?, but none were returned|null value for .?(?:choices|candidates)/,
+  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
