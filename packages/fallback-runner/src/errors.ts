@@ -21,21 +21,16 @@ export type FallbackRunnerErrorCode = 'failover_error' | 'all_models_failed' | '
  */
 export type FailoverErrorKind = 'exhausted' | 'terminal' | 'deadline';
 
-/** Fields of a {@link FailoverError}. */
-export interface FailoverErrorInit {
-  readonly kind: FailoverErrorKind;
-  readonly reason: FailoverReason;
-  readonly provider: string;
-  readonly model: string;
-  readonly profile: ProfileId | null;
-  /** The provider's HTTP status unchanged (`null` for transport failures and skips). */
-  readonly status: number | null;
+/**
+ * Fields of a {@link FailoverError}: the error's own `kind`, `reason`, `provider`, `model`, `profile`, `status`
+ * and `attempts` as the error keeps them, and these optional ones.
+ */
+export interface FailoverErrorInit extends Pick<FailoverError, 'kind' | 'reason' | 'provider' | 'model' | 'profile' | 'status' | 'attempts'> {
   readonly classification?: FailureClassification | undefined;
   /** The failure happened after output reached the caller. */
   readonly outputStarted?: boolean | undefined;
   /** For a failure after output: the chain of the run, which a continuation walks on from this candidate. */
   readonly chain?: readonly Candidate[] | undefined;
-  readonly attempts: readonly AttemptRecord[];
   /** Soonest moment a blocked auth profile of the attempted models is usable again, epoch ms. */
   readonly soonestCooldownExpiry?: number | undefined;
   /**
@@ -57,11 +52,13 @@ export class FailoverError extends UnderstudyError<'failover_error'> {
   readonly provider: string;
   readonly model: string;
   readonly profile: ProfileId | null;
+  /** The provider's HTTP status unchanged (`null` for transport failures and skips). */
   readonly status: number | null;
   readonly classification: FailureClassification | undefined;
   readonly outputStarted: boolean;
   /** For a failure after output: the run's chain (`continueAfterOutput` walks on from this candidate). */
   readonly chain: readonly Candidate[] | undefined;
+  /** Every attempt of the run, in order (a frozen copy). */
   readonly attempts: readonly AttemptRecord[];
   readonly soonestCooldownExpiry: number | undefined;
   /** How the run ended, as data: what the HTTP edge renders its reply from. */

@@ -110,6 +110,23 @@ interface LatestRefresh {
   readonly credential: OAuthCredential;
 }
 
+/** One refresh of one auth profile (or refresh token): what every step of it works with. */
+interface RefreshJob {
+  /** The last refreshes done, of the job's store. */
+  readonly latest: Map<string, LatestRefresh>;
+  /** The profile id, or `refresh:<fingerprint>` without one. */
+  readonly profileKey: string;
+  readonly profileId: ProfileId | undefined;
+  readonly context: RefreshContext;
+  readonly sink: OAuthCredentialSink | undefined;
+}
+
+/** Records that `credential` replaced the tokens of `replaced` (for the calls that still hold one of them). */
+function remember(job: RefreshJob, credential: OAuthCredential, ...replaced: OAuthCredential[]): void {
+  const fingerprints = replaced.flatMap((old) => [fingerprint(old.access), fingerprint(old.refresh)]).filter((value) => value !== undefined);
+  job.latest.set(job.profileKey, { replaced: new Set(fingerprints), credential });
+}
+
 /** Single-flight OAuth refresher; one per token endpoint, shared by the calls of a client. */
 export class OAuthRefresher {
   readonly #options: OAuthRefreshOptions;
@@ -173,37 +190,30 @@ export class OAuthRefresher {
     // token makes the old one useless.
     const source = superseded ? latest.credential : stale;
     const inFlight = memory.inFlight;
-    const started = this.#refreshOnce(memory.latest, profileKey, profileId, source, context, sink).finally(() => inFlight.delete(profileKey));
+    const job: RefreshJob = { latest: memory.latest, profileKey, profileId, context, sink };
+    const started = this.#refreshOnce(job, source).finally(() => inFlight.delete(profileKey));
     inFlight.set(profileKey, started);
     return started;
   }
 
   /** The refresh of one profile in this process: under the store's lock when the store coordinates. */
-  async #refreshOnce(
-    latest: Map<string, LatestRefresh>,
-    profileKey: string,
-    profileId: ProfileId | undefined,
-    stale: OAuthCredential,
-    context: RefreshContext,
-    sink: OAuthCredentialSink | undefined,
-  ): Promise<RefreshOutcome> {
-    if (profileId === undefined || sink === undefined || !isCoordinatingStore(sink)) {
-      return this.#requestToken(latest, profileKey, profileId, stale, context, sink);
-    }
+  async #refreshOnce(job: RefreshJob, stale: OAuthCredential): Promise<RefreshOutcome> {
+    const { profileId, context, sink } = job;
+    if (profileId === undefined || sink === undefined || !isCoordinatingStore(sink)) return this.#requestToken(job, stale);
     const leaseMs = (this.#options.timeoutMs ?? 30_000) + 5_000;
     const giveUpAt = this.#nowMs() + 2 * leaseMs;
     try {
       for (;;) {
         const fresh = this.#freshReplacement(await sink.resolveCredential(profileId), stale);
-        if (fresh !== undefined) return this.#adopt(latest, profileKey, stale, fresh);
+        if (fresh !== undefined) return this.#adopt(job, stale, fresh);
         if (await sink.tryAcquireRefreshLock(profileId, this.#holder, this.#nowMs(), leaseMs)) {
           try {
             // Another process may have finished between the read above and taking the lock.
             const stored = await sink.resolveCredential(profileId);
             const again = this.#freshReplacement(stored, stale);
-            if (again !== undefined) return this.#adopt(latest, profileKey, stale, again);
+            if (again !== undefined) return this.#adopt(job, stale, again);
             const source = stored?.type === 'oauth' && this.canRefresh(stored) ? stored : stale;
-            return await this.#requestToken(latest, profileKey, profileId, source, context, sink, stale);
+            return await this.#requestToken(job, source, stale);
           } finally {
             await sink.releaseRefreshLock(profileId, this.#holder).catch((error: unknown) => this.#warnStore(profileId, error, 'release'));
           }
@@ -216,7 +226,7 @@ export class OAuthRefresher {
     }
     // The store could not coordinate (an error, or a lock that never came free), or the caller gave up (the
     // token request then fails at once as an abort): refresh in this process.
-    return this.#requestToken(latest, profileKey, profileId, stale, context, sink);
+    return this.#requestToken(job, stale);
   }
 
   /** The stored credential when another process already replaced `stale` with one that needs no refresh. */
@@ -226,9 +236,8 @@ export class OAuthRefresher {
     return fingerprint(stored.access) === fingerprint(stale.access) ? undefined : stored;
   }
 
-  #adopt(latest: Map<string, LatestRefresh>, profileKey: string, stale: OAuthCredential, credential: OAuthCredential): RefreshOutcome {
-    const replaced = new Set([fingerprint(stale.access), fingerprint(stale.refresh)].filter((value) => value !== undefined));
-    latest.set(profileKey, { replaced, credential });
+  #adopt(job: RefreshJob, stale: OAuthCredential, credential: OAuthCredential): RefreshOutcome {
+    remember(job, credential, stale);
     return { ok: true, credential };
   }
 
@@ -239,15 +248,8 @@ export class OAuthRefresher {
     );
   }
 
-  async #requestToken(
-    latest: Map<string, LatestRefresh>,
-    profileKey: string,
-    profileId: ProfileId | undefined,
-    stale: OAuthCredential,
-    context: RefreshContext,
-    sink: OAuthCredentialSink | undefined,
-    callerStale: OAuthCredential = stale,
-  ): Promise<RefreshOutcome> {
+  async #requestToken(job: RefreshJob, stale: OAuthCredential, callerStale: OAuthCredential = stale): Promise<RefreshOutcome> {
+    const { profileId, context, sink } = job;
     const refreshToken = stale.refresh?.reveal() ?? '';
     const failureContext: FailureContext = {
       ...context.failureContext,
@@ -307,12 +309,7 @@ export class OAuthRefresher {
           }),
         };
       }
-      const replaced = new Set(
-        [fingerprint(stale.access), fingerprint(stale.refresh), fingerprint(callerStale.access), fingerprint(callerStale.refresh)].filter(
-          (value) => value !== undefined,
-        ),
-      );
-      latest.set(profileKey, { replaced, credential });
+      remember(job, credential, stale, callerStale);
       if (profileId !== undefined && sink !== undefined) {
         try {
           await sink.saveRefreshedCredential(profileId, credential);

@@ -5,7 +5,7 @@
  */
 import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
-import type { AnswerMeta, StreamEncoder } from './dialect.js';
+import type { AnswerMeta, DeltaWriters, StreamEncoder } from './dialect.js';
 import { StreamEnding, sseEvent } from './dialect.js';
 
 const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
@@ -137,38 +137,39 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     return out + sseEvent({ type: 'content_block_start', index: this.#blockIndex, content_block: contentBlock }, 'content_block_start');
   }
 
-  delta(delta: ChatStreamDelta): string {
-    if (this.#ending.keep(delta)) return '';
-    switch (delta.kind) {
-      case 'text': {
-        if (delta.text === '') return '';
-        let out = this.#start();
-        if (this.#block?.kind !== 'text') out += this.#openBlock({ kind: 'text' }, { type: 'text', text: '' });
-        return out + sseEvent({ type: 'content_block_delta', index: this.#blockIndex, delta: { type: 'text_delta', text: delta.text } }, 'content_block_delta');
-      }
-      case 'tool_call': {
-        this.#sawToolCall = true;
-        let out = this.#start();
-        const current = this.#block;
-        if (current?.kind !== 'tool' || current.toolIndex !== delta.index) {
-          out += this.#openBlock(
-            { kind: 'tool', toolIndex: delta.index },
-            { type: 'tool_use', id: delta.id ?? `toolu_${delta.index}`, name: delta.name ?? '', input: {} },
-          );
-        }
-        if (delta.argumentsDelta === '') return out;
-        return (
-          out +
-          sseEvent(
-            { type: 'content_block_delta', index: this.#blockIndex, delta: { type: 'input_json_delta', partial_json: delta.argumentsDelta } },
-            'content_block_delta',
-          )
+  readonly #writers: DeltaWriters = {
+    text: (text) => {
+      let out = this.#start();
+      if (this.#block?.kind !== 'text') out += this.#openBlock({ kind: 'text' }, { type: 'text', text: '' });
+      return out + sseEvent({ type: 'content_block_delta', index: this.#blockIndex, delta: { type: 'text_delta', text } }, 'content_block_delta');
+    },
+    toolCall: (delta) => {
+      this.#sawToolCall = true;
+      let out = this.#start();
+      const current = this.#block;
+      if (current?.kind !== 'tool' || current.toolIndex !== delta.index) {
+        out += this.#openBlock(
+          { kind: 'tool', toolIndex: delta.index },
+          { type: 'tool_use', id: delta.id ?? `toolu_${delta.index}`, name: delta.name ?? '', input: {} },
         );
       }
-      case 'native':
-        this.#follow(delta.event, delta.data);
-        return '';
-    }
+      if (delta.argumentsDelta === '') return out;
+      return (
+        out +
+        sseEvent(
+          { type: 'content_block_delta', index: this.#blockIndex, delta: { type: 'input_json_delta', partial_json: delta.argumentsDelta } },
+          'content_block_delta',
+        )
+      );
+    },
+    native: (delta) => {
+      this.#follow(delta.event, delta.data);
+      return '';
+    },
+  };
+
+  delta(delta: ChatStreamDelta): string {
+    return this.#ending.route(delta, this.#writers);
   }
 
   /**

@@ -45,26 +45,48 @@ export interface StreamIdentity {
   readonly createdSeconds: number;
 }
 
-/** A stream delta that shows nothing by itself: its facts go out in the encoder's `end()`. */
-export type EndingDelta = Extract<ChatStreamDelta, { readonly kind: 'finish' | 'usage' }>;
+/**
+ * What one stream encoder writes for each delta that goes out at once; {@link StreamEnding.route} calls the
+ * writer of a delta's kind and returns its SSE text.
+ */
+export interface DeltaWriters {
+  /** A text delta, never empty. */
+  text(text: string): string;
+  toolCall(call: Extract<ChatStreamDelta, { readonly kind: 'tool_call' }>): string;
+  /** An upstream event of a same-format stream (most decoded encoders send nothing for it). */
+  native(native: Extract<ChatStreamDelta, { readonly kind: 'native' }>): string;
+}
 
 /**
  * What every stream encoder keeps from the deltas that close a stream until its `end()`: the last `finish`
  * delta (reason, raw reason, stop sequence) and the last usage. One place for it, so the three client formats
- * cannot disagree on which delta wins.
+ * cannot disagree on which delta wins, nor on which deltas send nothing now.
  */
 export class StreamEnding {
   /** The last `finish` delta; `undefined` until one came. */
-  finish: Extract<EndingDelta, { readonly kind: 'finish' }> | undefined;
+  finish: Extract<ChatStreamDelta, { readonly kind: 'finish' }> | undefined;
   /** The last usage reported; `undefined` until one came. */
   usage: ChatUsage | undefined;
 
-  /** Keeps `delta` when it is a `finish` or `usage` delta (true: the encoder sends nothing for it now). */
-  keep(delta: ChatStreamDelta): delta is EndingDelta {
-    if (delta.kind === 'finish') this.finish = delta;
-    else if (delta.kind === 'usage') this.usage = delta.usage;
-    else return false;
-    return true;
+  /**
+   * The head of every encoder's `delta()`: a `finish` or `usage` delta is kept for `end()` and an empty text is
+   * dropped (both send `''`); any other delta goes to the writer of its kind in `writers`.
+   */
+  route(delta: ChatStreamDelta, writers: DeltaWriters): string {
+    switch (delta.kind) {
+      case 'finish':
+        this.finish = delta;
+        return '';
+      case 'usage':
+        this.usage = delta.usage;
+        return '';
+      case 'text':
+        return delta.text === '' ? '' : writers.text(delta.text);
+      case 'tool_call':
+        return writers.toolCall(delta);
+      case 'native':
+        return writers.native(delta);
+    }
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
-import type { AnswerMeta, StreamEncoder, StreamIdentity } from './dialect.js';
+import type { AnswerMeta, DeltaWriters, StreamEncoder, StreamIdentity } from './dialect.js';
 import { StreamEnding, sseEvent } from './dialect.js';
 
 const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
@@ -115,22 +115,21 @@ export class OpenAIStreamEncoder implements StreamEncoder {
     });
   }
 
+  readonly #writers: DeltaWriters = {
+    text: (text) => this.#chunk({ content: text }),
+    toolCall: (delta) => {
+      this.#sawToolCall = true;
+      const call: Record<string, unknown> = { index: delta.index };
+      if (delta.id !== undefined && delta.id !== '') call['id'] = delta.id;
+      if (delta.id !== undefined || delta.name !== undefined) call['type'] = 'function';
+      call['function'] = { ...(delta.name === undefined ? {} : { name: delta.name }), arguments: delta.argumentsDelta };
+      return this.#chunk({ tool_calls: [call] });
+    },
+    native: () => '',
+  };
+
   delta(delta: ChatStreamDelta): string {
-    if (this.#ending.keep(delta)) return '';
-    switch (delta.kind) {
-      case 'text':
-        return delta.text === '' ? '' : this.#chunk({ content: delta.text });
-      case 'tool_call': {
-        this.#sawToolCall = true;
-        const call: Record<string, unknown> = { index: delta.index };
-        if (delta.id !== undefined && delta.id !== '') call['id'] = delta.id;
-        if (delta.id !== undefined || delta.name !== undefined) call['type'] = 'function';
-        call['function'] = { ...(delta.name === undefined ? {} : { name: delta.name }), arguments: delta.argumentsDelta };
-        return this.#chunk({ tool_calls: [call] });
-      }
-      case 'native':
-        return '';
-    }
+    return this.#ending.route(delta, this.#writers);
   }
 
   end(): string {

@@ -6,7 +6,7 @@
  */
 import type { ChatResult, ChatStreamDelta, ChatToolCall, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError } from '../gateway-error.js';
-import type { AnswerMeta, StreamEncoder } from './dialect.js';
+import type { AnswerMeta, DeltaWriters, StreamEncoder } from './dialect.js';
 import { StreamEnding, sseEvent } from './dialect.js';
 import { renderOpenAIError } from './openai-response.js';
 
@@ -153,40 +153,39 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     return out;
   }
 
+  readonly #writers: DeltaWriters = {
+    text: (text) => {
+      let out = this.#start();
+      if (this.#open?.kind !== 'text') out += this.#openText();
+      const item = this.#open as Extract<OpenItem, { kind: 'text' }>;
+      item.text += text;
+      return out + this.#event('response.output_text.delta', { item_id: item.id, output_index: item.outputIndex, content_index: 0, delta: text, logprobs: [] });
+    },
+    toolCall: (delta) => {
+      let out = this.#start();
+      const current = this.#open;
+      if (current?.kind !== 'tool' || current.toolIndex !== delta.index) {
+        out += this.#close();
+        const item: OpenItem = {
+          kind: 'tool',
+          id: `fc_${this.#suffix}_${this.#done.length}`,
+          outputIndex: this.#done.length,
+          toolIndex: delta.index,
+          call: { id: delta.id ?? `call_${this.#suffix}_${delta.index}`, name: delta.name ?? '', arguments: '' },
+        };
+        this.#open = item;
+        out += this.#event('response.output_item.added', { output_index: item.outputIndex, item: functionItem(item.id, item.call, 'in_progress') });
+      }
+      const item = this.#open as Extract<OpenItem, { kind: 'tool' }>;
+      if (delta.argumentsDelta === '') return out;
+      item.call.arguments += delta.argumentsDelta;
+      return out + this.#event('response.function_call_arguments.delta', { item_id: item.id, output_index: item.outputIndex, delta: delta.argumentsDelta });
+    },
+    native: () => '',
+  };
+
   delta(delta: ChatStreamDelta): string {
-    if (this.#ending.keep(delta)) return '';
-    switch (delta.kind) {
-      case 'text': {
-        if (delta.text === '') return '';
-        let out = this.#start();
-        if (this.#open?.kind !== 'text') out += this.#openText();
-        const item = this.#open as Extract<OpenItem, { kind: 'text' }>;
-        item.text += delta.text;
-        return out + this.#event('response.output_text.delta', { item_id: item.id, output_index: item.outputIndex, content_index: 0, delta: delta.text, logprobs: [] });
-      }
-      case 'tool_call': {
-        let out = this.#start();
-        const current = this.#open;
-        if (current?.kind !== 'tool' || current.toolIndex !== delta.index) {
-          out += this.#close();
-          const item: OpenItem = {
-            kind: 'tool',
-            id: `fc_${this.#suffix}_${this.#done.length}`,
-            outputIndex: this.#done.length,
-            toolIndex: delta.index,
-            call: { id: delta.id ?? `call_${this.#suffix}_${delta.index}`, name: delta.name ?? '', arguments: '' },
-          };
-          this.#open = item;
-          out += this.#event('response.output_item.added', { output_index: item.outputIndex, item: functionItem(item.id, item.call, 'in_progress') });
-        }
-        const item = this.#open as Extract<OpenItem, { kind: 'tool' }>;
-        if (delta.argumentsDelta === '') return out;
-        item.call.arguments += delta.argumentsDelta;
-        return out + this.#event('response.function_call_arguments.delta', { item_id: item.id, output_index: item.outputIndex, delta: delta.argumentsDelta });
-      }
-      case 'native':
-        return '';
-    }
+    return this.#ending.route(delta, this.#writers);
   }
 
   end(): string {
