@@ -2,24 +2,10 @@
  * The emulator in-process: script matching and step consumption, the three wire formats (whole and streamed),
  * each fault, the OAuth endpoint, recording and the control API — all over real loopback HTTP.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EmulatorHandle } from './server.js';
-import { startEmulator } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { useInProcessEmulator } from './test-support/in-process.js';
 
-let emulator: EmulatorHandle;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.setScript({ routes: [] });
-  emulator.clearRequests();
-});
+const emulator = useInProcessEmulator();
 
 const OPENAI = '/v1/chat/completions';
 const ANTHROPIC = '/v1/messages';

@@ -4,25 +4,11 @@
  * response open until the client leaves. Over real loopback HTTP (fetch) and a raw TCP socket.
  */
 import { connect } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmulatorApi } from './script.js';
-import type { EmulatorHandle } from './server.js';
-import { startEmulator } from './server.js';
+import { useInProcessEmulator } from './test-support/in-process.js';
 
-let emulator: EmulatorHandle;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.setScript({ routes: [] });
-  emulator.clearRequests();
-});
+const emulator = useInProcessEmulator();
 
 const CHUNKS = ['one ', 'two ', 'three ', 'four'];
 
