@@ -24,6 +24,8 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     ['{"error":{"message":" (request id: 1)","type":"upstream_error","param":"502","code":"bad_response_status_code"}}', 502],
     ['[gin] 2024/05/25 - 02:20:27 | 2024052502202733503658994402104 | 429 |   94.35ms | 10.0.0.1 | post /v1/chat', 429],
     ['[gin] 2024/05/25 - 02:20:27 | 503 |   1.7ms | 10.0.0.1 | post /v1/chat', 503],
+    ['http code 401 from api (<html> …', 401],
+    ['<head><title>401 authorization required</title></head>', 401],
   ])('%s → %i', (text, status) => {
     expect(statedStatus(text)).toBe(status);
   });

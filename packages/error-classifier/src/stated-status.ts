@@ -16,7 +16,7 @@ interface StatusPattern {
 }
 
 const REASON_PHRASES =
-  'bad request|unauthori[sz]ed|payment required|forbidden|not found|method not allowed|request time-?out|conflict|gone|' +
+  'bad request|unauthori[sz]ed|authorization required|payment required|forbidden|not found|method not allowed|request time-?out|conflict|gone|' +
   'payload too large|request entity too large|unprocessable entity|too many requests|internal server error|' +
   'bad gateway|service (?:temporarily )?unavailable|gateway time-?out|web server is (?:down|returning an unknown error)|' +
   'connection timed out|origin is unreachable|a timeout occurred|ssl handshake failed|invalid ssl certificate|' +
@@ -26,8 +26,8 @@ const THREE_DIGITS = /\d{3}/;
 
 /** Strongest first. Every quantifier is bounded (linear scan). Exported for the pattern audit test. */
 export const STATUS_PATTERNS: readonly StatusPattern[] = [
-  // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:"
-  { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
+  // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:", "HTTP code 401 from API" (the legacy OpenAI Python SDK)
+  { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?(?: code)?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
   // "status code 503", "status code: 429", "status 400", "'status_code': 400", "http_status": 403, "a status of
   // 404 ()"; a sentence-ending period after the digits ("… with status code 429.") is no decimal point
   {

@@ -70,3 +70,11 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the sixth public set (provider-errors-6, held-back rows, after the fifth was opened)', () => {
+  const cases: RuleCase[] = [
+    ['a firewall block page ("Sorry, you have been blocked") is access refused: auth', { body: '<h1 data-translate="block_headline">Sorry, you have been blocked</h1><h2>You are unable to access</h2> api.example.com' }, 'auth', 'text.auth'],
+    ['a 401 page stated as "HTTP code 401" is auth', { body: 'HTTP code 401 from API (<html><body>denied</body></html>)' }, 'auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -46,6 +46,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
     /(?:don't|do not|does not|doesn't) have access to/,
     /forbidden|not allowed for this (?:organization|account|key)|oauth authentication is currently not allowed/,
+    /sorry, you have been blocked|you are unable to access/,
     /scope requirement|insufficient scope|missing scope/,
     /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate/,
   ],
