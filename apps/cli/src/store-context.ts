@@ -3,14 +3,13 @@
  * `--json`), loading the config and resolving the agent's state paths, opening the agent's store with the
  * config's inline keys, and turning known errors into one clear line with the right exit code.
  */
-import os from 'node:os';
 import type { Command } from 'commander';
 import { AuthStoreError, DEFAULT_AGENT_ID, LegacyAuthFilesError, connectPostgresState, listAgentIds, openAuthProfileStore } from '@understudy/auth-profile-store';
 import type { AuthProfileStore, InlineKey, StatePaths } from '@understudy/auth-profile-store';
 import { ConfigError } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
-import { ConfigFileError, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
+import { ConfigFileError, homeDirOf, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
 import type { LoadedConfig } from '@understudy/runtime';
 import { CliError, ExitCode, settingsOf } from './io.js';
 import type { CliIo } from './io.js';
@@ -35,12 +34,6 @@ export function addCommonOptions(command: Command): Command {
     .option('--json', 'print JSON for scripts (stdout holds the JSON alone)');
 }
 
-/** The home folder: `HOME` from the injected environment, else the OS's. */
-export function homeDirOf(io: CliIo): string {
-  const home = io.env['HOME']?.trim();
-  return home === undefined || home === '' ? os.homedir() : home;
-}
-
 /** A command's resolved surroundings. */
 export interface CommandContext {
   readonly io: CliIo;
@@ -58,7 +51,7 @@ export interface CommandContext {
  * @throws {ConfigFileError | ConfigError | AuthStoreError} (see {@link toCliError}).
  */
 export function commandContext(options: CommonOptions, io: CliIo): CommandContext {
-  const homeDir = homeDirOf(io);
+  const homeDir = homeDirOf(io.env);
   const settings = settingsOf(io);
   const loaded = loadConfig(resolveConfigLocation({ flag: options.config, settings, homeDir }), io.env);
   const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, settings, homeDir, config: loaded.config });

@@ -10,10 +10,9 @@
  * Exit codes: 0 after a clean shutdown, 1 when it cannot start (port taken, store unavailable), 2 for bad flags
  * or an invalid config.
  */
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@understudy/config';
-import { ConfigFileError, RuntimeEnvError, parseRuntimeEnv } from '@understudy/runtime';
+import { ConfigFileError, RuntimeEnvError, homeDirOf, parseRuntimeEnv } from '@understudy/runtime';
 import { GatewayStartError, createGateway } from './gateway.js';
 import { createLogger, flushLogger } from './logger.js';
 import { KNOWN_PROVIDERS } from './default-config.js';
@@ -59,7 +58,7 @@ function readFlags(): GatewayFlags {
 async function main(): Promise<void> {
   const flags = readFlags();
   const env = process.env;
-  const homeDir = env['HOME']?.trim() || os.homedir();
+  const homeDir = homeDirOf(env);
   let startup;
   let settings;
   try {

@@ -7,6 +7,7 @@ export {
 export type { ConfigFileErrorCode, ConfigLocation, ConfigPathSource, LoadedConfig } from './config-loader.js';
 export { DEFAULT_SDK_RETRY_MAX_WAIT_MS, RuntimeEnvError, otlpTracesUrlOf, parseRuntimeEnv } from './runtime-env.js';
 export type { EnvironmentRecord, RuntimeEnv } from './runtime-env.js';
+export { homeDirOf } from './home-dir.js';
 export { systemClock, systemRandom } from './system-clock.js';
 export { POSTGRES_URL_ENV, SECRET_KEY_ENV, SharedStateSettingsError, resolveSharedState } from './shared-state.js';
 export type { SharedStateSettings } from './shared-state.js';

@@ -6,8 +6,8 @@ import { ConfigError, configJsonSchema } from '@understudy/config';
 import { ExitCode, settingsOf, writeLine } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { writeJson } from '../output.js';
-import { ConfigFileError, loadConfig, resolveConfigLocation } from '@understudy/runtime';
-import { addCommonOptions, cliAction, homeDirOf, toCliError } from '../store-context.js';
+import { ConfigFileError, homeDirOf, loadConfig, resolveConfigLocation } from '@understudy/runtime';
+import { addCommonOptions, cliAction, toCliError } from '../store-context.js';
 import type { CommonOptions } from '../store-context.js';
 
 /** Registers `config validate` and `config schema`. */
@@ -16,7 +16,7 @@ export const registerConfigCommands: RegisterCommand = (program, io, state) => {
 
   addCommonOptions(config.command('validate').description('Check the config file: JSON5 syntax, ${ENV} placeholders, keys and values.')).action(
     cliAction(async (options: CommonOptions) => {
-      const location = resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io) });
+      const location = resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io.env) });
       try {
         const loaded = loadConfig(location, io.env);
         if (options.json === true) writeJson(io.stdout, { valid: true, path: loaded.path, found: loaded.found, issues: [] });

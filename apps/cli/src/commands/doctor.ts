@@ -20,11 +20,11 @@ import type { Command } from 'commander';
 import { ExitCode, settingsOf, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 import type { RegisterCommand } from '../main.js';
-import { loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
+import { homeDirOf, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
 import { colorsFor, renderTable, writeJson } from '../output.js';
 import type { Colors } from '../output.js';
 import { resolveCliStatePaths } from '../state-paths.js';
-import { addCommonOptions, cliAction, homeDirOf, toCliError } from '../store-context.js';
+import { addCommonOptions, cliAction, toCliError } from '../store-context.js';
 import type { CommonOptions } from '../store-context.js';
 
 /** The verdict of one check. `fixed`: it was wrong and `--fix` repaired it. */
@@ -61,7 +61,7 @@ interface DoctorOptions extends CommonOptions {
 const octal = (mode: number): string => `0${mode.toString(8)}`;
 
 function checkConfig(options: DoctorOptions, io: CliIo): { check: DoctorCheck; config: UnderstudyConfig; configPath: string } {
-  const location = resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io) });
+  const location = resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io.env) });
   try {
     const loaded = loadConfig(location, io.env);
     const detail = loaded.found ? `valid: ${loaded.path}` : `no config file at ${loaded.path}: defaults apply`;
@@ -130,7 +130,7 @@ function checkPermissions(paths: StatePaths, fix: boolean): DoctorCheck {
  */
 async function runDoctor(options: DoctorOptions, io: CliIo, scope: { readonly allAgents?: boolean } = {}): Promise<DoctorReport> {
   const config = checkConfig(options, io);
-  const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, settings: settingsOf(io), homeDir: homeDirOf(io), config: config.config });
+  const paths = resolveCliStatePaths({ agentId: options.agent, stateDirFlag: options.stateDir, settings: settingsOf(io), homeDir: homeDirOf(io.env), config: config.config });
   const doctored = await doctorOf(options, config, paths);
   // The shared state is one for every agent: checked (and migrated by --fix) once, on the first report.
   const shared = await checkSharedState(config.config, io, paths.agentId, paths.stateRoot, options.fix === true);
@@ -139,7 +139,7 @@ async function runDoctor(options: DoctorOptions, io: CliIo, scope: { readonly al
   const others: DoctorReport[] = [];
   for (const agentId of listAgentIds(paths.stateRoot)) {
     if (agentId === paths.agentId) continue;
-    const agentPaths = resolveCliStatePaths({ agentId, stateDirFlag: options.stateDir, settings: settingsOf(io), homeDir: homeDirOf(io), config: config.config });
+    const agentPaths = resolveCliStatePaths({ agentId, stateDirFlag: options.stateDir, settings: settingsOf(io), homeDir: homeDirOf(io.env), config: config.config });
     others.push(await doctorOf(options, config, agentPaths));
   }
   if (others.length === 0) return first;

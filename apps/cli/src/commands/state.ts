@@ -14,11 +14,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AuthStoreError, STATE_COPY_KINDS, connectPostgresState, copyStateToPostgres, describePostgresUrl, parsePostgresUrl } from '@understudy/auth-profile-store';
 import type { StateCopyReport } from '@understudy/auth-profile-store';
-import { POSTGRES_URL_ENV, SECRET_KEY_ENV, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
+import { POSTGRES_URL_ENV, SECRET_KEY_ENV, loadConfig, resolveConfigLocation, homeDirOf, resolveSharedState } from '@understudy/runtime';
 import { CliError, ExitCode, settingsOf, writeLine } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { colorsFor, renderTable, writeJson } from '../output.js';
-import { cliAction, homeDirOf } from '../store-context.js';
+import { cliAction } from '../store-context.js';
 
 interface StateCopyOptions {
   readonly from?: string | undefined;
@@ -131,7 +131,7 @@ export const registerStateCommands: RegisterCommand = (program, io, state) => {
         const stateRoot = sourceRoot(options.from);
         const url = targetUrl(options.to);
         const where = describePostgresUrl(url);
-        const loaded = loadConfig(resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io) }), io.env);
+        const loaded = loadConfig(resolveConfigLocation({ flag: options.config, settings: settingsOf(io), homeDir: homeDirOf(io.env) }), io.env);
         // The key and schema are found as for a gateway on this URL (state.secretKeyEnv, state.postgres.schema).
         const shared = resolveSharedState(loaded.config, { ...io.env, [POSTGRES_URL_ENV]: url });
         const secretKeyEnv = shared?.secretKeyEnv ?? SECRET_KEY_ENV;
