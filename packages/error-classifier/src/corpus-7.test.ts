@@ -1,0 +1,99 @@
+/**
+ * `fixtures/provider-errors-7.jsonl` and `fixtures/provider-errors-7-heldout.jsonl`: a seventh set of public payloads
+ * (issue and pull-request threads), collected after the sixth set's held-back fifth was opened, none of them in an
+ * earlier fixture by text. The held-back part is chosen by source, not by row: the sources (thread URLs) are ordered
+ * by a seeded hash and taken, first to last, until they hold a fifth of the rows or more, so near-duplicate wordings
+ * from one thread never fall on both sides of the split (fixtures/SCORES.md, seventh pass).
+ */
+import { createHash } from 'node:crypto';
+import { isFailoverReason } from '@understudy/contracts';
+import { describe, expect, it } from 'vitest';
+import { loadJsonLines } from './test-support/fixtures.js';
+import type { CorpusRow } from './test-support/fixtures.js';
+
+const dev = loadJsonLines<CorpusRow>('provider-errors-7.jsonl');
+const held = loadJsonLines<CorpusRow>('provider-errors-7-heldout.jsonl');
+const rows = [...dev, ...held];
+
+/** The seeded order of the split: ascending sha1("heldout-2026-12-03c:" + source). */
+const splitKey = (source: string): string => createHash('sha1').update(`heldout-2026-12-03c:${source}`).digest('hex');
+
+/** Lower-cased text with runs of white space made one space, to compare payloads by text. */
+const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** True when one text repeats the other: equal, `text` inside `other`, or `other` making up half of `text` or more. */
+const repeats = (text: string, other: string): boolean =>
+  other.includes(text) || (text.includes(other) && other.length * 2 >= text.length);
+
+/** The normalised texts of every earlier fixture file: corpus rows (`body` / `message`) and reference vectors (`input`). */
+function earlierTexts(): string[] {
+  return [
+    'provider-errors.jsonl',
+    'extra-cases.jsonl',
+    'provider-errors-2.jsonl',
+    'provider-errors-3.jsonl',
+    'provider-errors-4.jsonl',
+    'provider-errors-4-heldout.jsonl',
+    'provider-errors-5.jsonl',
+    'provider-errors-5-heldout.jsonl',
+    'provider-errors-6.jsonl',
+    'provider-errors-6-heldout.jsonl',
+    'reference-vectors.jsonl',
+  ].flatMap((name) =>
+    loadJsonLines<{ body?: unknown; message?: unknown; input?: { body?: unknown; message?: unknown } }>(name).flatMap((row) =>
+      [row.body, row.message, row.input?.body, row.input?.message]
+        .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+        .map(normalise),
+    ),
+  );
+}
+
+describe('provider-errors-7 (fresh public payloads, a fifth held back by source)', () => {
+  it('has at least 100 sourced rows with known reasons, ids unique and derived from source and body', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+    for (const row of rows) {
+      expect(row.source, row.id).toMatch(/^https:\/\//);
+      expect(row.why.length, row.id).toBeGreaterThan(10);
+      expect(isFailoverReason(row.expect), row.id).toBe(true);
+      for (const reason of row.accept ?? []) expect(isFailoverReason(reason), row.id).toBe(true);
+      const digest = createHash('sha1').update(`${row.source}\n${row.body ?? ''}`).digest('hex');
+      expect(row.id).toBe(`c7-${digest.slice(0, 10)}`);
+    }
+  });
+
+  it('holds back the rows of the sources that come first in the seeded order, until they are a fifth or more', () => {
+    const sources = [...new Set(rows.map((row) => row.source))].sort((a, b) => (splitKey(a) < splitKey(b) ? -1 : 1));
+    const heldSources = new Set<string>();
+    let heldRows = 0;
+    for (const source of sources) {
+      if (heldRows * 5 >= rows.length) break;
+      heldSources.add(source);
+      heldRows += rows.filter((row) => row.source === source).length;
+    }
+    expect(new Set(held.map((row) => row.source))).toEqual(heldSources);
+    expect(held.length).toBe(heldRows);
+    for (const row of held) expect(row.split, row.id).toBe('heldout');
+    for (const row of dev) {
+      expect(row.split, row.id).toBe('dev');
+      expect(heldSources.has(row.source), row.id).toBe(false);
+    }
+  });
+
+  it('shares no payload with an earlier fixture file nor repeats another row of its own', () => {
+    const earlier = earlierTexts();
+    const texts = rows.map((row) => normalise(row.body ?? row.message ?? ''));
+    const repeated: string[] = [];
+    texts.forEach((text, index) => {
+      if (earlier.some((other) => repeats(text, other))) repeated.push(`${rows[index]?.id} repeats an earlier fixture`);
+      texts.forEach((other, otherIndex) => {
+        if (otherIndex !== index && repeats(text, other)) repeated.push(`${rows[index]?.id} repeats ${rows[otherIndex]?.id}`);
+      });
+    });
+    expect(repeated).toEqual([]);
+  });
+
+  it('carries no key-like secret', () => {
+    for (const row of rows) expect(row.body ?? '', row.id).not.toMatch(/sk-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}/);
+  });
+});
