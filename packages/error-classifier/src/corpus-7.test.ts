@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { isFailoverReason } from '@understudy/contracts';
 import { describe, expect, it } from 'vitest';
-import { loadJsonLines } from './test-support/fixtures.js';
+import { classifyFailure } from './index.js';
+import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
 
 const dev = loadJsonLines<CorpusRow>('provider-errors-7.jsonl');
@@ -95,5 +96,13 @@ describe('provider-errors-7 (fresh public payloads, a fifth held back by source)
 
   it('carries no key-like secret', () => {
     for (const row of rows) expect(row.body ?? '', row.id).not.toMatch(/sk-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}/);
+  });
+});
+
+describe('provider-errors-7 dev rows', () => {
+  it.each(dev.map((row) => [`${row.id} (${row.provider}) → ${row.expect}`, row] as const))('%s', (_name, row) => {
+    const result = classifyFailure(row, { nowMs: FIXTURE_NOW_MS });
+    expect([row.expect, ...(row.accept ?? [])], `${row.why} (got ${result.reason})`).toContain(result.reason);
+    if (typeof row.status === 'number') expect(result.status).toBe(row.status);
   });
 });

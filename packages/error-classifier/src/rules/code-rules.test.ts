@@ -43,3 +43,10 @@ describe('broad codes: family hints that more specific text overrides', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('SDK classes with a vendor or layer prefix (provider-errors-7, dev rows)', () => {
+  it('reads a prefixed status-named class as the class it ends with', () => {
+    expect(explain({ body: 'Error [ProxyInternalServerError]: could not start' }).reason).toBe('server_error');
+    expect(explain({ body: 'AcmeRateLimitError: slow' }).reason).toBe('rate_limit');
+  });
+});

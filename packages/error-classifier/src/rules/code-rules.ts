@@ -126,6 +126,7 @@ const DECISIVE: CodeTable = {
   model_decommissioned: ['groq.model_decommissioned', 'model_not_found'],
   model_is_deactivated: ['groq.model_is_deactivated', 'model_not_found'],
   invalid_model: ['perplexity.invalid_model', 'model_not_found'],
+  model_not_supported: ['code.model_not_supported', 'model_not_found'],
   // context window
   context_length_exceeded: ['openai.context_length_exceeded', 'context_overflow'],
   model_context_window_exceeded: ['code.context_window_exceeded', 'context_overflow'],
@@ -261,13 +262,16 @@ function rank(reason: FailoverReason): number {
   return index === -1 ? PRECEDENCE.length : index;
 }
 
-function lookup(table: CodeTable, tokens: Iterable<string>, prefixes: readonly (readonly [string, string, FailoverReason])[]): Verdict | null {
+/** A token start (or end) that names a family of codes: the affix, the rule id and the reason. */
+type Affix = readonly [string, string, FailoverReason];
+
+function lookup(table: CodeTable, tokens: Iterable<string>, prefixes: readonly Affix[], suffixes: readonly Affix[] = []): Verdict | null {
   let best: Verdict | null = null;
   for (const token of tokens) {
     let entry = Object.hasOwn(table, token) ? table[token] : undefined;
     if (entry === undefined) {
-      const prefix = prefixes.find(([start]) => token.startsWith(start));
-      if (prefix !== undefined) entry = [prefix[1], prefix[2]];
+      const affix = prefixes.find(([start]) => token.startsWith(start)) ?? suffixes.find(([end]) => token.endsWith(end));
+      if (affix !== undefined) entry = [affix[1], affix[2]];
     }
     if (entry === undefined) continue;
     const [rule, reason] = entry;
@@ -276,10 +280,21 @@ function lookup(table: CodeTable, tokens: Iterable<string>, prefixes: readonly (
   return best;
 }
 
-const DECISIVE_PREFIXES: readonly (readonly [string, string, FailoverReason])[] = [
+const DECISIVE_PREFIXES: readonly Affix[] = [
   ['und_err_', 'undici.transport', 'timeout'],
   ['err_tls_cert', 'tls.certificate', 'tls_certificate'],
   ['err_ssl_', 'tls.ssl', 'tls_certificate'],
+];
+
+/**
+ * SDK exception classes with a vendor or layer prefix (`GatewayInternalServerError`, `MistralRateLimitError`) are
+ * the status-named class they end with; read, like every broad code, after the text and the status.
+ */
+const BROAD_SUFFIXES: readonly Affix[] = [
+  ['internalservererror', 'sdk.internal_server_error', 'server_error'],
+  ['serviceunavailableerror', 'sdk.service_unavailable', 'overloaded'],
+  ['ratelimiterror', 'sdk.rate_limit', 'rate_limit'],
+  ['authenticationerror', 'sdk.authentication_error', 'auth'],
 ];
 
 /**
@@ -298,5 +313,5 @@ export function finishReasonCode(evidence: Evidence): Verdict | null {
 
 /** The broad code among the evidence tokens, or `null`. */
 export function broadCode(evidence: Evidence): Verdict | null {
-  return lookup(BROAD, evidence.tokens, []);
+  return lookup(BROAD, evidence.tokens, [], BROAD_SUFFIXES);
 }

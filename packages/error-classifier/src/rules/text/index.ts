@@ -2,7 +2,9 @@
  * The text families in the order they are read. The order is the precedence between causes that share
  * wording (each step cites the the model-failover doc rule it protects):
  *
- * 1. refusal — a content block can hide behind any status or an "InternalError" code name;
+ * 1. refusal — a content block can hide behind any status or an "InternalError" code name; then what a client states
+ *    outright: an empty answer, or token arithmetic over the model's maximum (a UI banner's "high traffic" around it
+ *    is not the cause);
  * 2. quota windows in Chinese (配额, 额度), usage windows that say when they reset, billing, then other
  *    periodic usage windows — a limit that resets is a window even when it mentions credits, credit exhaustion
  *    wins over a mention of a monthly limit, and all run before auth so billing text under 401/403 stays billing;
@@ -33,6 +35,7 @@ import {
   MODEL_NOT_FOUND_RULES,
   REFUSAL_RULES,
   SESSION_EXPIRED_RULES,
+  STATED_OVERFLOW_RULES,
 } from './request-rules.js';
 import { ABORT_RULES, EMPTY_RESPONSE_RULES, SERVER_ERROR_RULES, STATED_EMPTY_RULES, TIMEOUT_RULES, TRANSPORT_RULES } from './transport-rules.js';
 
@@ -40,6 +43,7 @@ import { ABORT_RULES, EMPTY_RESPONSE_RULES, SERVER_ERROR_RULES, STATED_EMPTY_RUL
 export const SPECIFIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...REFUSAL_RULES,
   ...STATED_EMPTY_RULES,
+  ...STATED_OVERFLOW_RULES,
   ...QUOTA_WINDOW_RULES,
   ...RESETTING_WINDOW_RULES,
   ...BILLING_RULES,

@@ -117,3 +117,11 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the seventh public set (provider-errors-7, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a limiter\'s "N per M minute" is a rate limit', { body: 'Error: 10 per 1 minute' }, 'rate_limit', 'text.rate_limit'],
+    ['"N per hour" without a count of units is a rate limit too', { body: 'limit exceeded: 200 per hour' }, 'rate_limit', 'text.rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -97,6 +97,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /rate[ _-]?limit/,
     /too many (?:requests|concurrent|connections|calls)/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
+    /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
     /throttl/,
     /resources? (?:has been |have been |is |are )?exhausted/,

@@ -117,3 +117,26 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the seventh public set (provider-errors-7, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['"input length (N tokens) exceeds the maximum allowed length" is an overflow', { body: 'Input length (90001 tokens) exceeds the maximum allowed length (80000 tokens).' }, 'context_overflow', 'text.context_overflow'],
+    ['"the input (N tokens) is longer than the model\'s context length" is an overflow, before a 400 code', { body: '{"object":"error","message":"The input (5000 tokens) is longer than the model\'s context length (4096 tokens).","code":400}' }, 'context_overflow', 'text.context_overflow'],
+    ['stated token arithmetic over the maximum beats a banner\'s capacity words', { body: 'SERVER BUSY DUE TO HIGH TRAFFIC. (error_code: 50004, Prompt tokens (4000) + max-sampled tokens (256) exceeds max (4096))' }, 'context_overflow', 'text.context_overflow'],
+    ['a quoted conversation id that "doesn\'t exist or has expired" is an expired session', { body: "Conversation 'abc123def' doesn't exist or has expired." }, 'session_expired', 'text.session_expired'],
+    ['"the first message should be user" is a format error', { body: 'response error: The first message should be user' }, 'format', 'text.format'],
+    ['a parameter the model refuses in favour of another is a format error', { body: 'model does not allow it: not supported max_tokens, please use max_completion_tokens' }, 'format', 'text.format'],
+    ['a JSON-schema type mismatch is a format error', { body: "AiError: Bad input: Type mismatch of '/prompt', 'number' not in 'string'" }, 'format', 'text.format'],
+    ['an endpoint "that does not exist" (an Ark endpoint id) is a missing model', { body: 'The request targeted an endpoint that does not exist or is invalid.' }, 'model_not_found', 'text.model_not_found'],
+    ['"the requested model (x) is not available on <cloud>" is a missing model', { body: 'The requested model (Tiny-7B) is not available on Example Cloud.' }, 'model_not_found', 'text.model_not_found'],
+    ['a quoted model that "is not supported for this environment" is a missing model', { body: "Model 'acme/tiny' is not supported for this environment." }, 'model_not_found', 'text.model_not_found'],
+    ['a selected model that "may not exist" is a missing model', { body: 'There is a problem with the selected model (tiny-1). It may not exist or you may not have access.' }, 'model_not_found', 'text.model_not_found'],
+    ['a model_not_supported code is a missing model', { body: '{"error":{"message":"nope","code":"model_not_supported"}}' }, 'model_not_found', 'code.model_not_supported'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+
+  it('leaves a capability the model lacks ("… with this model is not supported") to the format family', () => {
+    expect(explain({ body: "Unsupported parameter: 'max_tokens' is not supported with this model." }).reason).toBe('format');
+    expect(explain({ body: 'model `x` is not supported MaxTokens' }).reason).not.toBe('model_not_found');
+  });
+});

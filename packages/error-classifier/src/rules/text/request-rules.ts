@@ -43,7 +43,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
     /(?:prompt|input|request|message)s?(?: token)?(?: length)? (?:is |are )?too long/,
-    /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
+    /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
+    /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)/,
@@ -59,6 +60,15 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
   zh: [/上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文/],
 });
 
+/**
+ * Token arithmetic that shows the prompt and the answer budget over the model's maximum ("prompt tokens (9471) +
+ * max-sampled tokens (512) exceeds max (9216)"): read before the capacity and rate-limit words a UI banner may put
+ * around it ("NETWORK ERROR DUE TO HIGH TRAFFIC … (error_code: 50004, …)"), since the sum is the cause.
+ */
+export const STATED_OVERFLOW_RULES: readonly TextRule[] = family('text.context_overflow', 'context_overflow', [
+  /(?:prompt|input) tokens \(\d{1,9}\) \+ [a-z_ -]{0,30}tokens \(\d{1,9}\) exceeds? (?:the )?max/,
+]);
+
 /** The provider no longer knows the conversation (session, thread or previous response). */
 export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_expired', 'session_expired', {
   en: [
@@ -66,7 +76,7 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /(?:invalid|unknown|expired) session|no (?:such|active) session|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     /(?:conversation|thread|session|history(?: node| entry)?|previous response) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
-    /(?:conversation|thread)s?(?: [a-z0-9_-]{6,64})? (?:has )?(?:expired|not found|does not exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+    /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{6,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
   ],
   zh: [/会话(?:已)?(?:过期|失效|不存在)/],
 });
@@ -85,11 +95,12 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
     /messages?\.\d{1,4}\.|messages?\[\d{1,4}\]/,
     /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
-    /roles must alternate|must alternate between|should alternate with|first message must|function response turn|function call turn/,
+    /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn/,
     /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
     /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed/,
     /user location is not supported|not available in your (?:country|region)/,
     /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
+    /not supported [a-z_]{2,40}, (?:please )?use [a-z_]{2,40}|type mismatch of ['"/]|oneof at ['"][^'"]{0,60}['"] not met/,
   ],
   zh: [/参数(?:错误|无效|不合法|不正确|格式|非法)|请求格式(?:错误|不正确)/],
 });
@@ -105,6 +116,9 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound/,
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
+    /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,
+    /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by)(?![a-z]))/,
+    /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
     /not allowed to use publisher model|try pulling it first/,
     /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,

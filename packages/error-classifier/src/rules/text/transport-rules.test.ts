@@ -123,3 +123,11 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the seventh public set (provider-errors-7, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a local runtime that failed to launch the model is a server error', { body: 'RuntimeError: Failed to launch model, detail: out of slots' }, 'server_error', 'text.server_error'],
+    ['"no text generated" from a client is an empty answer', { body: 'NoTextGeneratedError: No text generated.' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -76,7 +76,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
       /unexpected error (?:has )?occurred (?:while processing|internal to)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
-      /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory|failed to load (?:the )?model|error loading model/,
+      /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|error loading model/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
@@ -106,7 +106,7 @@ function noUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but/,
+  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output) (?:was )?generated/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
