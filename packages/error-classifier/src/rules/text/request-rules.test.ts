@@ -140,3 +140,10 @@ describe('shapes from the seventh public set (provider-errors-7, dev rows)', () 
     expect(explain({ body: 'model `x` is not supported MaxTokens' }).reason).not.toBe('model_not_found');
   });
 });
+
+describe('shapes from the seventh public set (provider-errors-7, held-back rows, after the fifth was opened)', () => {
+  const cases: RuleCase[] = [
+    ['a message count that must be odd (ERNIE 336006) is a format error', { body: '{"error":{"message":"the number of messages must be odd","code":336006}}' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

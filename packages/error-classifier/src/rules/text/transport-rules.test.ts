@@ -131,3 +131,11 @@ describe('shapes from the seventh public set (provider-errors-7, dev rows)', () 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the seventh public set (provider-errors-7, held-back rows, after the fifth was opened)', () => {
+  const cases: RuleCase[] = [
+    ['a client\'s "Server error: 403" label in front of a permission error is the 403, not a server error', { body: '[warn] Server error: 403 {"error":{"message":"caller lacks a role"}}' }, 'auth'],
+    ['"server error" with no client status is still a server error', { body: 'upstream said: server error, try later' }, 'server_error', 'text.server_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

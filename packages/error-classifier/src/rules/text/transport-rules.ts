@@ -56,8 +56,9 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
 ];
 
 /**
- * A relay's own label ("Upstream error:", "upstream failure") in front of the provider's error is no cause when the
- * deciding status is a client error (4xx): the status, or the provider's own words, decide (docs/policy.md, "How the
+ * A relay's own label ("Upstream error:", "upstream failure") or a client's log label ("[error] Server error: 401 {…}")
+ * in front of the provider's error is no cause when the deciding status is a client error (4xx): the status, or the
+ * provider's own words, decide (docs/policy.md, "How the
  * classifier reads a failure": the inner status decides).
  */
 function notUnderClientStatus(evidence: Evidence): boolean {
@@ -71,7 +72,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ]),
   ...family('text.server_error', 'server_error', {
     en: [
-      /internal (?:server )?error|an internal error has occurred|(?<![a-z])server error/,
+      /internal (?:server )?error|an internal error has occurred/,
       /bad gateway|backend error|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
       /unexpected error (?:has )?occurred (?:while processing|internal to)/,
@@ -81,7 +82,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
   }),
-  ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)/], notUnderClientStatus),
+  ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error/], notUnderClientStatus),
 ];
 
 /** Explicit aborts by the caller (not caused by a timeout). */
