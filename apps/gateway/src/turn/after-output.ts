@@ -11,7 +11,7 @@ import type { Candidate, FailureClassification, Logger, ProfileId, ProviderFailu
 import { formatModelRef } from '@understudy/contracts';
 import { failureSummary, markFailureAfterOutput } from '@understudy/fallback-runner';
 import { GatewayError } from '../gateway-error.js';
-import { kindOfReason, statusOfReason } from './turn-errors.js';
+import { kindOfReason, replyStatus } from './turn-errors.js';
 
 /** A failure after output: how it was classified, and the error that ends the stream when nothing continues it. */
 export interface BrokenStream {
@@ -43,7 +43,7 @@ export async function failureAfterOutput(options: {
     logger: options.logger,
   });
   const summary = failureSummary({ reason: classification.reason, status: classification.status, code: failure.code });
-  const status = classification.status !== null && classification.status >= 400 ? classification.status : statusOfReason(classification.reason);
+  const status = replyStatus(classification.status, classification.reason);
   const error = new GatewayError(status, kindOfReason(classification.reason), `${formatModelRef(candidate)}: the answer broke off after output started: ${summary}`, {
     code: classification.reason,
   });

@@ -5,7 +5,7 @@ import { FAILOVER_REASONS } from '@understudy/contracts';
 import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError } from '@understudy/fallback-runner';
 import type { AttemptRecord, Exhaustion } from '@understudy/fallback-runner';
 import { describe, expect, it } from 'vitest';
-import { REASON_REPLY, turnError } from './turn-errors.js';
+import { REASON_REPLY, replyStatus, turnError } from './turn-errors.js';
 
 const NOW = 1_000_000;
 const TEMPORARY = 'The failure is temporary on the provider side: retrying shortly may succeed.';
@@ -177,5 +177,22 @@ describe('a live switch loop (the model-failover doc "Session overrides and live
     expect(error.code).toBe('live_switch_loop');
     expect(error.message).toContain('mistral/large-c');
     expect(error.message).toContain('Send the request again');
+  });
+});
+
+describe('replyStatus (the one status rule for failed turns, issue 13)', () => {
+  it('keeps a provider status in the HTTP error range 400–599', () => {
+    expect(replyStatus(400, 'format')).toBe(400);
+    expect(replyStatus(429, 'rate_limit')).toBe(429);
+    expect(replyStatus(529, 'overloaded')).toBe(529);
+    expect(replyStatus(599, 'server_error')).toBe(599);
+  });
+
+  it('answers by the reason for no status, a non-error status, or a number above 599', () => {
+    expect(replyStatus(null, 'server_error')).toBe(REASON_REPLY.server_error.status);
+    expect(replyStatus(200, 'timeout')).toBe(REASON_REPLY.timeout.status);
+    expect(replyStatus(399, 'overloaded')).toBe(REASON_REPLY.overloaded.status);
+    expect(replyStatus(600, 'server_error')).toBe(REASON_REPLY.server_error.status);
+    expect(replyStatus(999, 'rate_limit')).toBe(REASON_REPLY.rate_limit.status);
   });
 });

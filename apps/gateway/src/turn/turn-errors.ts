@@ -57,10 +57,6 @@ export function kindOfReason(reason: FailoverReason): GatewayErrorKind {
   return REASON_REPLY[reason].kind;
 }
 
-/** The HTTP status of a failure of `reason` that brought none. @example statusOfReason('server_error') // 500 */
-export function statusOfReason(reason: FailoverReason): number {
-  return REASON_REPLY[reason].status;
-}
 
 /** The `code` of an exhausted chain of several candidates, by how it ended. */
 const SUMMARY_CODE: Readonly<Record<ExhaustionKind, GatewayErrorCode>> = Object.freeze({
@@ -92,8 +88,17 @@ function secondsUntil(atMs: number | undefined, nowMs: number): number | undefin
   return Math.max(1, Math.ceil((atMs - nowMs) / 1000));
 }
 
-/** The provider's status when it is an error status, else the status of the reason. */
-function replyStatus(status: number | null, reason: FailoverReason): number {
+/**
+ * The HTTP status a failed turn answers with: the provider's own status when it is an HTTP error status
+ * (400–599), else the status of `reason` from {@link REASON_REPLY} — for a failure without a status, and for a
+ * status outside the error range (a 2xx/3xx on a broken stream, or a non-HTTP number such as 600 or 999), which
+ * the gateway must not relay as if it were an error reply. The one rule for the exhausted-run reply and for a
+ * stream that broke after output.
+ * @example replyStatus(529, 'overloaded') // 529
+ * @example replyStatus(null, 'server_error') // 500
+ * @example replyStatus(600, 'server_error') // 500
+ */
+export function replyStatus(status: number | null, reason: FailoverReason): number {
   return status !== null && status >= 400 && status <= 599 ? status : REASON_REPLY[reason].status;
 }
 
