@@ -4,6 +4,7 @@
  * cooldown blocks the whole profile.
  */
 import type { FailoverReason, ProfileUsageStats } from '@understudy/contracts';
+import { isWindowActive } from './window.js';
 
 /** The lane of a window: `cooldown` (short, by error count) or `disable` (long, doubling). */
 export type WindowLane = 'cooldown' | 'disable';
@@ -31,10 +32,6 @@ export interface ProfileUnavailability {
   readonly model?: string | undefined;
 }
 
-function isActive(untilMs: number | undefined, nowMs: number): untilMs is number {
-  return untilMs !== undefined && Number.isFinite(untilMs) && untilMs > nowMs;
-}
-
 /** True when the cooldown of `stats` applies to `model` (profile-wide, or scoped to exactly this model). */
 function cooldownBlocks(stats: ProfileUsageStats, model: string | undefined): boolean {
   if (stats.cooldownModel === undefined) return true;
@@ -52,9 +49,9 @@ export function profileUnavailability(
   query: AvailabilityQuery,
 ): ProfileUnavailability | undefined {
   if (stats === undefined) return undefined;
-  const disabled = isActive(stats.disabledUntil, query.nowMs) ? stats.disabledUntil : undefined;
+  const disabled = isWindowActive(stats.disabledUntil, query.nowMs) ? stats.disabledUntil : undefined;
   const cooling =
-    isActive(stats.cooldownUntil, query.nowMs) && cooldownBlocks(stats, query.model) ? stats.cooldownUntil : undefined;
+    isWindowActive(stats.cooldownUntil, query.nowMs) && cooldownBlocks(stats, query.model) ? stats.cooldownUntil : undefined;
   if (disabled !== undefined && (cooling === undefined || disabled >= cooling)) {
     return { untilMs: disabled, lane: 'disable', reason: stats.disabledReason ?? 'unknown' };
   }

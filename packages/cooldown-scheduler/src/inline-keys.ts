@@ -4,6 +4,7 @@
  * retried or probed until the window ends; the next billing failure after it starts a fresh first window.
  */
 import type { AuthProfileView, ProfileUsageStats } from '@understudy/contracts';
+import { isWindowActive } from './window.js';
 
 /**
  * True when `profile` is an inline config key whose disable window (billing or permanent auth) is still
@@ -16,5 +17,5 @@ export function isInlineKeyDisabled(
   stats: ProfileUsageStats | undefined,
   nowMs: number,
 ): boolean {
-  return profile.source === 'inline' && stats?.disabledUntil !== undefined && stats.disabledUntil > nowMs;
+  return profile.source === 'inline' && isWindowActive(stats?.disabledUntil, nowMs);
 }

@@ -5,6 +5,7 @@
 import type { FailoverReason, ProfileUsageStats } from '@understudy/contracts';
 import type { AvailabilityQuery } from './availability.js';
 import { profileUnavailability } from './availability.js';
+import { isWindowActive } from './window.js';
 
 /**
  * Tie-break between reasons of equal weight: the more persistent and the more actionable first. Every failover
@@ -56,7 +57,7 @@ export function providerUnavailableReason(
   for (const stats of profiles) {
     const block = profileUnavailability(stats, query);
     if (block === undefined || stats === undefined) continue;
-    if (block.lane === 'disable' || (stats.disabledUntil !== undefined && stats.disabledUntil > query.nowMs)) {
+    if (block.lane === 'disable' || isWindowActive(stats.disabledUntil, query.nowMs)) {
       add(stats.disabledReason ?? block.reason, DISABLE_WEIGHT);
       continue;
     }
@@ -108,6 +109,6 @@ export function soonestExpiry(
 export function computedCooldownIndex(profiles: readonly (ProfileUsageStats | undefined)[], query: AvailabilityQuery): number {
   return profiles.findIndex((stats) => {
     const block = profileUnavailability(stats, query);
-    return block !== undefined && block.lane === 'cooldown' && stats?.cooldownNamed !== true && !(stats?.disabledUntil !== undefined && stats.disabledUntil > query.nowMs);
+    return block !== undefined && block.lane === 'cooldown' && stats?.cooldownNamed !== true && !isWindowActive(stats?.disabledUntil, query.nowMs);
   });
 }

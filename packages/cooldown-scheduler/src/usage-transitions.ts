@@ -9,6 +9,7 @@ import { isInlineProfileId, providerOfProfileId } from '@understudy/contracts';
 import { REASON_POLICY } from '@understudy/error-classifier';
 import type { CooldownPolicy } from './policy.js';
 import { DEFAULT_COOLDOWN_POLICY, cooldownWindowMs, disableWindowMs, failureWindowMs } from './policy.js';
+import { isWindowActive } from './window.js';
 
 type MutableStats = { -readonly [K in keyof ProfileUsageStats]: ProfileUsageStats[K] };
 
@@ -28,10 +29,6 @@ export interface FailureEvent {
   readonly profileId?: ProfileId | undefined;
   /** The classifier's cooldown scope for this failure; defaults to the reason's scope in `REASON_POLICY`. */
   readonly scope?: CooldownScope | null | undefined;
-}
-
-function active(untilMs: number | undefined, nowMs: number): boolean {
-  return untilMs !== undefined && untilMs > nowMs;
 }
 
 function compact(stats: MutableStats): ProfileUsageStats {
@@ -55,14 +52,14 @@ export function clearExpiredWindows(
 ): ProfileUsageStats {
   const next: MutableStats = { ...stats };
   let changed = false;
-  if (next.cooldownUntil !== undefined && next.cooldownUntil <= nowMs) {
+  if (next.cooldownUntil !== undefined && !isWindowActive(next.cooldownUntil, nowMs)) {
     next.cooldownUntil = undefined;
     next.cooldownModel = undefined;
     next.cooldownReason = undefined;
     next.cooldownNamed = undefined;
     changed = true;
   }
-  if (next.disabledUntil !== undefined && next.disabledUntil <= nowMs) {
+  if (next.disabledUntil !== undefined && !isWindowActive(next.disabledUntil, nowMs)) {
     next.disabledUntil = undefined;
     next.disabledReason = undefined;
     changed = true;
@@ -110,7 +107,7 @@ export function recordFailure(
     event.retryAfterMs !== undefined && event.retryAfterMs !== null && Number.isFinite(event.retryAfterMs)
       ? Math.max(0, event.retryAfterMs)
       : 0;
-  const disableActive = active(current.disabledUntil, nowMs);
+  const disableActive = isWindowActive(current.disabledUntil, nowMs);
 
   if (reasonPolicy.lane === 'cooldown') {
     const errorCount = (current.errorCount ?? 0) + 1;
@@ -118,7 +115,7 @@ export function recordFailure(
     const model = event.model?.trim();
     const scope = event.scope === undefined ? reasonPolicy.scope : event.scope;
     const modelScoped = scope === 'model' && model !== undefined && model !== '';
-    if (active(current.cooldownUntil, nowMs)) {
+    if (isWindowActive(current.cooldownUntil, nowMs)) {
       if (current.cooldownModel !== undefined && (!modelScoped || model !== current.cooldownModel)) {
         next.cooldownModel = undefined;
       }
