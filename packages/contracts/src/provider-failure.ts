@@ -45,3 +45,30 @@ export interface ProviderFailure {
   readonly abortCause?: AbortCause | undefined;
   readonly timeoutKind?: 'connect' | 'headers' | 'first_token' | 'stall' | 'body' | 'turn' | undefined;
 }
+
+/**
+ * The error code a failure carries when one of understudy's own time limits expired, by which one
+ * (`ProviderFailure.timeoutKind`): undici's own codes for the connect, headers and body timeouts, `ETIMEDOUT`
+ * for the first-token, stall and whole-turn deadlines. The one list of timeout codes: the providers write these
+ * codes, the runner reads them (see {@link isTimeoutCode}) to tell a spent time limit from other failures.
+ */
+export const TIMEOUT_CODES: Readonly<Record<NonNullable<ProviderFailure['timeoutKind']>, string>> = Object.freeze({
+  connect: 'UND_ERR_CONNECT_TIMEOUT',
+  headers: 'UND_ERR_HEADERS_TIMEOUT',
+  body: 'UND_ERR_BODY_TIMEOUT',
+  first_token: 'ETIMEDOUT',
+  stall: 'ETIMEDOUT',
+  turn: 'ETIMEDOUT',
+});
+
+const TIMEOUT_CODE_SET: ReadonlySet<string> = new Set(Object.values(TIMEOUT_CODES));
+
+/**
+ * True when `code` is one of {@link TIMEOUT_CODES}, compared case-insensitively (`etimedout` counts).
+ *
+ * @example isTimeoutCode('UND_ERR_HEADERS_TIMEOUT') // true
+ * @example isTimeoutCode('ECONNRESET') // false
+ */
+export function isTimeoutCode(code: string): boolean {
+  return TIMEOUT_CODE_SET.has(code.toUpperCase());
+}

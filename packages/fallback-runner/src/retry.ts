@@ -18,7 +18,7 @@ import type {
   ProviderFailure,
   ResolvedProfile,
 } from '@understudy/contracts';
-import { formatModelRef, silentLogger } from '@understudy/contracts';
+import { formatModelRef, isTimeoutCode, silentLogger } from '@understudy/contracts';
 import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
 import { computedCooldownIndex, recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY, classifyFailure, formatRepairOf } from '@understudy/error-classifier';
@@ -50,21 +50,13 @@ export interface AttemptAlternatives {
   readonly laterCandidate: boolean;
 }
 
-/** Codes of understudy's own time limits expiring (the providers' timeout codes, and `ETIMEDOUT`). */
-const TIME_LIMIT_CODES: ReadonlySet<string> = new Set([
-  'ETIMEDOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
-
 /**
  * The failure used up one of understudy's own time limits (connect, headers, first token, stall, whole request):
  * the provider was silent for that long, so trying it again in place would cost the limit again.
  */
 export function spentTimeLimit(failure: ProviderFailure): boolean {
   if (failure.abortCause === 'timeout' || failure.timeoutKind !== undefined) return true;
-  return failure.code !== undefined && TIME_LIMIT_CODES.has(failure.code.toUpperCase());
+  return failure.code !== undefined && isTimeoutCode(failure.code);
 }
 
 /**

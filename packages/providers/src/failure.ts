@@ -3,6 +3,7 @@
  * transport error or abort, and from a bad stream. Secrets used by the call are scrubbed from every text field.
  */
 import type { FailurePhase, ProviderFailure } from '@understudy/contracts';
+import { TIMEOUT_CODES } from '@understudy/contracts';
 import type { AbortInfo } from './call-control.js';
 import { WireError } from './wire/wire-format.js';
 
@@ -152,15 +153,6 @@ export function isConnectError(error: unknown): boolean {
   return code !== undefined && (CONNECT_ERROR_CODES.has(code) || code.startsWith('ERR_TLS_') || code.includes('CERT'));
 }
 
-const TIMEOUT_CODES: Record<string, string> = {
-  connect: 'UND_ERR_CONNECT_TIMEOUT',
-  headers: 'UND_ERR_HEADERS_TIMEOUT',
-  body: 'UND_ERR_BODY_TIMEOUT',
-  first_token: 'ETIMEDOUT',
-  stall: 'ETIMEDOUT',
-  turn: 'ETIMEDOUT',
-};
-
 const TIMEOUT_WORDS: Record<string, string> = {
   connect: 'connecting took longer than',
   headers: 'no response headers within',
@@ -206,7 +198,7 @@ export function transportFailure(context: FailureContext, error: unknown, input:
     const after = input.abort?.afterMs === undefined ? '' : ` ${input.abort.afterMs} ms`;
     return {
       ...shared,
-      code: TIMEOUT_CODES[timeoutKind] ?? 'ETIMEDOUT',
+      code: TIMEOUT_CODES[timeoutKind],
       message: `Request timed out: ${TIMEOUT_WORDS[timeoutKind] ?? 'timeout'}${after}`,
       abortCause: 'timeout',
       timeoutKind,
