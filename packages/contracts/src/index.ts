@@ -2,6 +2,7 @@ export { FAILOVER_REASONS, isFailoverReason } from './failover-reason.js';
 export type { CooldownScope, FailoverReason, FailureClassification } from './failover-reason.js';
 export type { AbortCause, FailurePhase, ProviderFailure } from './provider-failure.js';
 export { TIMEOUT_CODES, isTimeoutCode } from './provider-failure.js';
+export { errorCode } from './error-code.js';
 export { formatModelRef, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
 export type { ModelRef } from './model-ref.js';
 export {

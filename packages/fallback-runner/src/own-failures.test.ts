@@ -44,6 +44,16 @@ describe('an exception of ours thrown by the attempt', () => {
     for (const id of ['openai:a', 'openai:b', 'anthropic:a']) expect(w.store.usageStats(id)).toEqual({});
   });
 
+  it('a thrown transport error is read by its cause\'s code, as the providers read it (issue 13)', async () => {
+    const w = world();
+    const thrown = new TypeError('fetch failed', { cause: Object.assign(new Error('connect timed out'), { code: 'UND_ERR_CONNECT_TIMEOUT' }) });
+    const error = await w.fail({}, {}, { attempt: () => Promise.reject(thrown) });
+    expect(FallbackSummaryError.isInstance(error)).toBe(true);
+    const reasons = (error as FallbackSummaryError).attempts.map((attempt) => attempt.reason);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(new Set(reasons)).toEqual(new Set(['timeout']));
+  });
+
   it('is told from what an SDK throws for a provider answer or a broken connection', () => {
     expect(isOwnException(new RangeError('Maximum call stack size exceeded'))).toBe(true);
     expect(isOwnException(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(true);

@@ -18,7 +18,7 @@ import type {
   ProviderFailure,
   ResolvedProfile,
 } from '@understudy/contracts';
-import { formatModelRef, isTimeoutCode, silentLogger } from '@understudy/contracts';
+import { errorCode, formatModelRef, isTimeoutCode, silentLogger } from '@understudy/contracts';
 import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
 import { computedCooldownIndex, recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY, classifyFailure, formatRepairOf } from '@understudy/error-classifier';
@@ -208,15 +208,19 @@ async function callOnce<T>(
   }
 }
 
-/** What a thrown error tells about a failure: its message, code, status and whether output had started. */
+/**
+ * What a thrown error tells about a failure: its message, code (its own, else along its `cause` chain, as the
+ * providers read a transport error's code), status and whether output had started.
+ */
 function failureOfThrown(error: unknown): ProviderFailure {
   if (typeof error !== 'object' || error === null) return { message: String(error) };
   const fields = error as Record<string, unknown>;
   const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
   const status = typeof fields['status'] === 'number' ? fields['status'] : undefined;
+  const code = errorCode(error);
   return {
     message: text(fields['message']) ?? text(fields['name']) ?? 'attempt failed',
-    ...(text(fields['code']) === undefined ? {} : { code: text(fields['code']) }),
+    ...(code === undefined ? {} : { code }),
     ...(status === undefined ? {} : { status }),
     ...(fields['outputStarted'] === true ? { outputStarted: true } : {}),
   };

@@ -3,7 +3,7 @@
  * transport error or abort, and from a bad stream. Secrets used by the call are scrubbed from every text field.
  */
 import type { FailurePhase, ProviderFailure } from '@understudy/contracts';
-import { TIMEOUT_CODES } from '@understudy/contracts';
+import { TIMEOUT_CODES, errorCode } from '@understudy/contracts';
 import type { AbortInfo } from './call-control.js';
 import { WireError } from './wire/wire-format.js';
 
@@ -136,16 +136,6 @@ const CONNECT_ERROR_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
-
-/** The error code of a transport error (its own, else its cause's). */
-export function errorCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 /** True when the error happened while connecting (refused, DNS, connect timeout, TLS certificate). */
 export function isConnectError(error: unknown): boolean {
