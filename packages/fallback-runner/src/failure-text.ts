@@ -5,6 +5,7 @@
  */
 import type { FailoverReason } from '@understudy/contracts';
 import { formatDurationMs, isoTime } from '@understudy/contracts';
+import { REASON_POLICY } from '@understudy/error-classifier';
 
 /** What each failover reason means to the person reading the error (one row per reason). */
 export const REASON_TEXT: Readonly<Record<FailoverReason, string>> = Object.freeze({
@@ -43,9 +44,9 @@ const SKIP_TEXT: Readonly<Record<string, string>> = Object.freeze({
   context_window: 'its context window is not known to be larger than one that already overflowed',
 });
 
-/** How a window of `reason` reads: disabled (billing, permanent auth) or cooling down. */
+/** How a window of `reason` reads: disabled when `REASON_POLICY` puts the reason in the disable lane, else cooling down. */
 function windowWord(reason: FailoverReason): string {
-  return reason === 'billing' || reason === 'auth_permanent' ? 'disabled' : 'cooling down';
+  return REASON_POLICY[reason].lane === 'disable' ? 'disabled' : 'cooling down';
 }
 
 /**
