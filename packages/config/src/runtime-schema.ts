@@ -3,6 +3,7 @@
  */
 import * as z from 'zod';
 import { PROVIDER_APIS } from '@understudy/contracts';
+import { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from '@understudy/cooldown-scheduler';
 import { providerModelsSchema } from './model-metadata.js';
 import { providerOAuthConfigSchema } from './oauth-schema.js';
 import { msSchema, positiveMsSchema, providerRecord } from './schema-parts.js';
@@ -10,8 +11,8 @@ import { msSchema, positiveMsSchema, providerRecord } from './schema-parts.js';
 /** `retry.provider`: same-profile transient retries (docs/policy.md#retries-probes-and-rotation). */
 export const providerRetryConfigSchema = z.strictObject({
   maxRetries: z.number().int().min(0).max(20).default(3).describe('Same-profile retries after a transient failure.'),
-  baseDelayMs: msSchema.default(250).describe('Backoff base, ms (full jitter, doubling per retry).'),
-  maxDelayMs: msSchema.default(5_000).describe('Backoff cap, ms.'),
+  baseDelayMs: msSchema.default(DEFAULT_RETRY_BASE_DELAY_MS).describe('Backoff base, ms (full jitter, doubling per retry).'),
+  maxDelayMs: msSchema.default(DEFAULT_RETRY_MAX_DELAY_MS).describe('Backoff cap, ms.'),
   windowMs: positiveMsSchema.default(90_000).describe('All retries of one candidate happen inside this window, ms.'),
   maxRetryAfterWaitMs: msSchema
     .default(5_000)

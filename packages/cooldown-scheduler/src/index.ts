@@ -34,5 +34,6 @@ export { UNAVAILABLE_REASON_PRIORITY, computedCooldownIndex, providerUnavailable
 export { decideUnavailableCandidate } from './probe-decision.js';
 export type { SkipWhy, UnavailableCandidateDecision, UnavailableCandidateInput } from './probe-decision.js';
 export { maxProfileRotations, retryDelayMs } from './retry-delay.js';
+export { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './policy.js';
 export type { RetryDelayInput } from './retry-delay.js';
 export { isInlineKeyDisabled } from './inline-keys.js';

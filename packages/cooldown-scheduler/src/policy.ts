@@ -6,6 +6,15 @@ import { normalizeProviderId } from '@understudy/contracts';
 import * as z from 'zod';
 import { CooldownPolicyError } from './errors.js';
 
+/**
+ * The default base of the same-profile retry backoff, ms (`retry.provider.baseDelayMs` and
+ * `auth.cooldowns.overloadedBackoffMs` default to it): 250.
+ */
+export const DEFAULT_RETRY_BASE_DELAY_MS = 250;
+
+/** The default cap of the same-profile retry backoff, ms (`retry.provider.maxDelayMs` defaults to it): 5000. */
+export const DEFAULT_RETRY_MAX_DELAY_MS = 5_000;
+
 /** `default` follows the model-failover doc; `legacy` reproduces the older documents (the older model-failover doc). */
 export type CooldownPreset = 'default' | 'legacy';
 
@@ -122,7 +131,7 @@ export const cooldownPolicySchema = z
     timeoutProfileRotations: nonNegativeInt
       .default(1)
       .describe("Other same-provider auth profiles tried after a timeout that used up one of understudy's own time limits."),
-    overloadedBackoffMs: nonNegativeInt.default(250).describe('Base of the same-profile retry backoff, ms.'),
+    overloadedBackoffMs: nonNegativeInt.default(DEFAULT_RETRY_BASE_DELAY_MS).describe('Base of the same-profile retry backoff, ms.'),
     probeNearExpiryMs: nonNegativeInt
       .default(120_000)
       .describe('The primary may be probed once the soonest cooldown expiry is this close, ms.'),

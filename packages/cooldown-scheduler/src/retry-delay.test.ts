@@ -1,8 +1,8 @@
-import { FAILOVER_REASONS } from '@understudy/contracts';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, FAILOVER_REASONS } from '@understudy/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RetryDelayInput } from './index.js';
-import { DEFAULT_COOLDOWN_POLICY, maxProfileRotations, resolveCooldownPolicy, retryDelayMs } from './index.js';
+import { DEFAULT_COOLDOWN_POLICY, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, maxProfileRotations, resolveCooldownPolicy, retryDelayMs } from './index.js';
 
 describe('retry delay (docs/policy.md#retries-probes-and-rotation: full jitter, base 250 ms, cap 5 s, or the Retry-After when shorter than the SDK cap)', () => {
   it.each<[string, RetryDelayInput, number | null]>([
@@ -56,5 +56,20 @@ describe('profile rotations per reason (docs/policy.md#what-each-reason-does)', 
 
   it('answers for every reason', () => {
     for (const reason of FAILOVER_REASONS) expect(maxProfileRotations(reason, DEFAULT_COOLDOWN_POLICY)).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('retryDelayMs defaults (one owner each, issue 13)', () => {
+  it('waits out a Retry-After up to the 60 s SDK cap by default and fails over beyond it', () => {
+    expect(DEFAULT_SDK_RETRY_MAX_WAIT_MS).toBe(60_000);
+    expect(retryDelayMs({ attempt: 1, retryAfterMs: 60_000, random: () => 0 })).toBe(60_000);
+    expect(retryDelayMs({ attempt: 1, retryAfterMs: 60_001, random: () => 0 })).toBeNull();
+  });
+
+  it('backs off from 250 ms, capped at 5000 ms, by default', () => {
+    expect([DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS]).toEqual([250, 5_000]);
+    const almostOne = () => 1 - Number.EPSILON;
+    expect(retryDelayMs({ attempt: 1, random: almostOne })).toBe(249);
+    expect(retryDelayMs({ attempt: 10, random: almostOne })).toBe(4_999);
   });
 });

@@ -2,8 +2,10 @@
  * Same-profile retry pacing and profile-rotation budgets (docs/policy.md#retries-probes-and-rotation "Retries, probes, rotation").
  */
 import type { FailoverReason } from '@understudy/contracts';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_MS } from '@understudy/contracts';
 import { REASON_POLICY } from '@understudy/error-classifier';
 import type { CooldownPolicy } from './policy.js';
+import { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './policy.js';
 
 /** Inputs of {@link retryDelayMs}. */
 export interface RetryDelayInput {
@@ -35,9 +37,9 @@ export interface RetryDelayInput {
  * @example retryDelayMs({ attempt: 2, random: () => 0.5 }) // 250  (0.5 × min(5000, 250 × 2))
  */
 export function retryDelayMs(input: RetryDelayInput): number | null {
-  const baseMs = Math.max(0, input.baseMs ?? 250);
-  const capMs = Math.max(0, input.capMs ?? 5_000);
-  const maxRetryAfterMs = input.maxRetryAfterMs ?? 60_000;
+  const baseMs = Math.max(0, input.baseMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
+  const capMs = Math.max(0, input.capMs ?? DEFAULT_RETRY_MAX_DELAY_MS);
+  const maxRetryAfterMs = input.maxRetryAfterMs ?? DEFAULT_SDK_RETRY_MAX_WAIT_MS;
   let delay: number;
   if (input.retryAfterMs !== undefined && input.retryAfterMs !== null && Number.isFinite(input.retryAfterMs)) {
     if (input.retryAfterMs > maxRetryAfterMs) return null;

@@ -14,7 +14,7 @@ import type {
   ProfileUsageStats,
   RandomSource,
 } from '@understudy/contracts';
-import { formatModelRef, silentLogger } from '@understudy/contracts';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, formatModelRef, silentLogger } from '@understudy/contracts';
 import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
 import type { AttemptRecord } from './attempt-record.js';
 import { FailoverError, FallbackOptionsError } from './errors.js';
@@ -99,7 +99,7 @@ export class RunContext<T> {
     this.config = options.config;
     this.policy = options.config.auth.cooldowns;
     const provider = options.config.retry.provider;
-    const cap = options.maxRetryAfterMs === undefined ? 60_000 : options.maxRetryAfterMs;
+    const cap = options.maxRetryAfterMs === undefined ? DEFAULT_SDK_RETRY_MAX_WAIT_MS : options.maxRetryAfterMs;
     if (cap !== null && !(cap >= 0)) throw new FallbackOptionsError('maxRetryAfterMs', 'must be a number of ms ≥ 0, or null for no cap');
     this.retry = {
       maxRetries: provider.maxRetries,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, RuntimeEnvError, otlpTracesUrlOf, parseRuntimeEnv } from './runtime-env.js';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_MS } from '@understudy/contracts';
+import { RuntimeEnvError, otlpTracesUrlOf, parseRuntimeEnv } from './runtime-env.js';
 
 describe('parseRuntimeEnv', () => {
   it('leaves unset (and blank) variables unset, with the 60 s SDK retry cap by default', () => {

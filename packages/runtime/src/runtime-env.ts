@@ -6,13 +6,10 @@
  * Units: the SDK retry cap is named in seconds by its variable and converted here, once, to ms.
  */
 import * as z from 'zod';
-import { UnderstudyError } from '@understudy/contracts';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, UnderstudyError } from '@understudy/contracts';
 
 /** An environment as `process.env` holds it. */
 export type EnvironmentRecord = Readonly<Record<string, string | undefined>>;
-
-/** The default SDK retry cap, ms (the model-failover doc "SDK retry-after caps": 60 seconds). */
-export const DEFAULT_SDK_RETRY_MAX_WAIT_MS = 60_000;
 
 /** The typed settings of the environment. Absent values mean "not set": the config or the default applies. */
 export interface RuntimeEnv {

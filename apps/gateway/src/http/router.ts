@@ -5,6 +5,7 @@
  */
 import type { StateHealth } from '../services/agent-stores.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_SDK_RETRY_MAX_WAIT_MS } from '@understudy/contracts';
 import type { Logger as PinoLogger } from 'pino';
 import type { AdminContext } from '../admin/admin-api.js';
 import { handleAdmin } from '../admin/admin-api.js';
@@ -111,14 +112,11 @@ export function retryHeaders(error: GatewayError, maxRetryAfterMs: number | null
   const headers: Record<string, string | number> = {};
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
   if (!error.exhausted) return headers;
-  const capMs = Math.min(SDK_RETRY_AFTER_CAP_MS, maxRetryAfterMs ?? SDK_RETRY_AFTER_CAP_MS);
+  const capMs = Math.min(DEFAULT_SDK_RETRY_MAX_WAIT_MS, maxRetryAfterMs ?? DEFAULT_SDK_RETRY_MAX_WAIT_MS);
   const helps = error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 <= capMs;
   if (!helps) headers['x-should-retry'] = 'false';
   return headers;
 }
-
-/** The longest `retry-after` the Stainless-generated SDKs (openai, @anthropic-ai/sdk) wait for before retrying. */
-const SDK_RETRY_AFTER_CAP_MS = 60_000;
 
 function sendError(response: ServerResponse, dialect: WireDialect, error: GatewayError, maxRetryAfterMs: number | null): void {
   if (response.headersSent) {
