@@ -4,7 +4,7 @@
  * summaries", "Session overrides and live model switching").
  */
 import type { Candidate, FailoverReason, FailureClassification, ModelRef, ProfileId } from '@understudy/contracts';
-import { UnderstudyError } from '@understudy/contracts';
+import { UnderstudyError, formatModelRef } from '@understudy/contracts';
 import type { AttemptRecord } from './attempt-record.js';
 import type { Exhaustion } from './exhaustion-types.js';
 import { soonestOf } from './exhaustion-types.js';
@@ -143,7 +143,7 @@ export class LiveSessionModelSwitchError extends UnderstudyError<'live_session_m
     target: ModelRef,
     init: { readonly authProfile?: ProfileId | undefined; readonly attempts: readonly AttemptRecord[]; readonly cause?: unknown },
   ) {
-    super('live_session_model_switch', `The session switched to ${target.provider}/${target.model} during the turn; run the turn on that model`, init);
+    super('live_session_model_switch', `The session switched to ${formatModelRef(target)} during the turn; run the turn on that model`, init);
     this.target = target;
     this.authProfile = init.authProfile;
     this.attempts = Object.freeze([...init.attempts]);

@@ -178,7 +178,7 @@ export class RunContext<T> {
   deadlineError(candidate: Candidate): FailoverError {
     const last = this.records[this.records.length - 1];
     const count = this.records.length;
-    const lastText = last === undefined ? '' : ` (last: ${last.provider}/${last.model}: ${last.summary ?? (last.ok ? 'answered' : 'failed')})`;
+    const lastText = last === undefined ? '' : ` (last: ${formatModelRef(last)}: ${last.summary ?? (last.ok ? 'answered' : 'failed')})`;
     return new FailoverError(`The turn deadline passed after ${count} attempt${count === 1 ? '' : 's'}${lastText}`, {
       kind: 'deadline',
       reason: 'timeout',

@@ -147,7 +147,7 @@ function emitStep<T>(ctx: RunContext<T>, step: StepEvent): void {
 function reasonLeavingSelected(records: readonly AttemptRecord[], selected: ModelRef): FailoverReason | undefined {
   const text = formatModelRef(selected);
   const failures = records.filter((record) => !record.ok && record.reason !== undefined);
-  const own = failures.filter((record) => `${record.provider}/${record.model}` === text);
+  const own = failures.filter((record) => formatModelRef(record) === text);
   return (own[own.length - 1] ?? failures[0])?.reason;
 }
 
@@ -207,7 +207,7 @@ async function finish<T>(
     ...(firstFailure === undefined
       ? {}
       : {
-          fallbackStepFromModel: `${firstFailure.provider}/${firstFailure.model}`,
+          fallbackStepFromModel: formatModelRef(firstFailure),
           fallbackStepFromFailureReason: firstFailure.reason,
           fallbackStepFromFailureDetail: firstFailure.detail,
         }),
@@ -232,5 +232,5 @@ function overrideText(entry: { readonly providerOverride?: string | undefined; r
   const model = entry?.modelOverride?.trim();
   if (model === undefined || model === '') return undefined;
   const provider = entry?.providerOverride?.trim();
-  return provider === undefined || provider === '' ? model : `${provider}/${model}`;
+  return provider === undefined || provider === '' ? model : formatModelRef({ provider, model });
 }

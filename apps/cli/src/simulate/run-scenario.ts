@@ -5,7 +5,7 @@
  */
 import { CandidateChainError } from '@understudy/candidate-chain';
 import type { AuthStorePort, ProfileId, ProfileUsageStats, SessionEntry } from '@understudy/contracts';
-import { parseModelRef } from '@understudy/contracts';
+import { formatModelRef, parseModelRef } from '@understudy/contracts';
 import type { AttemptRecord, FallbackDecisionEvent } from '@understudy/fallback-runner';
 import {
   AuthFailureSkipCache,
@@ -230,7 +230,7 @@ async function runTurn(input: {
     );
     return {
       outcome: 'success',
-      answeredBy: `${result.candidate.provider}/${result.candidate.model}`,
+      answeredBy: formatModelRef(result.candidate),
       profile: result.profile,
       attempts: attempts(result.attempts),
       ...(result.notice === undefined ? {} : { notice: result.notice }),
@@ -254,7 +254,7 @@ async function runTurn(input: {
         });
         const all = [...error.attempts, ...outcome.attempts];
         if (outcome.kind === 'continued') {
-          return { outcome: 'success', answeredBy: `${outcome.candidate.provider}/${outcome.candidate.model}`, profile: outcome.profile, attempts: attempts(all) };
+          return { outcome: 'success', answeredBy: formatModelRef(outcome.candidate), profile: outcome.profile, attempts: attempts(all) };
         }
         return { outcome: 'failed', answeredBy: null, profile: null, attempts: attempts(all), error: errorOutput(error) };
       }

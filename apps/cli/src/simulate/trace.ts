@@ -2,6 +2,7 @@
  * `understudy simulate --trace`: the decision events as one line each, for humans, on stderr (stdout stays one
  * JSON document).
  */
+import { formatModelRef } from '@understudy/contracts';
 import type { FallbackDecisionEvent } from '@understudy/fallback-runner';
 
 /**
@@ -11,7 +12,7 @@ import type { FallbackDecisionEvent } from '@understudy/fallback-runner';
  *   // 'turn 1  t=0  candidate_failed  openai/gpt-x [openai:a]  rate_limit 429  → anthropic/claude-x (next_candidate)'
  */
 export function traceLine(event: FallbackDecisionEvent, turnIndex: number): string {
-  const subject = `${event.provider}/${event.model}${event.profile === null ? '' : ` [${event.profile}]`}`;
+  const subject = `${formatModelRef(event)}${event.profile === null ? '' : ` [${event.profile}]`}`;
   const why = [event.reason, event.status === undefined ? undefined : String(event.status), event.fallbackStepFromFailureDetail]
     .filter((part): part is string => part !== undefined && part !== '')
     .join(' ');

@@ -47,7 +47,7 @@ export function configuredModelRefs(config: UnderstudyConfig): string[] {
   selectionRefs(config.agents.defaults.imageModel).forEach(add);
   Object.keys(config.agents.defaults.models).forEach(add);
   for (const [provider, settings] of Object.entries(config.models.providers)) {
-    for (const model of settings.models ?? []) refs.add(`${provider}/${model.id}`);
+    for (const model of settings.models ?? []) refs.add(formatModelRef({ provider, model: model.id }));
   }
   return [...refs];
 }

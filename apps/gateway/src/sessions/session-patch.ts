@@ -5,7 +5,7 @@
  * auth pin so the next turn re-picks it (the model-failover doc "Session stickiness").
  */
 import type { SessionEntry, SessionPatch } from '@understudy/contracts';
-import { normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';
+import { formatModelRef, normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';
 import * as z from 'zod';
 import { invalidRequest } from '../gateway-error.js';
 import { splitModelAndProfile } from '../chat-commands/parse-command.js';
@@ -55,7 +55,7 @@ const has = (body: SessionPatchBody, key: keyof SessionPatchBody): boolean => Ob
 function modelOverrideText(body: SessionPatchBody, current: SessionEntry | undefined): string {
   const model = body.modelOverride ?? '';
   const provider = body.providerOverride ?? undefined;
-  if (provider !== undefined) return `${provider}/${model}`;
+  if (provider !== undefined) return formatModelRef({ provider, model });
   if (parseModelRef(model) !== undefined) return model;
   if (current?.providerOverride === undefined) {
     throw invalidRequest('modelOverride: give "provider/model", or set providerOverride as well', 'invalid_session_patch');

@@ -72,7 +72,7 @@ const TEMPORARY_SENTENCE = ' The failure is temporary on the provider side: retr
 /** An attempt as the error details show it (no bodies, no secrets: the runner's own summary). */
 function attemptDetail(record: AttemptRecord): Record<string, unknown> {
   return {
-    model: `${record.provider}/${record.model}`,
+    model: formatModelRef(record),
     profile: record.profile,
     kind: record.kind,
     ok: record.ok,
