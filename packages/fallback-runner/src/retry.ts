@@ -132,9 +132,7 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
       return { ok: true, value: result.value };
     }
     const failure: ProviderFailure = {
-      ...result.failure,
-      provider: result.failure.provider ?? candidate.provider,
-      model: result.failure.model ?? candidate.model,
+      ...attributedFailure(result.failure, candidate),
       ...(ctx.signal.aborted ? { abortCause: 'user' as const } : {}),
     };
     const classification = classifyFailure(failure, { nowMs });
@@ -206,6 +204,15 @@ async function callOnce<T>(
     if (isOwnException(error)) throw error;
     return { result: { ok: false, failure: failureOfThrown(error) }, thrown: error };
   }
+}
+
+/**
+ * The failure as the classifier reads it: `provider` and `model` filled in from the candidate when the failure
+ * names none (a thrown error or a scripted failure usually does not). The one step before every classification,
+ * in a run and after output alike.
+ */
+function attributedFailure(failure: ProviderFailure, candidate: ModelRef): ProviderFailure {
+  return { ...failure, provider: failure.provider ?? candidate.provider, model: failure.model ?? candidate.model };
 }
 
 /**
@@ -334,10 +341,7 @@ export async function markFailureAfterOutput(options: {
   readonly logger?: Logger | undefined;
 }): Promise<FailureClassification> {
   const { candidate, profile, failure, nowMs } = options;
-  const classification = classifyFailure(
-    { ...failure, provider: failure.provider ?? candidate.provider, model: failure.model ?? candidate.model, outputStarted: true },
-    { nowMs },
-  );
+  const classification = classifyFailure({ ...attributedFailure(failure, candidate), outputStarted: true }, { nowMs });
   if (profile !== null && failure.abortCause !== 'user') {
     try {
       await markProfileFailure(options.store, options.policy, {
