@@ -5,10 +5,11 @@
 import type { Candidate, ResolvedProfile } from '@understudy/contracts';
 import { Secret } from '@understudy/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { completeAttempt, streamAttempt } from './attempt.js';
+import { callOptions, completeAttempt, streamAttempt } from './attempt.js';
 import type { ChatRequest } from './chat-types.js';
 import { collectChatStream } from './chat-stream.js';
 import type { ProviderClient } from './client-options.js';
+import type { OAuthCredentialSink } from './oauth-refresher.js';
 import { ProviderCallError } from './provider-call-error.js';
 import { useEmulator } from './test-support/emulator.js';
 
@@ -112,5 +113,21 @@ describe('a stream request answered with a whole JSON body', () => {
       { kind: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
     ]);
     expect(result.value.model).toBe('gpt-json');
+  });
+});
+
+describe('callOptions (the one per-call options builder, issue 13)', () => {
+  // Only its identity is checked: callOptions passes it on, never calls it.
+  const sink = {} as OAuthCredentialSink;
+
+  it('passes the store only for a stored profile, with its credential and id', () => {
+    const stored = profile('openai:a', 'sk-stored-1111');
+    expect(callOptions(stored, signal, { credentialStore: sink })).toEqual({ credential: stored.credential, profileId: 'openai:a', signal, credentialStore: sink });
+    const inline: ResolvedProfile = { ...stored, view: { ...stored.view, id: 'openai:inline', source: 'inline' } };
+    expect(callOptions(inline, signal, { credentialStore: sink })).toEqual({ credential: stored.credential, profileId: 'openai:inline', signal });
+  });
+
+  it('sends no credential without a profile', () => {
+    expect(callOptions(null, signal, { credentialStore: sink })).toEqual({ credential: null, profileId: undefined, signal });
   });
 });

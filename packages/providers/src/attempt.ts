@@ -30,8 +30,15 @@ export interface AttemptOptions {
   readonly credentialStore?: OAuthCredentialSink | undefined;
 }
 
-function callOptions(profile: ResolvedProfile | null, signal: ProviderCallOptions['signal'], options: AttemptOptions): ProviderCallOptions {
-  // An inline config key is not in the store: nothing to write back for it.
+/**
+ * The per-call options of one provider call for a resolved profile: its credential (`null` without a profile),
+ * its profile id, the attempt's abort signal, and `options.credentialStore` only for a profile that comes from
+ * the store (an inline config key is not in the store: an OAuth refresh has nowhere to be written back). Used by
+ * every attempt function, the count-tokens one of the gateway included.
+ *
+ * @example callOptions(null, signal, {}) // { credential: null, profileId: undefined, signal }
+ */
+export function callOptions(profile: ResolvedProfile | null, signal: ProviderCallOptions['signal'], options: AttemptOptions): ProviderCallOptions {
   const credentialStore = profile?.view.source === 'store' ? options.credentialStore : undefined;
   return { credential: profile?.credential ?? null, profileId: profile?.view.id, signal, ...(credentialStore === undefined ? {} : { credentialStore }) };
 }

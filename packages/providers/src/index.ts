@@ -37,7 +37,7 @@ export type {
 } from './client-options.js';
 export { collectChatStream } from './chat-stream.js';
 export type { ChatStream } from './chat-stream.js';
-export { completeAttempt, streamAttempt } from './attempt.js';
+export { callOptions, completeAttempt, streamAttempt } from './attempt.js';
 export type { AttemptOptions, CandidateRequest, ClientResolver } from './attempt.js';
 export { ProviderCallError, ProviderOptionsError } from './provider-call-error.js';
 export type { ProviderErrorCode } from './provider-call-error.js';

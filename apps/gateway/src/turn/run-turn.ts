@@ -14,7 +14,7 @@ import { formatModelRef, sameModelRef } from '@understudy/contracts';
 import type { AttemptRecord, AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
 import { continueAfterOutput, runFollowingLiveSwitches, runWithModelFallback } from '@understudy/fallback-runner';
 import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
-import { completeAttempt, streamAttempt } from '@understudy/providers';
+import { callOptions, completeAttempt, streamAttempt } from '@understudy/providers';
 import { candidateRequest, unservableReason } from './candidate-shaping.js';
 import { providerSettings } from '../config-lookup.js';
 import type { RequestSelection } from '../chat/model-selection.js';
@@ -226,13 +226,7 @@ export function runCountTokensTurn(services: TurnServices, input: TurnInput, tim
   const attempt: AttemptFunction<number> = async (candidate, profile, signal) => {
     const client = services.providers.get(candidate.provider);
     if (client?.api !== 'anthropic-messages') return { ok: true, value: estimate };
-    const credentialStore = profile?.view.source === 'store' ? input.store : undefined;
-    return client.countTokens(shape(candidate), {
-      credential: profile?.credential ?? null,
-      profileId: profile?.view.id,
-      signal,
-      ...(credentialStore === undefined ? {} : { credentialStore }),
-    });
+    return client.countTokens(shape(candidate), callOptions(profile, signal, { credentialStore: input.store }));
   };
   return run(services, input, attempt, timer, true);
 }
