@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentsModelConfig } from './index.js';
-import { CandidateChainError, aliasIndex, configuredSelection, resolveModelRef, resolveModelSelection, resolveSessionSelection } from './index.js';
+import { CandidateChainError, aliasIndex, configuredSelection, lookupModelRef, resolveModelRef, resolveModelSelection, resolveSessionSelection } from './index.js';
 
 const agents: AgentsModelConfig = {
   defaults: {
@@ -38,6 +38,25 @@ describe('model refs (normalised: trim, provider case, provider aliases, configu
     expect([...index.keys()]).toEqual(['opus']);
     expect(aliasIndex(agents)).toBe(index);
     expect(aliasIndex(undefined).size).toBe(0);
+  });
+});
+
+describe('lookupModelRef (the one text → ModelRef reading, issue 13)', () => {
+  it('trims, then takes a configured alias case-insensitively before provider/model', () => {
+    expect(lookupModelRef('  OPUS\t', agents)).toEqual({ provider: 'anthropic', model: 'claude-opus' });
+    expect(lookupModelRef(' OpenAI/gpt-4o ', agents)).toEqual({ provider: 'openai', model: 'gpt-4o' });
+  });
+
+  it('answers undefined, never throws, for blank text, a bare model id or an unknown alias', () => {
+    expect(lookupModelRef('   ', agents)).toBeUndefined();
+    expect(lookupModelRef('gpt-4o', agents)).toBeUndefined();
+    expect(lookupModelRef('broken', agents)).toBeUndefined();
+    expect(lookupModelRef('opus', undefined)).toBeUndefined();
+  });
+
+  it('is what resolveModelRef reads, with its error for undefined', () => {
+    for (const text of [' Opus ', 'anthropic/claude-x']) expect(resolveModelRef(text, { agents })).toEqual(lookupModelRef(text, agents));
+    expect(() => resolveModelRef('gpt-4o', { agents, field: 'f' })).toThrow(CandidateChainError);
   });
 });
 

@@ -63,9 +63,7 @@ export function resolveModelRef(
     return { provider, model };
   }
   const text = raw.trim();
-  const aliased = aliasIndex(options.agents).get(text.toLowerCase());
-  if (aliased !== undefined) return aliased;
-  const parsed = parseModelRef(text);
+  const parsed = lookupModelRef(text, options.agents);
   if (parsed === undefined) {
     throw new CandidateChainError(
       'invalid_model_ref',
@@ -74,6 +72,20 @@ export function resolveModelRef(
     );
   }
   return parsed;
+}
+
+/**
+ * The model a user or config text names, or `undefined`: a configured alias (matched trimmed and
+ * case-insensitively), else `provider/model` normalised as {@link parseModelRef} does. The one reading of such a
+ * text; {@link resolveModelRef} throws on `undefined`, and the gateway's callers answer with their own error
+ * codes. Whether the provider is configured is not checked here.
+ *
+ * @example lookupModelRef(' Opus ', { defaults: { models: { 'anthropic/claude-opus-4': { alias: 'opus' } } } }) // { provider: 'anthropic', model: 'claude-opus-4' }
+ * @example lookupModelRef('gpt-4o', undefined) // undefined (no provider, no alias)
+ */
+export function lookupModelRef(text: string, agents: AgentsModelConfig | undefined): ModelRef | undefined {
+  const trimmed = text.trim();
+  return aliasIndex(agents).get(trimmed.toLowerCase()) ?? parseModelRef(trimmed);
 }
 
 const aliasCache = new WeakMap<object, ReadonlyMap<string, ModelRef>>();

@@ -8,7 +8,7 @@ export { resolveSessionSelection } from './session-selection.js';
 export type { SessionSelection } from './session-selection.js';
 export { configuredSelection } from './configured-selection.js';
 export type { ConfiguredSelection, ConfiguredSelectionKind } from './configured-selection.js';
-export { aliasIndex, resolveModelRef, resolveModelSelection } from './agents-config.js';
+export { aliasIndex, lookupModelRef, resolveModelRef, resolveModelSelection } from './agents-config.js';
 export type { AgentsModelConfig, ModelEntryConfig, ModelSelectionConfig, ResolvedModelSelection } from './agents-config.js';
 export { CandidateChainError } from './errors.js';
 export type { CandidateChainErrorCode } from './errors.js';

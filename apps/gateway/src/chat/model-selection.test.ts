@@ -69,6 +69,12 @@ describe('checkFallbacksOverride', () => {
     expect(thrown(() => checkFallbacksOverride(['x/y'], config)).message).toContain('understudy.fallbacks[0]');
     expect(thrown(() => checkFallbacksOverride(['nope'], config)).status).toBe(400);
   });
+
+  it('reads an alias with surrounding spaces like the session commands and the chain builder do (one resolver, issue 13)', () => {
+    expect(checkFallbacksOverride([' Claude '], config)).toEqual([{ provider: 'anthropic', model: 'claude-b' }]);
+    expect(resolveRequestSelection(' claude ', config, 'main')).toEqual({ kind: 'explicit', agentId: 'main', ref: { provider: 'anthropic', model: 'claude-b' } });
+    expect(thrown(() => resolveRequestSelection(' nope ', config, 'main')).code).toBe('model_not_found');
+  });
 });
 
 describe('provider ids that are Object.prototype names (breaker F4)', () => {

@@ -3,10 +3,10 @@
  * configured chain; a configured alias or `provider/model` of a configured provider is an explicit selection
  * (selection source `user`: strict); anything else is a 404 listing what is valid.
  */
-import { aliasIndex } from '@understudy/candidate-chain';
+import { lookupModelRef } from '@understudy/candidate-chain';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { ModelRef } from '@understudy/contracts';
-import { formatModelRef, parseModelRef } from '@understudy/contracts';
+import { formatModelRef } from '@understudy/contracts';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { isConfiguredProvider } from '../config-lookup.js';
 
@@ -37,9 +37,8 @@ function selectionRefs(selection: UnderstudyConfig['agents']['defaults']['model'
  */
 export function configuredModelRefs(config: UnderstudyConfig): string[] {
   const refs = new Set<string>();
-  const aliases = aliasIndex(config.agents);
   const add = (text: string): void => {
-    const ref = aliases.get(text.trim().toLowerCase()) ?? parseModelRef(text);
+    const ref = lookupModelRef(text, config.agents);
     if (ref !== undefined && isConfiguredProvider(config, ref.provider)) refs.add(formatModelRef(ref));
   };
   selectionRefs(config.agents.defaults.model).forEach(add);
@@ -93,9 +92,7 @@ export function resolveRequestSelection(model: string | undefined, config: Under
   }
   if (model === undefined || model.toLowerCase() === 'default') return { kind: 'configured', agentId: headerAgentId };
   if (agents.includes(model)) return { kind: 'configured', agentId: model };
-  const aliased = aliasIndex(config.agents).get(model.toLowerCase());
-  if (aliased !== undefined) return { kind: 'explicit', agentId: headerAgentId, ref: aliased };
-  const ref = parseModelRef(model);
+  const ref = lookupModelRef(model, config.agents);
   if (ref === undefined) throw notFound(config, `model "${model}" is not available`);
   if (!isConfiguredProvider(config, ref.provider)) {
     throw notFound(config, `model "${model}" is not available: provider "${ref.provider}" is not configured`);
@@ -111,9 +108,8 @@ export function resolveRequestSelection(model: string | undefined, config: Under
  */
 export function checkFallbacksOverride(fallbacks: readonly string[] | undefined, config: UnderstudyConfig): ModelRef[] | undefined {
   if (fallbacks === undefined) return undefined;
-  const aliases = aliasIndex(config.agents);
   return fallbacks.map((entry, index) => {
-    const ref = aliases.get(entry.toLowerCase()) ?? parseModelRef(entry);
+    const ref = lookupModelRef(entry, config.agents);
     if (ref === undefined) throw invalidRequest(`understudy.fallbacks[${index}]: "${entry}" is neither "provider/model" nor a configured alias`);
     if (!isConfiguredProvider(config, ref.provider)) {
       throw invalidRequest(`understudy.fallbacks[${index}]: provider "${ref.provider}" is not configured (models.providers)`);

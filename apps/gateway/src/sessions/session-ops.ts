@@ -6,10 +6,10 @@
  * loses a user's selection and a stale writer never overwrites a newer one.
  */
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
-import { aliasIndex, configuredSelection } from '@understudy/candidate-chain';
+import { configuredSelection, lookupModelRef } from '@understudy/candidate-chain';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { ModelRef, ProfileId, SessionEntry, SessionPatch } from '@understudy/contracts';
-import { formatModelRef, normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';
+import { formatModelRef, normalizeProfileId, parseProfileId } from '@understudy/contracts';
 import { isUserPin } from '@understudy/fallback-runner';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 import { isConfiguredProvider } from '../config-lookup.js';
@@ -54,7 +54,7 @@ export async function updateSession(
  */
 export function resolveUserModel(text: string, config: UnderstudyConfig, field = 'model'): ModelRef {
   const trimmed = text.trim();
-  const ref = aliasIndex(config.agents).get(trimmed.toLowerCase()) ?? parseModelRef(trimmed);
+  const ref = lookupModelRef(trimmed, config.agents);
   if (ref === undefined) {
     throw invalidRequest(`${field}: "${trimmed}" is neither "provider/model" nor a configured alias (e.g. "openai/gpt-4o")`, 'invalid_model');
   }
