@@ -7,9 +7,9 @@
 import type { ChatContentPart, ChatImageSource, ChatMessage, ChatReasoning, ChatResponseFormat, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
-import { functionTool, parsedChatRequest, readTools, sampling, textOf } from './parsed-request.js';
+import { functionTool, parsedChatRequest, rawMessagesOf, readTools, requestBody, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
-import { isRecord, optionalBoolean, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
+import { isRecord, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
 import { describeValue } from './untrusted.js';
 
 function imageSource(block: JsonRecord, path: string): ChatImageSource {
@@ -149,12 +149,9 @@ function reasoning(body: JsonRecord): ChatReasoning | undefined {
  * @throws {GatewayError} 400 for a non-object body, missing or empty `messages`, or a malformed field.
  * @example parseAnthropicRequest({ model: 'default', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }).lastUserText // 'hi'
  */
-export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
-  if (!isRecord(body)) throw invalidRequest('the request body must be a JSON object', 'invalid_body');
-  const rawMessages = body['messages'];
-  if (!Array.isArray(rawMessages) || rawMessages.length === 0) {
-    throw invalidRequest('messages: required, a non-empty array of { role, content }', 'missing_messages');
-  }
+export function parseAnthropicRequest(input: unknown): ParsedChatRequest {
+  const body = requestBody(input);
+  const rawMessages = rawMessagesOf(body);
   const messages: ChatMessage[] = [];
   const system = systemMessage(body);
   if (system !== undefined) messages.push(system);
@@ -180,7 +177,6 @@ export function parseAnthropicRequest(body: unknown): ParsedChatRequest {
   const choice = body['tool_choice'];
   return parsedChatRequest(body, {
     messages,
-    stream: optionalBoolean(body, 'stream', 'body') ?? false,
     streamUsage: true,
     lastUserText,
     options: {

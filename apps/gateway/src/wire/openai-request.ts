@@ -6,7 +6,7 @@
 import type { ChatContent, ChatContentPart, ChatMessage, ChatReasoning, ChatResponseFormat, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
-import { functionTool, jsonSchemaFormat, openAIOutputFormat, parsedChatRequest, readTools, reasoningEffort, sampling, textOf } from './parsed-request.js';
+import { functionTool, jsonSchemaFormat, openAICallerOptions, openAIOutputFormat, parsedChatRequest, rawMessagesOf, readTools, reasoningEffort, requestBody, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
 import { isRecord, optionalBoolean, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
 import { describeValue } from './untrusted.js';
@@ -130,12 +130,9 @@ function reasoning(body: JsonRecord): ChatReasoning | undefined {
  * @throws {GatewayError} 400 for a non-object body, missing or empty `messages`, or a malformed field.
  * @example parseOpenAIRequest({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }).lastUserText // 'hi'
  */
-export function parseOpenAIRequest(body: unknown): ParsedChatRequest {
-  if (!isRecord(body)) throw invalidRequest('the request body must be a JSON object', 'invalid_body');
-  const rawMessages = body['messages'];
-  if (!Array.isArray(rawMessages) || rawMessages.length === 0) {
-    throw invalidRequest('messages: required, a non-empty array of { role, content }', 'missing_messages');
-  }
+export function parseOpenAIRequest(input: unknown): ParsedChatRequest {
+  const body = requestBody(input);
+  const rawMessages = rawMessagesOf(body);
   const messages = rawMessages.map((entry, index) => message(entry, index));
   const n = optionalNumber(body, 'n', 'body', { integer: true, min: 1 });
   if (n !== undefined && n > 1) throw invalidRequest('n: only one choice per request is supported (n = 1)');
@@ -145,7 +142,6 @@ export function parseOpenAIRequest(body: unknown): ParsedChatRequest {
   const last = messages[messages.length - 1];
   return parsedChatRequest(body, {
     messages,
-    stream: optionalBoolean(body, 'stream', 'body') ?? false,
     streamUsage: isRecord(streamOptions) && streamOptions['include_usage'] === true,
     lastUserText: last?.role === 'user' ? textOf(last.content) : undefined,
     options: {
@@ -159,11 +155,10 @@ export function parseOpenAIRequest(body: unknown): ParsedChatRequest {
       reasoning: reasoning(body),
       parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', 'body'),
       seed: optionalNumber(body, 'seed', 'body', { integer: true }),
-      user: optionalString(body, 'user', 'body') ?? optionalString(body, 'safety_identifier', 'body'),
+      ...openAICallerOptions(body),
       frequencyPenalty: optionalNumber(body, 'frequency_penalty', 'body', { min: -2, max: 2 }),
       presencePenalty: optionalNumber(body, 'presence_penalty', 'body', { min: -2, max: 2 }),
       logprobs: optionalBoolean(body, 'logprobs', 'body'),
-      topLogprobs: optionalNumber(body, 'top_logprobs', 'body', { integer: true, min: 0, max: 20 }),
     },
   });
 }

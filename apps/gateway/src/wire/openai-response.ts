@@ -101,18 +101,17 @@ export class OpenAIStreamEncoder implements StreamEncoder {
     this.#createdSeconds = meta.createdSeconds;
   }
 
+  /** One `chat.completion.chunk` event with this stream's id, created time and model around `body`. */
+  #envelope(body: { readonly choices: readonly unknown[]; readonly usage?: unknown }): string {
+    return sseEvent({ id: this.#id, object: 'chat.completion.chunk', created: this.#createdSeconds, model: this.#meta.model, ...body });
+  }
+
   #chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
     if (!this.#roleSent) {
       delta = { role: 'assistant', ...delta };
       this.#roleSent = true;
     }
-    return sseEvent({
-      id: this.#id,
-      object: 'chat.completion.chunk',
-      created: this.#createdSeconds,
-      model: this.#meta.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    });
+    return this.#envelope({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
   }
 
   readonly #writers: DeltaWriters = {
@@ -137,14 +136,7 @@ export class OpenAIStreamEncoder implements StreamEncoder {
     const finish = last === undefined ? (this.#sawToolCall ? 'tool_calls' : 'stop') : openAIFinishReason(last.finishReason);
     let out = this.#chunk({}, finish);
     if (this.#includeUsage && usage !== undefined) {
-      out += sseEvent({
-        id: this.#id,
-        object: 'chat.completion.chunk',
-        created: this.#createdSeconds,
-        model: this.#meta.model,
-        choices: [],
-        usage: usageOf(usage),
-      });
+      out += this.#envelope({ choices: [], usage: usageOf(usage) });
     }
     return `${out}data: [DONE]\n\n`;
   }

@@ -107,10 +107,44 @@ export type ChatOptions = {
   -readonly [K in Exclude<keyof ChatRequest, 'model' | 'messages' | 'stream' | 'native' | 'target'>]?: ChatRequest[K] | undefined;
 };
 
-/** What a dialect parsed from its own fields. */
+/**
+ * The request body as a JSON object.
+ *
+ * @throws {GatewayError} 400 `invalid_body` when it is not one.
+ */
+export function requestBody(body: unknown): JsonRecord {
+  if (!isRecord(body)) throw invalidRequest('the request body must be a JSON object', 'invalid_body');
+  return body;
+}
+
+/**
+ * The raw `messages` array of a chat body (OpenAI chat completions, Anthropic messages), each entry still to be
+ * read by the dialect.
+ *
+ * @throws {GatewayError} 400 `missing_messages` when it is absent, not an array or empty.
+ */
+export function rawMessagesOf(body: JsonRecord): unknown[] {
+  const rawMessages = body['messages'];
+  if (!Array.isArray(rawMessages) || rawMessages.length === 0) {
+    throw invalidRequest('messages: required, a non-empty array of { role, content }', 'missing_messages');
+  }
+  return rawMessages;
+}
+
+/**
+ * The options OpenAI's two APIs (chat completions, responses) name alike: `user` (else `safety_identifier`) and
+ * `top_logprobs` (an integer 0–20).
+ */
+export function openAICallerOptions(body: JsonRecord): Pick<ChatOptions, 'user' | 'topLogprobs'> {
+  return {
+    user: optionalString(body, 'user', 'body') ?? optionalString(body, 'safety_identifier', 'body'),
+    topLogprobs: optionalNumber(body, 'top_logprobs', 'body', { integer: true, min: 0, max: 20 }),
+  };
+}
+
+/** What a dialect parsed from its own fields (`stream` is read alike for all, by {@link parsedChatRequest}). */
 export interface DialectFields {
   readonly messages: ChatMessage[];
-  readonly stream: boolean;
   readonly streamUsage: boolean;
   readonly lastUserText: string | undefined;
   readonly options: ChatOptions;
@@ -125,10 +159,11 @@ function hasImage(messages: readonly ChatMessage[]): boolean {
 
 /** The parsed request of a body whose dialect-specific fields are `fields`. */
 export function parsedChatRequest(body: JsonRecord, fields: DialectFields): ParsedChatRequest {
+  const stream = optionalBoolean(body, 'stream', 'body') ?? false;
   return {
     model: readModelField(body),
-    chat: { ...fields.options, messages: fields.messages, stream: fields.stream },
-    stream: fields.stream,
+    chat: { ...fields.options, messages: fields.messages, stream },
+    stream,
     streamUsage: fields.streamUsage,
     fallbacksOverride: readUnderstudyExtension(body).fallbacks,
     lastUserText: fields.lastUserText,

@@ -7,7 +7,7 @@
 import type { ChatContent, ChatContentPart, ChatMessage, ChatResponseFormat, ChatTool, ChatToolChoice } from '@understudy/providers';
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
-import { functionTool, jsonSchemaFormat, openAIOutputFormat, parsedChatRequest, readTools, reasoningEffort, sampling, textOf } from './parsed-request.js';
+import { functionTool, jsonSchemaFormat, openAICallerOptions, openAIOutputFormat, parsedChatRequest, readTools, reasoningEffort, requestBody, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
 import { isRecord, optionalBoolean, optionalNumber, optionalString, requireRecord, requireString } from './read-fields.js';
 
@@ -112,8 +112,8 @@ function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
  *   (nothing is stored), or a malformed field.
  * @example parseResponsesRequest({ model: 'default', input: 'hi' }).lastUserText // 'hi'
  */
-export function parseResponsesRequest(body: unknown): ParsedChatRequest {
-  if (!isRecord(body)) throw invalidRequest('the request body must be a JSON object', 'invalid_body');
+export function parseResponsesRequest(raw: unknown): ParsedChatRequest {
+  const body = requestBody(raw);
   for (const key of ['previous_response_id', 'conversation'] as const) {
     if (body[key] !== undefined && body[key] !== null) {
       throw invalidRequest(`${key}: this gateway stores no responses (store: false); send the whole conversation in "input"`, 'unsupported_stored_state');
@@ -131,7 +131,6 @@ export function parseResponsesRequest(body: unknown): ParsedChatRequest {
   const reasoning = body['reasoning'];
   return parsedChatRequest(body, {
     messages,
-    stream: optionalBoolean(body, 'stream', 'body') ?? false,
     streamUsage: true,
     lastUserText: last?.role === 'user' ? textOf(last.content) : undefined,
     options: {
@@ -142,8 +141,7 @@ export function parseResponsesRequest(body: unknown): ParsedChatRequest {
       responseFormat: responseFormat(body),
       reasoning: reasoningEffort(isRecord(reasoning) ? optionalString(reasoning, 'effort', 'reasoning') : undefined),
       parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', 'body'),
-      user: optionalString(body, 'user', 'body') ?? optionalString(body, 'safety_identifier', 'body'),
-      topLogprobs: optionalNumber(body, 'top_logprobs', 'body', { integer: true, min: 0, max: 20 }),
+      ...openAICallerOptions(body),
     },
   });
 }
