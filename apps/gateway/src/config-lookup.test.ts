@@ -3,9 +3,8 @@
  * `Object.prototype` members, in the gateway or in the packages the config is handed to (the runner reads
  * `auth.order[provider]`).
  */
-import { parseConfig } from '@understudy/config';
+import { configuredOrder, isConfiguredProvider, parseConfig } from '@understudy/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configuredOrder, isConfiguredProvider } from './config-lookup.js';
 import type { InProcessGateway } from './test-support/in-process-gateway.js';
 import { startInProcessGateway } from './test-support/in-process-gateway.js';
 

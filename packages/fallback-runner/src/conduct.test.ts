@@ -162,3 +162,24 @@ describe('a failed ordinary call takes the probe slot (docs/policy.md#retries-pr
     expect(brief(result.attempts)).toEqual(['probe openai/gpt-x@openai:a']);
   });
 });
+
+describe('format retries follow the config by default (models.providers.<id>.allowFormatRetry)', () => {
+  const BAD_TOOL_ID = { status: 400, body: `{"error":{"message":"Invalid 'messages[2].tool_calls[0].id': string does not match pattern '^[a-zA-Z0-9_-]+$'.","type":"invalid_request_error"}}` };
+  const providers = (allowFormatRetry: boolean) => ({
+    openai: { baseUrl: 'http://127.0.0.1:9/v1', api: 'openai-completions' as const, allowFormatRetry },
+    anthropic: { baseUrl: 'http://127.0.0.1:9', api: 'anthropic-messages' as const },
+  });
+  const chain = { agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: ['anthropic/claude-x'] } } } };
+
+  it('retries the repaired request once on the same profile when the provider opted in', async () => {
+    const w = world({ config: { ...chain, models: { providers: providers(true) } } });
+    const result = await w.run({ openai: [BAD_TOOL_ID] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a format 400', 'call openai/gpt-x@openai:a']);
+  });
+
+  it('advances without the opt-in', async () => {
+    const w = world({ config: { ...chain, models: { providers: providers(false) } } });
+    const result = await w.run({ openai: [BAD_TOOL_ID] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a format 400', 'call anthropic/claude-x@anthropic:a']);
+  });
+});

@@ -106,9 +106,9 @@ export interface RunWithModelFallbackOptions<T> {
   /** Called with every `model_fallback_decision` event (also logged at info). */
   readonly onDecision?: ((event: FallbackDecisionEvent) => void) | undefined;
   /**
-   * Providers that opted in to format retries (`models.providers.<id>.allowFormatRetry`): a `format` failure
-   * with a known repair (tool call ids) is retried once on the same candidate and profile, asking the attempt
-   * for the repaired request. @default none
+   * Providers that opted in to format retries: a `format` failure with a known repair (tool call ids) is
+   * retried once on the same candidate and profile, asking the attempt for the repaired request.
+   * @default the config's `models.providers.<id>.allowFormatRetry` (false when the provider is not configured)
    */
   readonly allowFormatRetry?: ((provider: string) => boolean) | undefined;
   /**

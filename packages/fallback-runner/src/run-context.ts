@@ -15,6 +15,7 @@ import type {
   RandomSource,
 } from '@understudy/contracts';
 import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, formatModelRef, silentLogger } from '@understudy/contracts';
+import { providerSettings } from '@understudy/config';
 import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
 import type { AttemptRecord } from './attempt-record.js';
 import { FailoverError, FallbackOptionsError } from './errors.js';
@@ -91,7 +92,7 @@ export class RunContext<T> {
   constructor(options: RunWithModelFallbackOptions<T>, session: SessionState) {
     this.store = options.store;
     this.attempt = options.attempt;
-    this.allowFormatRetry = options.allowFormatRetry ?? (() => false);
+    this.allowFormatRetry = options.allowFormatRetry ?? ((provider) => providerSettings(options.config, provider)?.allowFormatRetry === true);
     this.canServe = options.canServe;
     this.clock = options.clock;
     this.random = options.random;

@@ -5,7 +5,7 @@
  * Tokens are never printed; only the profile id, the email and the expiry are.
  */
 import type { Command } from 'commander';
-import { resolveProviderOAuth } from '@understudy/config';
+import { providerSettings, resolveProviderOAuth } from '@understudy/config';
 import { Secret } from '@understudy/contracts';
 import type { OAuthCredential } from '@understudy/contracts';
 import { DeviceLoginError, emailFromIdToken, loginWithDeviceCode } from '@understudy/providers';
@@ -110,7 +110,7 @@ export function registerLoginCommand(auth: Command, io: CliIo): void {
     cliAction(async (options: LoginOptions) => {
       const context = commandContext(options, io);
       const provider = checkProviderOption(options.provider);
-      const settings = context.config.models.providers[provider];
+      const settings = providerSettings(context.config, provider);
       if (settings === undefined) {
         throw usage(`provider "${provider}" is not configured: add models.providers.${provider} (baseUrl, api, oauth) to the config`);
       }

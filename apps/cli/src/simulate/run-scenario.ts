@@ -223,7 +223,6 @@ async function runTurn(input: {
           turnDeadlineAtMs,
           maxRetryAfterMs: input.maxRetryAfterMs,
           skipCache: input.skipCache,
-          allowFormatRetry: (provider) => input.loaded.config.models.providers[provider]?.allowFormatRetry === true,
           ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
         }),
       { onSwitch: (error) => earlier.push(...error.attempts) },

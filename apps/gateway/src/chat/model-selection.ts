@@ -5,10 +5,10 @@
  */
 import { lookupModelRef } from '@understudy/candidate-chain';
 import type { UnderstudyConfig } from '@understudy/config';
+import { isConfiguredProvider } from '@understudy/config';
 import type { ModelRef } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
-import { isConfiguredProvider } from '../config-lookup.js';
 
 /** The agent every request runs for unless `x-understudy-agent` or the `model` field names another. */
 export const DEFAULT_AGENT = 'main';

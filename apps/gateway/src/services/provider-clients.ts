@@ -6,12 +6,11 @@
  * under the store's refresh lock (docs/configuration.md).
  */
 import type { ProviderConfig, UnderstudyConfig } from '@understudy/config';
-import { resolveProviderOAuth } from '@understudy/config';
+import { providerSettings, resolveProviderOAuth } from '@understudy/config';
 import type { Logger } from '@understudy/contracts';
 import { Secret } from '@understudy/contracts';
 import type { OAuthRefreshOptions, ProviderClient, ProviderTimeouts } from '@understudy/providers';
 import { createProviderClient } from '@understudy/providers';
-import { providerSettings } from '../config-lookup.js';
 
 /** The client timeouts of one provider, from config (ms). */
 function providerTimeouts(config: UnderstudyConfig, provider: ProviderConfig): ProviderTimeouts {

@@ -8,11 +8,11 @@
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { configuredSelection, lookupModelRef } from '@understudy/candidate-chain';
 import type { UnderstudyConfig } from '@understudy/config';
+import { isConfiguredProvider } from '@understudy/config';
 import type { ModelRef, ProfileId, SessionEntry, SessionPatch } from '@understudy/contracts';
 import { formatModelRef, normalizeProfileId, parseProfileId } from '@understudy/contracts';
 import { isUserPin } from '@understudy/fallback-runner';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
-import { isConfiguredProvider } from '../config-lookup.js';
 
 /** What the session operations work with. */
 export interface SessionContext {

@@ -7,11 +7,11 @@
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { CandidateChainError, resolveCandidateChain } from '@understudy/candidate-chain';
 import type { UnderstudyConfig } from '@understudy/config';
+import { configuredOrder } from '@understudy/config';
 import type { FailoverReason, SessionEntry } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import { resolveProfileOrder } from '@understudy/cooldown-scheduler';
 import { isUserPin } from '@understudy/fallback-runner';
-import { configuredOrder } from '../config-lookup.js';
 
 /** A profile that cannot take the candidate's model right now. */
 export interface BlockedProfile {

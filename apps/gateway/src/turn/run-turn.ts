@@ -16,7 +16,6 @@ import { continueAfterOutput, runFollowingLiveSwitches, runWithModelFallback } f
 import type { ChatRequest, ChatResult, ChatStream } from '@understudy/providers';
 import { callOptions, completeAttempt, streamAttempt } from '@understudy/providers';
 import { candidateRequest, unservableReason } from './candidate-shaping.js';
-import { providerSettings } from '../config-lookup.js';
 import type { RequestSelection } from '../chat/model-selection.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { CooldownWatch } from '../services/cooldown-watch.js';
@@ -189,7 +188,6 @@ async function run<T>(
         turnDeadlineAtMs,
         maxRetryAfterMs: services.maxRetryAfterMs,
         lastUsedRefreshMs: LAST_USED_REFRESH_MS,
-        allowFormatRetry: (provider) => providerSettings(services.config, provider)?.allowFormatRetry === true,
         canServe: (candidate) => unservableReason(services.config, candidate, input.isImageRequest),
         ...(services.skipCache === undefined ? {} : { skipCache: services.skipCache }),
         onDecision: (event) => services.recent.recordDecision(next.agentId, event),
