@@ -129,3 +129,11 @@ export class GatewayError extends UnderstudyError<GatewayErrorCode> {
 export function invalidRequest(message: string, code: GatewayErrorCode = 'invalid_request'): GatewayError {
   return new GatewayError(400, 'invalid_request', message, { code });
 }
+
+/**
+ * The 500 `internal_error` for a failure of the gateway's own (nothing the client or a provider did): its text
+ * points to the gateway log, where the cause is logged; the cause never reaches the client.
+ */
+export function internalError(cause?: unknown): GatewayError {
+  return new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', ...(cause === undefined ? {} : { cause }) });
+}

@@ -13,7 +13,7 @@ import type { ChatHandlerContext, ChatOutcome } from '../chat/chat-handler.js';
 import { handleChat, methodNotAllowed } from '../chat/chat-handler.js';
 import { handleCountTokens } from '../chat/count-tokens.js';
 import { renderModel, renderModelList } from '../chat/models-list.js';
-import { GatewayError, invalidRequest } from '../gateway-error.js';
+import { GatewayError, internalError, invalidRequest } from '../gateway-error.js';
 import { storeError, storeFailureFacts } from '../services/store-errors.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTimer } from '../turn/run-turn.js';
@@ -237,8 +237,7 @@ export function createRequestListener(context: RouterContext): (request: Incomin
       .catch((error: unknown): ChatOutcome & { readonly error?: string } => {
         const gatewayError = GatewayError.isInstance(error)
           ? error
-          : (storeError(error, undefined) ??
-            new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error }));
+          : (storeError(error, undefined) ?? internalError(error));
         logFailure(log, gatewayError, method, path);
         sendError(response, dialect, gatewayError, context.chat.turn.maxRetryAfterMs);
         return { status: gatewayError.status, error: gatewayError.code };
@@ -287,7 +286,7 @@ function answerUnexpected(log: PinoLogger, response: ServerResponse, error: unkn
   }
   try {
     if (response.headersSent) response.destroy();
-    else sendError(response, openAIDialect, new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error' }), null);
+    else sendError(response, openAIDialect, internalError(), null);
   } catch {
     response.destroy();
   }

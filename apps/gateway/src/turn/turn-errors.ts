@@ -14,7 +14,7 @@ import { formatModelRef } from '@understudy/contracts';
 import type { AttemptRecord, ExhaustionKind } from '@understudy/fallback-runner';
 import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError, MAX_LIVE_SWITCHES } from '@understudy/fallback-runner';
 import type { GatewayErrorCode, GatewayErrorKind } from '../gateway-error.js';
-import { GatewayError } from '../gateway-error.js';
+import { GatewayError, internalError } from '../gateway-error.js';
 import { storeError } from '../services/store-errors.js';
 
 /** How the edge renders a final failure of each reason. */
@@ -149,6 +149,6 @@ export function turnError(error: unknown, nowMs: number, agentId?: string): Gate
   }
   const fromStore = storeError(error, agentId);
   if (fromStore !== undefined) return fromStore;
-  return new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', cause: error });
+  return internalError(error);
 }
 
