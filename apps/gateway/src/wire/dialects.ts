@@ -7,7 +7,7 @@ import { parseOpenAIRequest } from './openai-request.js';
 import { OpenAIStreamEncoder, renderOpenAIError, renderOpenAIResult } from './openai-response.js';
 import { sseEvent } from './dialect.js';
 import { parseResponsesRequest } from './responses-request.js';
-import { ResponsesStreamEncoder, renderResponsesResult } from './responses-response.js';
+import { ResponsesStreamEncoder, renderResponsesResult, responsesErrorFields } from './responses-response.js';
 
 /** OpenAI chat completions (`POST /v1/chat/completions`). */
 export const openAIDialect: WireDialect = Object.freeze<WireDialect>({
@@ -66,7 +66,9 @@ export const responsesDialect: WireDialect = Object.freeze<WireDialect>({
           isEnd: (event) => event === 'response.completed' || event === 'response.incomplete' || event === 'response.failed',
           end: '',
           namesModel: (event) => event === 'response.created' || event === 'response.in_progress' || event === 'response.completed' || event === 'response.incomplete',
-          error: (error) => sseEvent({ type: 'error', ...(renderOpenAIError(error)['error'] as Record<string, unknown>) }, 'error'),
+          // The OpenAI error's own `type` (e.g. rate_limit_error) must not replace the event's: an SDK reads
+          // only `type: 'error'` as the stream's failure.
+          error: (error) => sseEvent({ type: 'error', ...responsesErrorFields(error) }, 'error'),
         })
       : new ResponsesStreamEncoder(meta),
   renderError: renderOpenAIError,

@@ -89,6 +89,16 @@ type OpenItem =
   | { readonly kind: 'text'; readonly id: string; readonly outputIndex: number; text: string }
   | { readonly kind: 'tool'; readonly id: string; readonly outputIndex: number; readonly toolIndex: number; call: { id: string; name: string; arguments: string } };
 
+/**
+ * The fields of a Responses stream's `error` event (`{ type: 'error', code, message, param }`, beside its
+ * `sequence_number`) for a gateway error: the OpenAI error's code and message. Used by the gateway's own
+ * Responses stream and by a relayed same-format one, so a client's SDK sees the same error event from both.
+ */
+export function responsesErrorFields(error: GatewayError): { readonly code: unknown; readonly message: unknown; readonly param: null } {
+  const body = renderOpenAIError(error)['error'] as Record<string, unknown>;
+  return { code: body['code'] ?? null, message: body['message'], param: null };
+}
+
 /** The SSE encoder of one Responses streamed answer. */
 export class ResponsesStreamEncoder implements StreamEncoder {
   readonly #meta: AnswerMeta;
@@ -199,8 +209,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   error(error: GatewayError): string {
-    const body = renderOpenAIError(error)['error'] as Record<string, unknown>;
-    return this.#event('error', { code: body['code'] ?? null, message: body['message'], param: null });
+    return this.#event('error', responsesErrorFields(error));
   }
 
   /** Itself: the open output item goes on. */
