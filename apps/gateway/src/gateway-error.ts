@@ -137,3 +137,8 @@ export function invalidRequest(message: string, code: GatewayErrorCode = 'invali
 export function internalError(cause?: unknown): GatewayError {
   return new GatewayError(500, 'internal', 'internal gateway error (see the gateway log)', { code: 'internal_error', ...(cause === undefined ? {} : { cause }) });
 }
+
+/** The 405 for an endpoint hit with another method than the one it serves (`allowed`: POST for chat, GET for the model list). */
+export function methodNotAllowed(method: string, path: string, allowed: 'GET' | 'POST'): GatewayError {
+  return new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use ${allowed}`, { code: 'method_not_allowed' });
+}

@@ -44,6 +44,18 @@ const SKIP_TEXT: Readonly<Record<string, string>> = Object.freeze({
   context_window: 'its context window is not known to be larger than one that already overflowed',
 });
 
+/**
+ * True when a failure of `reason` is the provider's passing trouble, so the same request may succeed again soon
+ * (`REASON_POLICY[reason].transient`: rate limits, overloads, server errors, timeouts, empty or unexplained
+ * answers). For callers that render a failure and may not import the classifier themselves (the gateway's edge).
+ *
+ * @example isTransientReason('overloaded') // true
+ * @example isTransientReason('billing') // false
+ */
+export function isTransientReason(reason: FailoverReason): boolean {
+  return REASON_POLICY[reason].transient;
+}
+
 /** How a window of `reason` reads: disabled when `REASON_POLICY` puts the reason in the disable lane, else cooling down. */
 function windowWord(reason: FailoverReason): string {
   return REASON_POLICY[reason].lane === 'disable' ? 'disabled' : 'cooling down';

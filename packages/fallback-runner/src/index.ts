@@ -20,7 +20,7 @@ export {
 } from './skip-cache.js';
 export type { SkipCacheKey } from './skip-cache.js';
 export { fallbackClearedNoticeText, fallbackNoticeText } from './notice.js';
-export { REASON_TEXT, failureSummary } from './failure-text.js';
+export { REASON_TEXT, failureSummary, isTransientReason } from './failure-text.js';
 export { isOwnException } from './own-exception.js';
 export { MAX_LIVE_SWITCHES, runFollowingLiveSwitches } from './live-switch-owner.js';
 export type { FollowLiveSwitchesOptions } from './live-switch-owner.js';

@@ -13,7 +13,8 @@ import type { AttemptRecord, FallbackRunResult } from '@understudy/fallback-runn
 import type { ChatResult, ChatStreamDelta, ChatUsage, NativeRequest } from '@understudy/providers';
 import { parseChatCommand } from '../chat-commands/parse-command.js';
 import { runChatCommand } from '../chat-commands/run-command.js';
-import { GatewayError, invalidRequest } from '../gateway-error.js';
+import type { GatewayError } from '../gateway-error.js';
+import { invalidRequest } from '../gateway-error.js';
 import type { BodyLimits } from '../http/body.js';
 import { readJsonBody } from '../http/body.js';
 import type { HeaderMap } from '../http/respond.js';
@@ -387,9 +388,4 @@ export async function handleChat(
     streamOutcome,
     ...(continuedBy === undefined ? {} : { continuedBy }),
   };
-}
-
-/** The 405 for a chat endpoint hit with another method than POST. */
-export function methodNotAllowed(method: string, path: string): GatewayError {
-  return new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use POST`, { code: 'method_not_allowed' });
 }

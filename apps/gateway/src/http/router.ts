@@ -10,10 +10,10 @@ import type { Logger as PinoLogger } from 'pino';
 import type { AdminContext } from '../admin/admin-api.js';
 import { handleAdmin } from '../admin/admin-api.js';
 import type { ChatHandlerContext, ChatOutcome } from '../chat/chat-handler.js';
-import { handleChat, methodNotAllowed } from '../chat/chat-handler.js';
+import { handleChat } from '../chat/chat-handler.js';
 import { handleCountTokens } from '../chat/count-tokens.js';
 import { renderModel, renderModelList } from '../chat/models-list.js';
-import { GatewayError, internalError, invalidRequest } from '../gateway-error.js';
+import { GatewayError, internalError, invalidRequest, methodNotAllowed } from '../gateway-error.js';
 import { storeError, storeFailureFacts } from '../services/store-errors.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTimer } from '../turn/run-turn.js';
@@ -203,19 +203,19 @@ export function createRequestListener(context: RouterContext): (request: Incomin
         case 'chat_completions':
         case 'messages':
         case 'responses':
-          if (method !== 'POST') throw methodNotAllowed(method, path);
+          if (method !== 'POST') throw methodNotAllowed(method, path, 'POST');
           return handleChat(dialect, request, response, context.chat, abort, timer);
         case 'count_tokens':
-          if (method !== 'POST') throw methodNotAllowed(method, path);
+          if (method !== 'POST') throw methodNotAllowed(method, path, 'POST');
           return handleCountTokens(request, response, context.chat, abort, timer);
         case 'model': {
-          if (method !== 'GET') throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use GET`, { code: 'method_not_allowed' });
+          if (method !== 'GET') throw methodNotAllowed(method, path, 'GET');
           const id = decodePathSegment(path.slice(path.indexOf('/models/') + '/models/'.length));
           sendJson(response, 200, renderModel(context.chat.config, id, dialect.id === 'anthropic'));
           return { status: 200 };
         }
         case 'models':
-          if (method !== 'GET') throw new GatewayError(405, 'invalid_request', `${method} ${path} is not supported; use GET`, { code: 'method_not_allowed' });
+          if (method !== 'GET') throw methodNotAllowed(method, path, 'GET');
           sendJson(response, 200, renderModelList(context.chat.config, dialect.id === 'anthropic'));
           return { status: 200 };
         case 'metrics': {

@@ -2,7 +2,7 @@ import { AuthStoreError, LegacyAuthFilesError } from '@understudy/auth-profile-s
 import { CandidateChainError } from '@understudy/candidate-chain';
 import type { FailoverReason } from '@understudy/contracts';
 import { FAILOVER_REASONS } from '@understudy/contracts';
-import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError } from '@understudy/fallback-runner';
+import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError, isTransientReason } from '@understudy/fallback-runner';
 import type { AttemptRecord, Exhaustion } from '@understudy/fallback-runner';
 import { describe, expect, it } from 'vitest';
 import { REASON_REPLY, replyStatus, turnError } from './turn-errors.js';
@@ -66,9 +66,9 @@ describe('turnError', () => {
     expect(mapped.message).toBe(`openai/gpt-a: ${reason} ${TEMPORARY}`);
   });
 
-  it('has a reply for every failover reason, temporary exactly for the transient ones', () => {
+  it('has a reply for every failover reason; the transient ones are the runner\'s', () => {
     expect(Object.keys(REASON_REPLY).sort()).toEqual([...FAILOVER_REASONS].sort());
-    const temporary = FAILOVER_REASONS.filter((reason) => REASON_REPLY[reason].temporary);
+    const temporary = FAILOVER_REASONS.filter((reason) => isTransientReason(reason));
     expect(temporary.sort()).toEqual(['empty_response', 'no_error_details', 'overloaded', 'rate_limit', 'server_error', 'timeout', 'unclassified', 'unknown']);
   });
 

@@ -12,7 +12,7 @@ import { CandidateChainError } from '@understudy/candidate-chain';
 import type { FailoverReason } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import type { AttemptRecord, ExhaustionKind } from '@understudy/fallback-runner';
-import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError, MAX_LIVE_SWITCHES } from '@understudy/fallback-runner';
+import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError, MAX_LIVE_SWITCHES, isTransientReason } from '@understudy/fallback-runner';
 import type { GatewayErrorCode, GatewayErrorKind } from '../gateway-error.js';
 import { GatewayError, internalError } from '../gateway-error.js';
 import { storeError } from '../services/store-errors.js';
@@ -23,8 +23,6 @@ interface ReasonReply {
   readonly kind: GatewayErrorKind;
   /** The HTTP status when the failure brought none (a transport failure, a skip). */
   readonly status: number;
-  /** The failure is the provider's passing trouble: the reply says a retry may work. */
-  readonly temporary: boolean;
 }
 
 /**
@@ -32,24 +30,24 @@ interface ReasonReply {
  * provider-side failure is a 500 (`server_error` and the failures without details), a timeout a 408.
  */
 export const REASON_REPLY: Readonly<Record<FailoverReason, ReasonReply>> = Object.freeze({
-  rate_limit: { kind: 'rate_limit', status: 429, temporary: true },
-  overloaded: { kind: 'overloaded', status: 503, temporary: true },
-  server_error: { kind: 'upstream', status: 500, temporary: true },
-  timeout: { kind: 'timeout', status: 408, temporary: true },
-  empty_response: { kind: 'upstream', status: 500, temporary: true },
-  no_error_details: { kind: 'upstream', status: 500, temporary: true },
-  unclassified: { kind: 'upstream', status: 500, temporary: true },
-  unknown: { kind: 'upstream', status: 500, temporary: true },
-  billing: { kind: 'billing', status: 402, temporary: false },
-  auth: { kind: 'authentication', status: 401, temporary: false },
-  auth_permanent: { kind: 'authentication', status: 401, temporary: false },
-  model_not_found: { kind: 'not_found', status: 404, temporary: false },
-  format: { kind: 'invalid_request', status: 400, temporary: false },
-  context_overflow: { kind: 'invalid_request', status: 400, temporary: false },
-  refusal: { kind: 'invalid_request', status: 422, temporary: false },
-  session_expired: { kind: 'upstream', status: 502, temporary: false },
-  tls_certificate: { kind: 'upstream', status: 502, temporary: false },
-  abort: { kind: 'invalid_request', status: 499, temporary: false },
+  rate_limit: { kind: 'rate_limit', status: 429 },
+  overloaded: { kind: 'overloaded', status: 503 },
+  server_error: { kind: 'upstream', status: 500 },
+  timeout: { kind: 'timeout', status: 408 },
+  empty_response: { kind: 'upstream', status: 500 },
+  no_error_details: { kind: 'upstream', status: 500 },
+  unclassified: { kind: 'upstream', status: 500 },
+  unknown: { kind: 'upstream', status: 500 },
+  billing: { kind: 'billing', status: 402 },
+  auth: { kind: 'authentication', status: 401 },
+  auth_permanent: { kind: 'authentication', status: 401 },
+  model_not_found: { kind: 'not_found', status: 404 },
+  format: { kind: 'invalid_request', status: 400 },
+  context_overflow: { kind: 'invalid_request', status: 400 },
+  refusal: { kind: 'invalid_request', status: 422 },
+  session_expired: { kind: 'upstream', status: 502 },
+  tls_certificate: { kind: 'upstream', status: 502 },
+  abort: { kind: 'invalid_request', status: 499 },
 });
 
 /** The wire-format error family of a failover reason. @example kindOfReason('timeout') // 'timeout' */
@@ -107,10 +105,11 @@ function exhaustionToHttp(error: FailoverError | FallbackSummaryError, code: Gat
   const { exhaustion } = error;
   const waiting = exhaustion.kind === 'rate_limited' || exhaustion.kind === 'cooling_down';
   const reason: FailoverReason = exhaustion.kind === 'rate_limited' ? 'rate_limit' : exhaustion.finalReason;
-  const status = exhaustion.kind === 'rate_limited' ? 429 : replyStatus(exhaustion.finalStatus, reason);
+  const status = exhaustion.kind === 'rate_limited' ? REASON_REPLY.rate_limit.status : replyStatus(exhaustion.finalStatus, reason);
   const reply = REASON_REPLY[reason];
   const retryAfter = waiting ? secondsUntil(exhaustion.recovery.retryAt, nowMs) : undefined;
-  const temporary = !waiting && (reply.temporary || status >= 500);
+  // The provider's passing trouble (the runner's reading of the reason) or any 5xx: the reply says a retry may work.
+  const temporary = !waiting && (isTransientReason(reason) || status >= 500);
   return new GatewayError(status, reply.kind, `${error.message}${temporary ? TEMPORARY_SENTENCE : ''}`, {
     code,
     ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
