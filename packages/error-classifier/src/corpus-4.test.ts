@@ -6,59 +6,34 @@
  * or not, is a test (its `expect`, or a reason its `accept` list allows); the held-back rows became tests only after
  * their score was taken.
  */
-import { createHash } from 'node:crypto';
-import { isFailoverReason } from '@understudy/contracts';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from './index.js';
 import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
+import { corpusFilesBefore, expectFifthHeldBack, expectSourcedRows, fixtureTexts, normaliseText, seededKey } from './test-support/corpus.js';
 
 const dev = loadJsonLines<CorpusRow>('provider-errors-4.jsonl');
 const held = loadJsonLines<CorpusRow>('provider-errors-4-heldout.jsonl');
 const rows = [...dev, ...held];
 
 /** The seeded order of the split: ascending sha1("heldout-2026-12-02:" + id). */
-const splitKey = (id: string): string => createHash('sha1').update(`heldout-2026-12-02:${id}`).digest('hex');
+const splitKey = (id: string): string => seededKey('heldout-2026-12-02:', id);
 
-/** Lower-cased text with runs of white space made one space, to compare payloads by text. */
-const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
-const earlierTexts = [
-  'provider-errors.jsonl',
-  'extra-cases.jsonl',
-  'provider-errors-2.jsonl',
-  'provider-errors-3.jsonl',
-].flatMap((name) =>
-  loadJsonLines<{ body?: string; message?: string }>(name).flatMap((row) =>
-    [row.body, row.message].filter((text): text is string => typeof text === 'string').map(normalise),
-  ),
-);
+/** The normalised texts of every earlier fixture file. */
+const earlierTexts = fixtureTexts(corpusFilesBefore('provider-errors-4.jsonl'));
 
 describe('provider-errors-4 (fresh public payloads, a sealed fifth)', () => {
   it('has at least 80 sourced rows with known reasons, ids unique and derived from source and body', () => {
-    expect(rows.length).toBeGreaterThanOrEqual(80);
-    expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
-    for (const row of rows) {
-      expect(row.source, row.id).toMatch(/^https:\/\/github\.com\//);
-      expect(row.why.length, row.id).toBeGreaterThan(10);
-      expect(isFailoverReason(row.expect), row.id).toBe(true);
-      for (const reason of row.accept ?? []) expect(isFailoverReason(reason), row.id).toBe(true);
-      const digest = createHash('sha1').update(`${row.source}\n${row.body ?? ''}`).digest('hex');
-      expect(row.id).toBe(`c4-${digest.slice(0, 10)}`);
-    }
+    expectSourcedRows(rows, { minRows: 80, idPrefix: 'c4', sourcePattern: /^https:\/\/github\.com\// });
   });
 
   it('holds back exactly the fifth of the rows that comes first in the seeded order', () => {
-    const ordered = [...rows].sort((a, b) => (splitKey(a.id) < splitKey(b.id) ? -1 : 1));
-    const heldIds = new Set(ordered.slice(0, Math.floor(rows.length / 5)).map((row) => row.id));
-    expect(new Set(held.map((row) => row.id))).toEqual(heldIds);
-    for (const row of held) expect(row.split, row.id).toBe('heldout');
-    for (const row of dev) expect(row.split, row.id).toBe('dev');
+    expectFifthHeldBack(dev, held, splitKey);
   });
 
   it('shares no payload with an earlier fixture set (equal, or one text inside the other)', () => {
     for (const row of rows) {
-      const text = normalise(row.body ?? row.message ?? '');
+      const text = normaliseText(row.body ?? row.message ?? '');
       for (const earlier of earlierTexts) {
         const inside = earlier.includes(text) || (text.includes(earlier) && earlier.length * 2 >= text.length);
         expect(inside, `${row.id} repeats an earlier fixture`).toBe(false);

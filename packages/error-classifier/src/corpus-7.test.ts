@@ -7,62 +7,25 @@
  * not, is a test (its `expect`, or a reason its `accept` list allows); the held-back rows became tests only after
  * their score was taken.
  */
-import { createHash } from 'node:crypto';
-import { isFailoverReason } from '@understudy/contracts';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from './index.js';
 import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
+import { corpusFilesBefore, expectSourcedRows, fixtureTexts, normaliseText, repeatsText, seededKey } from './test-support/corpus.js';
 
 const dev = loadJsonLines<CorpusRow>('provider-errors-7.jsonl');
 const held = loadJsonLines<CorpusRow>('provider-errors-7-heldout.jsonl');
 const rows = [...dev, ...held];
 
 /** The seeded order of the split: ascending sha1("heldout-2026-12-03c:" + source). */
-const splitKey = (source: string): string => createHash('sha1').update(`heldout-2026-12-03c:${source}`).digest('hex');
+const splitKey = (source: string): string => seededKey('heldout-2026-12-03c:', source);
 
-/** Lower-cased text with runs of white space made one space, to compare payloads by text. */
-const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
-/** True when one text repeats the other: equal, `text` inside `other`, or `other` making up half of `text` or more. */
-const repeats = (text: string, other: string): boolean =>
-  other.includes(text) || (text.includes(other) && other.length * 2 >= text.length);
-
-/** The normalised texts of every earlier fixture file: corpus rows (`body` / `message`) and reference vectors (`input`). */
-function earlierTexts(): string[] {
-  return [
-    'provider-errors.jsonl',
-    'extra-cases.jsonl',
-    'provider-errors-2.jsonl',
-    'provider-errors-3.jsonl',
-    'provider-errors-4.jsonl',
-    'provider-errors-4-heldout.jsonl',
-    'provider-errors-5.jsonl',
-    'provider-errors-5-heldout.jsonl',
-    'provider-errors-6.jsonl',
-    'provider-errors-6-heldout.jsonl',
-    'reference-vectors.jsonl',
-  ].flatMap((name) =>
-    loadJsonLines<{ body?: unknown; message?: unknown; input?: { body?: unknown; message?: unknown } }>(name).flatMap((row) =>
-      [row.body, row.message, row.input?.body, row.input?.message]
-        .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
-        .map(normalise),
-    ),
-  );
-}
+/** The normalised texts of every earlier fixture file. */
+const earlierTexts = (): string[] => fixtureTexts([...corpusFilesBefore('provider-errors-7.jsonl'), 'reference-vectors.jsonl']);
 
 describe('provider-errors-7 (fresh public payloads, a fifth held back by source)', () => {
   it('has at least 100 sourced rows with known reasons, ids unique and derived from source and body', () => {
-    expect(rows.length).toBeGreaterThanOrEqual(100);
-    expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
-    for (const row of rows) {
-      expect(row.source, row.id).toMatch(/^https:\/\//);
-      expect(row.why.length, row.id).toBeGreaterThan(10);
-      expect(isFailoverReason(row.expect), row.id).toBe(true);
-      for (const reason of row.accept ?? []) expect(isFailoverReason(reason), row.id).toBe(true);
-      const digest = createHash('sha1').update(`${row.source}\n${row.body ?? ''}`).digest('hex');
-      expect(row.id).toBe(`c7-${digest.slice(0, 10)}`);
-    }
+    expectSourcedRows(rows, { minRows: 100, idPrefix: 'c7', sourcePattern: /^https:\/\// });
   });
 
   it('holds back the rows of the sources that come first in the seeded order, until they are a fifth or more', () => {
@@ -85,12 +48,12 @@ describe('provider-errors-7 (fresh public payloads, a fifth held back by source)
 
   it('shares no payload with an earlier fixture file nor repeats another row of its own', () => {
     const earlier = earlierTexts();
-    const texts = rows.map((row) => normalise(row.body ?? row.message ?? ''));
+    const texts = rows.map((row) => normaliseText(row.body ?? row.message ?? ''));
     const repeated: string[] = [];
     texts.forEach((text, index) => {
-      if (earlier.some((other) => repeats(text, other))) repeated.push(`${rows[index]?.id} repeats an earlier fixture`);
+      if (earlier.some((other) => repeatsText(text, other))) repeated.push(`${rows[index]?.id} repeats an earlier fixture`);
       texts.forEach((other, otherIndex) => {
-        if (otherIndex !== index && repeats(text, other)) repeated.push(`${rows[index]?.id} repeats ${rows[otherIndex]?.id}`);
+        if (otherIndex !== index && repeatsText(text, other)) repeated.push(`${rows[index]?.id} repeats ${rows[otherIndex]?.id}`);
       });
     });
     expect(repeated).toEqual([]);

@@ -1,0 +1,87 @@
+/**
+ * The checks every fresh corpus file shares (packages/error-classifier/fixtures/SCORES.md, "Method"): rows sourced
+ * and labelled with a reason, ids derived from source and body, a seeded held-back split, and no payload that an
+ * earlier fixture file already holds.
+ */
+import { createHash } from 'node:crypto';
+import { isFailoverReason } from '@understudy/contracts';
+import { expect } from 'vitest';
+import { loadJsonLines } from './fixtures.js';
+import type { CorpusRow } from './fixtures.js';
+
+/** Lower-cased text with runs of white space made one space, to compare payloads by text. */
+export function normaliseText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** The seeded order key of a split: sha1(`seed` + value), hex. */
+export function seededKey(seed: string, value: string): string {
+  return createHash('sha1').update(`${seed}${value}`).digest('hex');
+}
+
+/** True when one text repeats the other: equal, `text` inside `other`, or `other` making up half of `text` or more. */
+export function repeatsText(text: string, other: string): boolean {
+  return other.includes(text) || (text.includes(other) && other.length * 2 >= text.length);
+}
+
+/** The corpus files in the order they were added (each one's held-back file right after it). */
+const CORPUS_FILES = [
+  'provider-errors.jsonl',
+  'extra-cases.jsonl',
+  'provider-errors-2.jsonl',
+  'provider-errors-3.jsonl',
+  'provider-errors-4.jsonl',
+  'provider-errors-4-heldout.jsonl',
+  'provider-errors-5.jsonl',
+  'provider-errors-5-heldout.jsonl',
+  'provider-errors-6.jsonl',
+  'provider-errors-6-heldout.jsonl',
+  'provider-errors-7.jsonl',
+  'provider-errors-7-heldout.jsonl',
+] as const;
+
+/** The corpus files added before `file` (the files a new set must not repeat). */
+export function corpusFilesBefore(file: (typeof CORPUS_FILES)[number]): string[] {
+  return CORPUS_FILES.slice(0, CORPUS_FILES.indexOf(file));
+}
+
+/** The normalised texts of fixture files: corpus rows (`body` / `message`) and reference vectors (`input`). */
+export function fixtureTexts(files: readonly string[]): string[] {
+  return files.flatMap((name) =>
+    loadJsonLines<{ body?: unknown; message?: unknown; input?: { body?: unknown; message?: unknown } }>(name).flatMap((row) =>
+      [row.body, row.message, row.input?.body, row.input?.message]
+        .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+        .map(normaliseText),
+    ),
+  );
+}
+
+/**
+ * Expects at least `minRows` rows, ids unique and equal to `<idPrefix>-` + sha1(source + "\n" + body)[0:10], each
+ * with a source matching `sourcePattern`, a written reason (`why`) and known failover reasons.
+ */
+export function expectSourcedRows(rows: readonly CorpusRow[], options: { readonly minRows: number; readonly idPrefix: string; readonly sourcePattern: RegExp }): void {
+  expect(rows.length).toBeGreaterThanOrEqual(options.minRows);
+  expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+  for (const row of rows) {
+    expect(row.source, row.id).toMatch(options.sourcePattern);
+    expect(row.why.length, row.id).toBeGreaterThan(10);
+    expect(isFailoverReason(row.expect), row.id).toBe(true);
+    for (const reason of row.accept ?? []) expect(isFailoverReason(reason), row.id).toBe(true);
+    const digest = createHash('sha1').update(`${row.source}\n${row.body ?? ''}`).digest('hex');
+    expect(row.id).toBe(`${options.idPrefix}-${digest.slice(0, 10)}`);
+  }
+}
+
+/**
+ * Expects the held-back rows to be exactly the first fifth (rounded down) of all rows ordered by `splitKey(id)`,
+ * marked `split: 'heldout'`, and every other row marked `split: 'dev'`.
+ */
+export function expectFifthHeldBack(dev: readonly CorpusRow[], held: readonly CorpusRow[], splitKey: (id: string) => string): void {
+  const rows = [...dev, ...held];
+  const ordered = [...rows].sort((a, b) => (splitKey(a.id) < splitKey(b.id) ? -1 : 1));
+  const heldIds = new Set(ordered.slice(0, Math.floor(rows.length / 5)).map((row) => row.id));
+  expect(new Set(held.map((row) => row.id))).toEqual(heldIds);
+  for (const row of held) expect(row.split, row.id).toBe('heldout');
+  for (const row of dev) expect(row.split, row.id).toBe('dev');
+}
