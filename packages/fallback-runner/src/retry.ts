@@ -281,7 +281,7 @@ async function markFailure<T>(ctx: RunContext<T>, input: ProfileAttemptInput, cl
  * stats in one atomic store transition — nothing for a reason of lane `none` unless it was a probe (whose stamp
  * is kept). Used by the run's attempts and by {@link markFailureAfterOutput}.
  *
- * An ordinary call whose failure leaves the profile in a cooldown understudy computed (the ladder, no
+ * An ordinary call whose failure opens a cooldown understudy computed on the profile (the ladder, no
  * provider-named wait) also takes the provider's probe slot (`tryAcquireProbe`, `probeThrottleMs`): that call
  * was the freshest test of the provider, so the next probe comes one throttle window after it, not seconds later
  * (docs/policy.md#retries-probes-and-rotation "Probes"). A probe took the slot before its call.
@@ -302,8 +302,11 @@ async function markProfileFailure(
 ): Promise<ProfileUsageStats | undefined> {
   const { profileId, classification, nowMs, probe } = mark;
   if (REASON_POLICY[classification.reason].lane === 'none' && !probe) return undefined;
-  const next = await store.updateUsageStats(profileId, (stats) =>
-    recordFailure(
+  const query = { nowMs, model: mark.model };
+  let wasCooling = false;
+  const next = await store.updateUsageStats(profileId, (stats) => {
+    wasCooling = computedCooldownIndex([stats], query) === 0;
+    return recordFailure(
       probe ? recordProbe(stats, { nowMs }) : stats,
       {
         reason: classification.reason,
@@ -314,9 +317,10 @@ async function markProfileFailure(
         scope: classification.cooldownScope,
       },
       policy,
-    ),
-  );
-  if (!probe && next !== undefined && computedCooldownIndex([next], { nowMs, model: mark.model }) === 0) {
+    );
+  });
+  // Only the failure that opens the window stamps the slot: retries in place inside it have nothing to add.
+  if (!probe && !wasCooling && next !== undefined && computedCooldownIndex([next], query) === 0) {
     await store.tryAcquireProbe(mark.provider, nowMs, policy.probeThrottleMs);
   }
   return next;
