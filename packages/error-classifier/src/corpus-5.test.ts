@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyFailure } from './index.js';
 import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
-import { corpusFilesBefore, expectFifthHeldBack, expectSourcedRows, fixtureTexts, normaliseText, seededKey } from './test-support/corpus.js';
+import { corpusFilesBefore, expectFifthHeldBack, expectNoKeyLikeSecret, expectSourcedRows, fixtureTexts, repeatedRows, seededKey } from './test-support/corpus.js';
 
 const dev = loadJsonLines<CorpusRow>('provider-errors-5.jsonl');
 const held = loadJsonLines<CorpusRow>('provider-errors-5-heldout.jsonl');
@@ -32,17 +32,11 @@ describe('provider-errors-5 (fresh public payloads from under-represented provid
   });
 
   it('shares no payload with an earlier fixture set (equal, or one text inside the other)', () => {
-    for (const row of rows) {
-      const text = normaliseText(row.body ?? row.message ?? '');
-      for (const earlier of earlierTexts) {
-        const inside = earlier.includes(text) || (text.includes(earlier) && earlier.length * 2 >= text.length);
-        expect(inside, `${row.id} repeats an earlier fixture`).toBe(false);
-      }
-    }
+    expect(repeatedRows(rows, earlierTexts, { withinSet: false })).toEqual([]);
   });
 
   it('carries no key-like secret', () => {
-    for (const row of rows) expect(row.body ?? '', row.id).not.toMatch(/sk-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}/);
+    expectNoKeyLikeSecret(rows);
   });
 
   it.each(rows.map((row) => [`${row.id} [${row.split}] (${row.provider}) → ${row.expect}`, row] as const))('%s', (_name, row) => {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyFailure } from './index.js';
 import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
-import { corpusFilesBefore, expectSourcedRows, fixtureTexts, normaliseText, repeatsText, seededKey } from './test-support/corpus.js';
+import { corpusFilesBefore, expectNoKeyLikeSecret, expectSourcedRows, fixtureTexts, repeatedRows, seededKey } from './test-support/corpus.js';
 
 const dev = loadJsonLines<CorpusRow>('provider-errors-7.jsonl');
 const held = loadJsonLines<CorpusRow>('provider-errors-7-heldout.jsonl');
@@ -47,20 +47,11 @@ describe('provider-errors-7 (fresh public payloads, a fifth held back by source)
   });
 
   it('shares no payload with an earlier fixture file nor repeats another row of its own', () => {
-    const earlier = earlierTexts();
-    const texts = rows.map((row) => normaliseText(row.body ?? row.message ?? ''));
-    const repeated: string[] = [];
-    texts.forEach((text, index) => {
-      if (earlier.some((other) => repeatsText(text, other))) repeated.push(`${rows[index]?.id} repeats an earlier fixture`);
-      texts.forEach((other, otherIndex) => {
-        if (otherIndex !== index && repeatsText(text, other)) repeated.push(`${rows[index]?.id} repeats ${rows[otherIndex]?.id}`);
-      });
-    });
-    expect(repeated).toEqual([]);
+    expect(repeatedRows(rows, earlierTexts(), { withinSet: true })).toEqual([]);
   });
 
   it('carries no key-like secret', () => {
-    for (const row of rows) expect(row.body ?? '', row.id).not.toMatch(/sk-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}/);
+    expectNoKeyLikeSecret(rows);
   });
 });
 

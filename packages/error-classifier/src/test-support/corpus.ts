@@ -10,7 +10,7 @@ import { loadJsonLines } from './fixtures.js';
 import type { CorpusRow } from './fixtures.js';
 
 /** Lower-cased text with runs of white space made one space, to compare payloads by text. */
-export function normaliseText(text: string): string {
+function normaliseText(text: string): string {
   return text.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
@@ -20,7 +20,7 @@ export function seededKey(seed: string, value: string): string {
 }
 
 /** True when one text repeats the other: equal, `text` inside `other`, or `other` making up half of `text` or more. */
-export function repeatsText(text: string, other: string): boolean {
+function repeatsText(text: string, other: string): boolean {
   return other.includes(text) || (text.includes(other) && other.length * 2 >= text.length);
 }
 
@@ -84,4 +84,26 @@ export function expectFifthHeldBack(dev: readonly CorpusRow[], held: readonly Co
   expect(new Set(held.map((row) => row.id))).toEqual(heldIds);
   for (const row of held) expect(row.split, row.id).toBe('heldout');
   for (const row of dev) expect(row.split, row.id).toBe('dev');
+}
+
+/**
+ * The rows whose payload repeats an earlier fixture text ({@link repeatsText}) and, with `withinSet`, another
+ * row of the same set, as readable lines (`<id> repeats …`); empty when every payload is new.
+ */
+export function repeatedRows(rows: readonly CorpusRow[], earlier: readonly string[], options: { readonly withinSet: boolean }): string[] {
+  const texts = rows.map((row) => normaliseText(row.body ?? row.message ?? ''));
+  const repeated: string[] = [];
+  texts.forEach((text, index) => {
+    if (earlier.some((other) => repeatsText(text, other))) repeated.push(`${rows[index]?.id} repeats an earlier fixture`);
+    if (!options.withinSet) return;
+    texts.forEach((other, otherIndex) => {
+      if (otherIndex !== index && repeatsText(text, other)) repeated.push(`${rows[index]?.id} repeats ${rows[otherIndex]?.id}`);
+    });
+  });
+  return repeated;
+}
+
+/** Expects no row's body to hold a key-like string (OpenAI `sk-…`, Google `AIza…`, Hugging Face `hf_…`). */
+export function expectNoKeyLikeSecret(rows: readonly CorpusRow[]): void {
+  for (const row of rows) expect(row.body ?? '', row.id).not.toMatch(/sk-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}/);
 }
