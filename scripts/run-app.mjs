@@ -64,6 +64,12 @@ if (!fs.existsSync(path.join(root, app.entry)) || newestSourceMtime() > stampMti
 
 const child = spawn(process.execPath, [path.join(root, app.entry), ...app.args, ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// `kill <pnpm pid>` ends pnpm without passing the signal on, and this script is left to init: stop the app then
+// too (Ctrl-C reaches the whole process group and needs none of this).
+const launcher = process.ppid;
+setInterval(() => {
+  if (process.ppid !== launcher) child.kill('SIGTERM');
+}, 1000).unref();
 child.on('exit', (code, signal) => {
   if (signal) process.kill(process.pid, signal);
   else process.exit(code ?? 1);
