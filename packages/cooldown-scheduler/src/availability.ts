@@ -87,3 +87,20 @@ export function profileUnavailableUntil(
 export function isProfileAvailable(stats: ProfileUsageStats | undefined, query: AvailabilityQuery): boolean {
   return profileUnavailability(stats, query) === undefined;
 }
+
+/**
+ * Whether the profile is coming back from a cooldown for this model: its last cooldown that applied to
+ * `query.model` ran out less than `withinMs` ago (and no success or new window has been recorded since, which
+ * would have removed or replaced `cooldownUntil`). The first call of such a profile is the provider's probe of
+ * the window (docs/policy.md#retries-probes-and-rotation "Probes"): it takes the probe slot, and gets no retry in
+ * place.
+ *
+ * @param withinMs - how long after the end the profile still counts as returning, ms (`probeThrottleMs`).
+ * @example cooldownEndedWithin({ cooldownUntil: 30_000 }, { nowMs: 40_000 }, 30_000) // true
+ * @example cooldownEndedWithin({ cooldownUntil: 30_000, cooldownModel: 'a' }, { nowMs: 40_000, model: 'b' }, 30_000) // false
+ */
+export function cooldownEndedWithin(stats: ProfileUsageStats | undefined, query: AvailabilityQuery, withinMs: number): boolean {
+  const endMs = stats?.cooldownUntil;
+  if (stats === undefined || endMs === undefined || endMs > query.nowMs) return false;
+  return query.nowMs - endMs < withinMs && cooldownBlocks(stats, query.model);
+}

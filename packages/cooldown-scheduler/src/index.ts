@@ -17,7 +17,7 @@ export {
 export type { CooldownPolicy, CooldownPolicyInput, CooldownPreset, CooldownPresetValues, DisableReason } from './policy.js';
 export { clearCooldown, clearExpiredWindows, recordFailure, recordProbe, recordSuccess } from './usage-transitions.js';
 export type { FailureEvent } from './usage-transitions.js';
-export { isProfileAvailable, profileUnavailability, profileUnavailableUntil } from './availability.js';
+export { cooldownEndedWithin, isProfileAvailable, profileUnavailability, profileUnavailableUntil } from './availability.js';
 export type { AvailabilityQuery, ProfileUnavailability, WindowLane } from './availability.js';
 export { checkProfileEligibility, resolveProfileOrder } from './profile-order.js';
 export type {
@@ -31,9 +31,9 @@ export type {
   ProfilePin,
 } from './profile-order.js';
 export { UNAVAILABLE_REASON_PRIORITY, computedCooldownIndex, providerUnavailableReason, soonestExpiry } from './provider-state.js';
-export { decideUnavailableCandidate } from './probe-decision.js';
+export { decideUnavailableCandidate, probeThrottleKey, retryInPlaceKey } from './probe-decision.js';
 export type { SkipWhy, UnavailableCandidateDecision, UnavailableCandidateInput } from './probe-decision.js';
-export { maxProfileRotations, retryDelayMs } from './retry-delay.js';
+export { maxProfileRotations, retryBackoffCeilingMs, retryDelayMs } from './retry-delay.js';
 export { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './policy.js';
 export type { RetryDelayInput } from './retry-delay.js';
 export { isInlineKeyDisabled } from './inline-keys.js';

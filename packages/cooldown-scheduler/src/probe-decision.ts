@@ -7,6 +7,28 @@ import { REASON_POLICY } from '@understudy/error-classifier';
 import type { CooldownPolicy } from './policy.js';
 import { DEFAULT_COOLDOWN_POLICY } from './policy.js';
 
+/**
+ * The store key of a provider's probe slot (`AuthStorePort.tryAcquireProbe`): one probe of the provider per
+ * `probeThrottleMs`, across processes. A profile's first call after its cooldown ran out and the failure that
+ * opens a computed cooldown take the same slot (docs/policy.md#retries-probes-and-rotation "Probes").
+ *
+ * @example probeThrottleKey('openai') // 'openai'
+ */
+export function probeThrottleKey(provider: string): string {
+  return provider;
+}
+
+/**
+ * The store key of a profile's retry-in-place slot (`AuthStorePort.tryAcquireProbe` keys): while one request
+ * waits to retry the profile in place, another request's failure of it is not retried
+ * (docs/policy.md#retries-probes-and-rotation). `profileId` is `null` for a keyless provider.
+ *
+ * @example retryInPlaceKey('openai', 'openai:work') // 'retry-in-place/openai:work'
+ */
+export function retryInPlaceKey(provider: string, profileId: string | null): string {
+  return `retry-in-place/${profileId ?? provider}`;
+}
+
 /** Facts about the candidate and the run; every profile of `provider` is unavailable for the candidate's model. */
 export interface UnavailableCandidateInput {
   /** The candidate's provider id (the probe throttle key). */
@@ -96,7 +118,7 @@ export function decideUnavailableCandidate(
   const probe: UnavailableCandidateDecision = {
     kind: 'probe',
     reason,
-    throttleKey: input.provider,
+    throttleKey: probeThrottleKey(input.provider),
     throttleMs: policy.probeThrottleMs,
     transient: reasonPolicy.transient,
   };

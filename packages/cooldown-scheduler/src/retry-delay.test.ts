@@ -2,7 +2,15 @@ import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, FAILOVER_REASONS } from '@understudy/con
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RetryDelayInput } from './index.js';
-import { DEFAULT_COOLDOWN_POLICY, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, maxProfileRotations, resolveCooldownPolicy, retryDelayMs } from './index.js';
+import {
+  DEFAULT_COOLDOWN_POLICY,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  maxProfileRotations,
+  resolveCooldownPolicy,
+  retryBackoffCeilingMs,
+  retryDelayMs,
+} from './index.js';
 
 describe('retry delay (docs/policy.md#retries-probes-and-rotation: full jitter, base 250 ms, cap 5 s, or the Retry-After when shorter than the SDK cap)', () => {
   it.each<[string, RetryDelayInput, number | null]>([
@@ -71,5 +79,21 @@ describe('retryDelayMs defaults (one owner each, issue 13)', () => {
     const almostOne = () => 1 - Number.EPSILON;
     expect(retryDelayMs({ attempt: 1, random: almostOne })).toBe(249);
     expect(retryDelayMs({ attempt: 10, random: almostOne })).toBe(4_999);
+  });
+});
+
+describe('retryBackoffCeilingMs', () => {
+  it('doubles from the base per retry and stops at the cap', () => {
+    expect([1, 2, 3, 4, 5, 6].map((attempt) => retryBackoffCeilingMs(attempt, 250, 5_000))).toEqual([250, 500, 1_000, 2_000, 4_000, 5_000]);
+  });
+
+  it('is the bound retryDelayMs draws its jittered backoff under', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 60_000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, baseMs, capMs, unit) => {
+        const delay = retryDelayMs({ attempt, baseMs, capMs, random: () => unit });
+        expect(delay).not.toBeNull();
+        expect(delay as number).toBeLessThanOrEqual(retryBackoffCeilingMs(attempt, baseMs, capMs));
+      }),
+    );
   });
 });

@@ -45,13 +45,23 @@ export function retryDelayMs(input: RetryDelayInput): number | null {
     if (input.retryAfterMs > maxRetryAfterMs) return null;
     delay = Math.max(0, Math.ceil(input.retryAfterMs));
   } else {
-    const exponent = Math.min(Math.max(Math.floor(input.attempt), 1) - 1, 30);
-    const ceiling = Math.min(capMs, baseMs * 2 ** exponent);
     const unit = Math.min(Math.max(input.random(), 0), 1);
-    delay = Math.floor(unit * ceiling);
+    delay = Math.floor(unit * retryBackoffCeilingMs(input.attempt, baseMs, capMs));
   }
   if (input.remainingWindowMs !== undefined && delay > input.remainingWindowMs) return null;
   return delay;
+}
+
+/**
+ * The longest backoff before same-profile retry number `attempt` (1 = the first retry), ms: `min(capMs, baseMs ×
+ * 2^(attempt − 1))`. {@link retryDelayMs} draws the jittered wait below it; the runner holds a profile's
+ * retry-in-place slot for at least this long (docs/policy.md#retries-probes-and-rotation).
+ *
+ * @example retryBackoffCeilingMs(3, 250, 5000) // 1000
+ */
+export function retryBackoffCeilingMs(attempt: number, baseMs: number, capMs: number): number {
+  const exponent = Math.min(Math.max(Math.floor(attempt), 1) - 1, 30);
+  return Math.min(Math.max(0, capMs), Math.max(0, baseMs) * 2 ** exponent);
 }
 
 /**

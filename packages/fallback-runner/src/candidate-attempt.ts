@@ -9,9 +9,12 @@ import { formatModelRef } from '@understudy/contracts';
 import type { OrderedProfile, ProfileOrder } from '@understudy/cooldown-scheduler';
 import {
   computedCooldownIndex,
+  cooldownEndedWithin,
   decideUnavailableCandidate,
   isInlineKeyDisabled,
   maxProfileRotations,
+  probeThrottleKey,
+  profileUnavailability,
   providerUnavailableReason,
   resolveProfileOrder,
   soonestExpiry,
@@ -126,11 +129,16 @@ async function rotate<T>(
 ): Promise<CandidateOutcome<T>> {
   let rotations = 0;
   let last: CandidateOutcome<T> | undefined;
+  let probeTaken: OrderedProfile | undefined;
   const laterCandidate = index < ctx.chain.length - 1;
   for (const [position, entry] of available.entries()) {
     if (last?.kind === 'failed') {
       if (rotations >= maxProfileRotations(last.reason, ctx.policy)) break;
       rotations += 1;
+    }
+    if (!(await mayCallReturning(ctx, candidate, entry.profileId))) {
+      probeTaken ??= entry;
+      continue;
     }
     const alternatives = {
       rotationLeft: (reason: FailoverReason) => position < available.length - 1 && rotations < maxProfileRotations(reason, ctx.policy),
@@ -148,7 +156,31 @@ async function rotate<T>(
     last = settle(ctx, candidate, index, entry.profileId, outcome);
     if (last.kind === 'success' || last.reason === 'tls_certificate') return last;
   }
-  return last ?? skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
+  if (last !== undefined) return last;
+  if (probeTaken !== undefined) {
+    const reason = ctx.knownStats(candidate.provider, probeTaken.profileId)?.cooldownReason ?? 'unknown';
+    return skip(ctx, candidate, index, { why: 'probe_throttled', reason, profile: probeTaken.profileId });
+  }
+  return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
+}
+
+/**
+ * Whether a profile may be called now as far as its return from a cooldown goes. A profile whose cooldown for
+ * this model ran out less than one probe throttle ago ({@link cooldownEndedWithin}) is still a test of a provider
+ * that was failing: its first call is the provider's probe and takes the probe slot, so concurrent requests (of
+ * any replica) at the end of a window send one call, not one each (docs/policy.md#retries-probes-and-rotation
+ * "Probes"). A request that finds the slot taken reads the profile again (one read): when a call answered since,
+ * the profile is simply available; otherwise it is passed over.
+ */
+async function mayCallReturning<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId): Promise<boolean> {
+  const query = { nowMs: ctx.nowMs(), model: candidate.model };
+  const throttleMs = ctx.policy.probeThrottleMs;
+  if (!cooldownEndedWithin(ctx.knownStats(candidate.provider, profileId), query, throttleMs)) return true;
+  if (await ctx.store.tryAcquireProbe(probeThrottleKey(candidate.provider), query.nowMs, throttleMs)) return true;
+  const fresh = (await ctx.store.loadProviderAuthState(candidate.provider)).usageStats[profileId];
+  if (fresh === undefined) return true;
+  ctx.rememberStats(candidate.provider, { [profileId]: fresh });
+  return !cooldownEndedWithin(fresh, query, throttleMs) && profileUnavailability(fresh, query) === undefined;
 }
 
 /** Every profile is unavailable: the scheduler decides skip, probe (throttled in the store) or sibling try. */

@@ -20,7 +20,17 @@ import type {
 } from '@understudy/contracts';
 import { errorCode, formatModelRef, isTimeoutCode, silentLogger } from '@understudy/contracts';
 import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
-import { computedCooldownIndex, recordFailure, recordProbe, recordSuccess, retryDelayMs } from '@understudy/cooldown-scheduler';
+import {
+  computedCooldownIndex,
+  cooldownEndedWithin,
+  probeThrottleKey,
+  recordFailure,
+  recordProbe,
+  recordSuccess,
+  retryBackoffCeilingMs,
+  retryDelayMs,
+  retryInPlaceKey,
+} from '@understudy/cooldown-scheduler';
 import { REASON_POLICY, classifyFailure, formatRepairOf } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
 import { routeContextOverflow } from './context-window.js';
@@ -93,8 +103,32 @@ function returningWithinProbeThrottle<T>(ctx: RunContext<T>, input: ProfileAttem
   const nowMs = ctx.nowMs();
   const throttleMs = ctx.policy.probeThrottleMs;
   const failedRecently = stats?.lastFailureAt !== undefined && nowMs - stats.lastFailureAt < throttleMs;
-  const cooldownEndedRecently = stats?.cooldownUntil !== undefined && stats.cooldownUntil <= nowMs && nowMs - stats.cooldownUntil < throttleMs;
-  return failedRecently || cooldownEndedRecently;
+  return failedRecently || cooldownEndedWithin(stats, { nowMs, model: input.candidate.model }, throttleMs);
+}
+
+/**
+ * Takes the profile's retry-in-place slot before a backoff retry (docs/policy.md#retries-probes-and-rotation):
+ * while one request waits to retry a profile in place, a failure of the same profile in another request (of this
+ * process or another replica) is not retried — that request gives up on the profile at once and marks it, so
+ * concurrent requests at the start of an outage cost one call each, not one call plus every retry. It is taken
+ * before the first retry and held for as long as the retries may wait (the sum of the backoff ceilings of
+ * `retry.provider.maxRetries` retries, at least this first wait); the request that took it keeps its later
+ * retries. A wait the provider named (a short Retry-After) is waited out by every request it was given to, and
+ * takes no slot.
+ */
+async function takeRetrySlot<T>(
+  ctx: RunContext<T>,
+  input: ProfileAttemptInput,
+  classification: FailureClassification,
+  baseMs: number,
+  delayMs: number,
+): Promise<boolean> {
+  if (classification.retryAfterMs !== null) return true;
+  let backoffMs = 0;
+  for (let attempt = 1; attempt <= ctx.retry.maxRetries; attempt += 1) backoffMs += retryBackoffCeilingMs(attempt, baseMs, ctx.retry.maxDelayMs);
+  const holdMs = Math.max(delayMs, backoffMs, 1);
+  const key = retryInPlaceKey(input.candidate.provider, input.profile?.view.id ?? null);
+  return ctx.store.tryAcquireProbe(key, ctx.nowMs(), holdMs);
 }
 
 /** How a profile's try ended (a terminal failure throws instead). */
@@ -169,16 +203,17 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
       throw terminalError(ctx, input, classification, failure.outputStarted === true, thrown);
     }
     if (sent && kind === 'call' && retries < ctx.retry.maxRetries && retriesInPlace(ctx, input, failure, classification)) {
+      const baseMs = classification.reason === 'overloaded' ? ctx.policy.overloadedBackoffMs : ctx.retry.baseDelayMs;
       const delayMs = retryDelayMs({
         attempt: retries + 1,
-        baseMs: classification.reason === 'overloaded' ? ctx.policy.overloadedBackoffMs : ctx.retry.baseDelayMs,
+        baseMs,
         capMs: ctx.retry.maxDelayMs,
         retryAfterMs: classification.retryAfterMs,
         maxRetryAfterMs: ctx.retry.maxRetryAfterMs ?? Number.POSITIVE_INFINITY,
         remainingWindowMs: ctx.retry.windowMs - (nowMs - input.candidateStartMs),
         random: ctx.random,
       });
-      if (delayMs !== null && delayMs < ctx.remainingMs()) {
+      if (delayMs !== null && delayMs < ctx.remainingMs() && (retries > 0 || (await takeRetrySlot(ctx, input, classification, baseMs, delayMs)))) {
         await ctx.sleep(delayMs, candidate, profileId);
         // Another request may have cooled this profile during the backoff: then no retry into it.
         if (await stillAvailable(ctx, candidate, input.profile)) {
@@ -321,7 +356,7 @@ async function markProfileFailure(
   });
   // Only the failure that opens the window stamps the slot: retries in place inside it have nothing to add.
   if (!probe && !wasCooling && next !== undefined && computedCooldownIndex([next], query) === 0) {
-    await store.tryAcquireProbe(mark.provider, nowMs, policy.probeThrottleMs);
+    await store.tryAcquireProbe(probeThrottleKey(mark.provider), nowMs, policy.probeThrottleMs);
   }
   return next;
 }
