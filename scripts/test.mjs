@@ -45,6 +45,9 @@ for (const result of releaseResults) {
     console.error(`${result.name} failed (${result.why}): see above`);
   }
 }
+// Each failed test again, by file and name with the first line of its failure, right above the summary: a long
+// run's log is often read from its end only.
+const failures = [];
 for (const dir of projectDirs) {
   const file = path.join(dir, 'test-results.json');
   if (!fs.existsSync(file)) continue;
@@ -52,7 +55,17 @@ for (const dir of projectDirs) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
+  for (const suite of report.testResults ?? []) {
+    const where = path.relative(root, suite.name);
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const first = String(test.failureMessages?.[0] ?? '').split('\n')[0] ?? '';
+      failures.push(`FAILED ${where} > ${test.fullName}: ${first.slice(0, 300)}`);
+    }
+    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failures.push(`FAILED ${where}: ${String(suite.message ?? '').split('\n')[0]}`);
+  }
 }
+for (const line of failures) console.log(line);
 if (checks !== 0) console.error('lint, typecheck or build failed: see above');
 if (tests !== 0 && failed === 0) failed += 1; // a suite that crashed before reporting counts as a failure
 console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ''));
