@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cooldownEndedWithin, isProfileAvailable, probeThrottleKey, profileUnavailability, profileUnavailableUntil, retryInPlaceKey } from './index.js';
+import { isProfileAvailable, probeThrottleKey, profileUnavailability, profileUnavailableUntil, retryInPlaceKey, windowRanOut } from './index.js';
 
 describe('availability of a profile for a model (the model-failover doc "Model-scoped cooldowns")', () => {
   it.each([
@@ -39,18 +39,19 @@ describe('availability of a profile for a model (the model-failover doc "Model-s
   });
 });
 
-describe('cooldownEndedWithin: a profile coming back from a cooldown (docs/policy.md#retries-probes-and-rotation "Probes")', () => {
+describe('windowRanOut: a profile coming back from a window (docs/policy.md#retries-probes-and-rotation "Probes")', () => {
   it.each([
     ['no stats: never cooled', undefined, { nowMs: 40_000 }, false],
-    ['no cooldown recorded', { lastUsed: 1 }, { nowMs: 40_000 }, false],
+    ['no window recorded', { lastUsed: 1 }, { nowMs: 40_000 }, false],
     ['still cooling is not returning (it is unavailable)', { cooldownUntil: 50_000 }, { nowMs: 40_000 }, false],
     ['ended at this very moment', { cooldownUntil: 40_000 }, { nowMs: 40_000 }, true],
-    ['ended 29.999 s ago', { cooldownUntil: 10_001 }, { nowMs: 40_000 }, true],
-    ['ended one throttle ago: healthy again', { cooldownUntil: 10_000 }, { nowMs: 40_000 }, false],
+    ['ended long ago, nothing recorded since', { cooldownUntil: 1_000 }, { nowMs: 4_000_000 }, true],
+    ['a disable window that ran out', { disabledUntil: 30_000, disabledReason: 'billing' }, { nowMs: 40_000 }, true],
+    ['a disable still running behind an ended cooldown', { cooldownUntil: 30_000, disabledUntil: 50_000 }, { nowMs: 40_000 }, false],
     ['a model-scoped cooldown of this model', { cooldownUntil: 30_000, cooldownModel: 'gpt-x' }, { nowMs: 40_000, model: 'gpt-x' }, true],
     ['a model-scoped cooldown of another model', { cooldownUntil: 30_000, cooldownModel: 'gpt-x' }, { nowMs: 40_000, model: 'gpt-y' }, false],
   ] as const)('%s', (_name, stats, query, expected) => {
-    expect(cooldownEndedWithin(stats, query, 30_000)).toBe(expected);
+    expect(windowRanOut(stats, query)).toBe(expected);
   });
 
   it('the provider probe slot and a profile retry-in-place slot are distinct store keys', () => {

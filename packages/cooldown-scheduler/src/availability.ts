@@ -89,18 +89,19 @@ export function isProfileAvailable(stats: ProfileUsageStats | undefined, query: 
 }
 
 /**
- * Whether the profile is coming back from a cooldown for this model: its last cooldown that applied to
- * `query.model` ran out less than `withinMs` ago (and no success or new window has been recorded since, which
- * would have removed or replaced `cooldownUntil`). The first call of such a profile is the provider's probe of
- * the window (docs/policy.md#retries-probes-and-rotation "Probes"): it takes the probe slot, and gets no retry in
- * place.
+ * Whether the profile is coming back from a window: the last cooldown recorded for `query.model` (or the last
+ * disable window) has run out, and nothing has been recorded since — a success or a new window would have removed
+ * or replaced it (`recordSuccess`, `recordFailure`; `understudy models auth clear-cooldown` removes it too). The
+ * provider has not been seen healthy since it failed, so the profile's first call is the provider's probe
+ * (docs/policy.md#retries-probes-and-rotation "Probes"): it takes the probe slot and gets no retry in place.
  *
- * @param withinMs - how long after the end the profile still counts as returning, ms (`probeThrottleMs`).
- * @example cooldownEndedWithin({ cooldownUntil: 30_000 }, { nowMs: 40_000 }, 30_000) // true
- * @example cooldownEndedWithin({ cooldownUntil: 30_000, cooldownModel: 'a' }, { nowMs: 40_000, model: 'b' }, 30_000) // false
+ * @example windowRanOut({ cooldownUntil: 30_000 }, { nowMs: 40_000 }) // true
+ * @example windowRanOut({ cooldownUntil: 30_000, cooldownModel: 'a' }, { nowMs: 40_000, model: 'b' }) // false
+ * @example windowRanOut({ cooldownUntil: 50_000 }, { nowMs: 40_000 }) // false (still cooling: unavailable)
  */
-export function cooldownEndedWithin(stats: ProfileUsageStats | undefined, query: AvailabilityQuery, withinMs: number): boolean {
-  const endMs = stats?.cooldownUntil;
-  if (stats === undefined || endMs === undefined || endMs > query.nowMs) return false;
-  return query.nowMs - endMs < withinMs && cooldownBlocks(stats, query.model);
+export function windowRanOut(stats: ProfileUsageStats | undefined, query: AvailabilityQuery): boolean {
+  if (stats === undefined) return false;
+  const cooldownEnded = stats.cooldownUntil !== undefined && !isWindowActive(stats.cooldownUntil, query.nowMs) && cooldownBlocks(stats, query.model);
+  const disableEnded = stats.disabledUntil !== undefined && !isWindowActive(stats.disabledUntil, query.nowMs);
+  return (cooldownEnded || disableEnded) && profileUnavailability(stats, query) === undefined;
 }

@@ -17,7 +17,7 @@ export {
 export type { CooldownPolicy, CooldownPolicyInput, CooldownPreset, CooldownPresetValues, DisableReason } from './policy.js';
 export { clearCooldown, clearExpiredWindows, recordFailure, recordProbe, recordSuccess } from './usage-transitions.js';
 export type { FailureEvent } from './usage-transitions.js';
-export { cooldownEndedWithin, isProfileAvailable, profileUnavailability, profileUnavailableUntil } from './availability.js';
+export { isProfileAvailable, profileUnavailability, profileUnavailableUntil, windowRanOut } from './availability.js';
 export type { AvailabilityQuery, ProfileUnavailability, WindowLane } from './availability.js';
 export { checkProfileEligibility, resolveProfileOrder } from './profile-order.js';
 export type {

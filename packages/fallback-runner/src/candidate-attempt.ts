@@ -9,7 +9,6 @@ import { formatModelRef } from '@understudy/contracts';
 import type { OrderedProfile, ProfileOrder } from '@understudy/cooldown-scheduler';
 import {
   computedCooldownIndex,
-  cooldownEndedWithin,
   decideUnavailableCandidate,
   isInlineKeyDisabled,
   maxProfileRotations,
@@ -18,6 +17,7 @@ import {
   providerUnavailableReason,
   resolveProfileOrder,
   soonestExpiry,
+  windowRanOut,
 } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
@@ -165,22 +165,21 @@ async function rotate<T>(
 }
 
 /**
- * Whether a profile may be called now as far as its return from a cooldown goes. A profile whose cooldown for
- * this model ran out less than one probe throttle ago ({@link cooldownEndedWithin}) is still a test of a provider
- * that was failing: its first call is the provider's probe and takes the probe slot, so concurrent requests (of
- * any replica) at the end of a window send one call, not one each (docs/policy.md#retries-probes-and-rotation
- * "Probes"). A request that finds the slot taken reads the profile again (one read): when a call answered since,
- * the profile is simply available; otherwise it is passed over.
+ * Whether a profile may be called now as far as its return from a window goes. A profile whose last cooldown for
+ * this model (or last disable) ran out with nothing recorded since ({@link windowRanOut}) was last seen failing:
+ * its first call is the provider's probe and takes the probe slot, so concurrent requests (of any replica) at the
+ * end of a window send one call between them, and that call never follows a probe by less than one throttle
+ * (docs/policy.md#retries-probes-and-rotation "Probes"). A request that finds the slot taken reads the profile again
+ * (one read): when a call answered since, the profile is simply available; otherwise it is passed over.
  */
 async function mayCallReturning<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId): Promise<boolean> {
   const query = { nowMs: ctx.nowMs(), model: candidate.model };
-  const throttleMs = ctx.policy.probeThrottleMs;
-  if (!cooldownEndedWithin(ctx.knownStats(candidate.provider, profileId), query, throttleMs)) return true;
-  if (await ctx.store.tryAcquireProbe(probeThrottleKey(candidate.provider), query.nowMs, throttleMs)) return true;
+  if (!windowRanOut(ctx.knownStats(candidate.provider, profileId), query)) return true;
+  if (await ctx.store.tryAcquireProbe(probeThrottleKey(candidate.provider), query.nowMs, ctx.policy.probeThrottleMs)) return true;
   const fresh = (await ctx.store.loadProviderAuthState(candidate.provider)).usageStats[profileId];
   if (fresh === undefined) return true;
   ctx.rememberStats(candidate.provider, { [profileId]: fresh });
-  return !cooldownEndedWithin(fresh, query, throttleMs) && profileUnavailability(fresh, query) === undefined;
+  return !windowRanOut(fresh, query) && profileUnavailability(fresh, query) === undefined;
 }
 
 /** Every profile is unavailable: the scheduler decides skip, probe (throttled in the store) or sibling try. */

@@ -3,6 +3,8 @@
  * (docs/policy.md#retries-probes-and-rotation, docs/policy.md#what-each-reason-does):
  * - while the primary cools down, it gets at most one call per probe throttle window, and a recovered primary
  *   answers again within one throttle window (plus the gap to the next request) of its recovery;
+ * - over a whole outage (ends of cooldowns and concurrent requests included), after the first requests' retry
+ *   budget, the primary's calls are one throttle window apart;
  * - a cooldown the provider named (Retry-After) is never probed before the near-expiry margin;
  * - a context overflow is never resent to a model whose declared window is not larger.
  */
@@ -75,6 +77,36 @@ describe('conduct properties', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('over a whole outage, ends of cooldowns and concurrent bursts included, the primary gets one call per throttle window after the first failing requests', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 200, max: 45_000 }), fc.integer({ min: 1, max: 4 })), { minLength: 5, maxLength: 60 }),
+        fc.integer({ min: 10_000, max: 600_000 }),
+        async (arrivals, outageMs) => {
+          const { config, store, clock } = twoProviders(chainConfig);
+          const attempt = outage(clock, NOW + outageMs);
+          const random = seededRandom(4);
+          for (const [gap, together] of arrivals) {
+            clock.advance(gap);
+            await Promise.all(Array.from({ length: together }, () => runWithModelFallback({ request: { agentId: 'main' }, config, store, attempt, clock, random })));
+          }
+          const failing = attempt.primaryCalls.filter((call) => !call.ok);
+          const first = failing[0];
+          if (first === undefined) return;
+          // The first requests to meet the outage spend at most their retry budget (backoff ≤ 1.75 s with the defaults);
+          // from the failure that opened the cooldown on, calls are one throttle window apart.
+          const later = failing.filter((call) => call.atMs > first.atMs + 5_000);
+          const opening = failing.filter((call) => call.atMs <= first.atMs + 5_000).at(-1);
+          const spaced = opening === undefined ? later : [opening, ...later];
+          for (let index = 1; index < spaced.length; index += 1) {
+            expect((spaced[index]?.atMs ?? 0) - (spaced[index - 1]?.atMs ?? 0)).toBeGreaterThanOrEqual(THROTTLE_MS - 10);
+          }
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 

@@ -22,7 +22,6 @@ import { errorCode, formatModelRef, isTimeoutCode, silentLogger } from '@underst
 import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
 import {
   computedCooldownIndex,
-  cooldownEndedWithin,
   probeThrottleKey,
   recordFailure,
   recordProbe,
@@ -30,6 +29,7 @@ import {
   retryBackoffCeilingMs,
   retryDelayMs,
   retryInPlaceKey,
+  windowRanOut,
 } from '@understudy/cooldown-scheduler';
 import { REASON_POLICY, classifyFailure, formatRepairOf } from '@understudy/error-classifier';
 import type { AttemptRecord } from './attempt-record.js';
@@ -103,7 +103,7 @@ function returningWithinProbeThrottle<T>(ctx: RunContext<T>, input: ProfileAttem
   const nowMs = ctx.nowMs();
   const throttleMs = ctx.policy.probeThrottleMs;
   const failedRecently = stats?.lastFailureAt !== undefined && nowMs - stats.lastFailureAt < throttleMs;
-  return failedRecently || cooldownEndedWithin(stats, { nowMs, model: input.candidate.model }, throttleMs);
+  return failedRecently || windowRanOut(stats, { nowMs, model: input.candidate.model });
 }
 
 /**
