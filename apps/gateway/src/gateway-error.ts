@@ -100,6 +100,12 @@ export interface GatewayErrorOptions {
    * @default false
    */
   readonly exhausted?: boolean | undefined;
+  /**
+   * The request body field the error is about, as a path from the body's root (`model`, `messages`,
+   * `messages[0].content[1].type`); OpenAI's error bodies carry it as `param` (`null` without one,
+   * docs/wire-mapping.md#errors). Anthropic's error bodies have no such field: their message starts with it.
+   */
+  readonly param?: string | undefined;
   readonly cause?: unknown;
 }
 
@@ -114,6 +120,8 @@ export class GatewayError extends UnderstudyError<GatewayErrorCode> {
   readonly retryAfterSeconds: number | undefined;
   readonly details: Readonly<Record<string, unknown>> | undefined;
   readonly exhausted: boolean;
+  /** The request body field the error is about (see {@link GatewayErrorOptions.param}); `undefined` for none. */
+  readonly param: string | undefined;
 
   constructor(status: number, kind: GatewayErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(options.code ?? kind, message, options);
@@ -122,12 +130,18 @@ export class GatewayError extends UnderstudyError<GatewayErrorCode> {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.details = options.details;
     this.exhausted = options.exhausted === true;
+    this.param = options.param;
   }
 }
 
-/** A 400 naming the bad field and the fix. */
-export function invalidRequest(message: string, code: GatewayErrorCode = 'invalid_request'): GatewayError {
-  return new GatewayError(400, 'invalid_request', message, { code });
+/**
+ * A 400 naming the bad field and the fix. `param`: the body field it is about, when it is about one (OpenAI's
+ * `param`; see {@link GatewayErrorOptions.param}).
+ *
+ * @example invalidRequest('model: must not be empty; use "default" or "provider/model"', 'invalid_model', 'model')
+ */
+export function invalidRequest(message: string, code: GatewayErrorCode = 'invalid_request', param?: string): GatewayError {
+  return new GatewayError(400, 'invalid_request', message, { code, ...(param === undefined ? {} : { param }) });
 }
 
 /**

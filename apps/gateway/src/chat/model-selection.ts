@@ -9,6 +9,7 @@ import { isConfiguredProvider } from '@understudy/config';
 import type { ModelRef } from '@understudy/contracts';
 import { formatModelRef } from '@understudy/contracts';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
+import { describeValue } from '../wire/untrusted.js';
 
 /** The agent every request runs for unless `x-understudy-agent` or the `model` field names another. */
 export const DEFAULT_AGENT = 'main';
@@ -93,9 +94,10 @@ export function resolveRequestSelection(model: string | undefined, config: Under
   if (model === undefined || model.toLowerCase() === 'default') return { kind: 'configured', agentId: headerAgentId };
   if (agents.includes(model)) return { kind: 'configured', agentId: model };
   const ref = lookupModelRef(model, config.agents);
-  if (ref === undefined) throw notFound(config, `model "${model}" is not available`);
+  // The name as JSON text (surrounding whitespace and control characters show), a long one cut at 60 characters.
+  if (ref === undefined) throw notFound(config, `model ${describeValue(model)} is not available`);
   if (!isConfiguredProvider(config, ref.provider)) {
-    throw notFound(config, `model "${model}" is not available: provider "${ref.provider}" is not configured`);
+    throw notFound(config, `model ${describeValue(model)} is not available: provider ${describeValue(ref.provider)} is not configured`);
   }
   return { kind: 'explicit', agentId: headerAgentId, ref };
 }
@@ -110,9 +112,10 @@ export function checkFallbacksOverride(fallbacks: readonly string[] | undefined,
   if (fallbacks === undefined) return undefined;
   return fallbacks.map((entry, index) => {
     const ref = lookupModelRef(entry, config.agents);
-    if (ref === undefined) throw invalidRequest(`understudy.fallbacks[${index}]: "${entry}" is neither "provider/model" nor a configured alias`);
+    const field = `understudy.fallbacks[${index}]`;
+    if (ref === undefined) throw invalidRequest(`${field}: ${describeValue(entry)} is neither "provider/model" nor a configured alias`, 'invalid_request', field);
     if (!isConfiguredProvider(config, ref.provider)) {
-      throw invalidRequest(`understudy.fallbacks[${index}]: provider "${ref.provider}" is not configured (models.providers)`);
+      throw invalidRequest(`${field}: provider ${describeValue(ref.provider)} is not configured (models.providers)`, 'invalid_request', field);
     }
     return ref;
   });

@@ -5,11 +5,10 @@
  * are left out of the internal shape (a same-format upstream gets them anyway, from the body as sent).
  */
 import type { ChatContentPart, ChatImageSource, ChatMessage, ChatReasoning, ChatResponseFormat, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
-import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
 import { functionTool, parsedChatRequest, rawMessagesOf, readTools, requestBody, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
-import { isRecord, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
+import { fieldError, isRecord, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
 import { describeValue } from './untrusted.js';
 
 function imageSource(block: JsonRecord, path: string): ChatImageSource {
@@ -22,20 +21,20 @@ function imageSource(block: JsonRecord, path: string): ChatImageSource {
     };
   }
   if (source['type'] === 'url') return { kind: 'url', url: requireString(source, 'url', `${path}.source`) };
-  throw invalidRequest(`${path}.source.type: expected "base64" or "url"`);
+  throw fieldError(`${path}.source.type`, 'expected "base64" or "url"');
 }
 
 /** Text and image blocks (what a tool result or a system prompt may hold); `[]` for a block without a counterpart. */
 function plainPart(block: JsonRecord, path: string): ChatContentPart[] {
   if (block['type'] === 'text') return [{ kind: 'text', text: requireString(block, 'text', path) }];
   if (block['type'] === 'image') return [{ kind: 'image', source: imageSource(block, path) }];
-  if (typeof block['type'] !== 'string') throw invalidRequest(`${path}.type: expected a block type such as "text" or "image"`);
+  if (typeof block['type'] !== 'string') throw fieldError(`${path}.type`, 'expected a block type such as "text" or "image"');
   return [];
 }
 
 function blocks(value: unknown, path: string): JsonRecord[] {
   if (typeof value === 'string') return [{ type: 'text', text: value }];
-  if (!Array.isArray(value)) throw invalidRequest(`${path}: expected a string or an array of content blocks`);
+  if (!Array.isArray(value)) throw fieldError(path, 'expected a string or an array of content blocks');
   return value.map((entry, index) => requireRecord(entry, `${path}[${index}]`));
 }
 
@@ -80,7 +79,7 @@ function assistantMessage(content: unknown, path: string): ChatMessage {
         return;
       default:
         // thinking, redacted_thinking, server tool blocks: no counterpart in the other formats.
-        if (typeof block['type'] !== 'string') throw invalidRequest(`${at}.type: expected a block type such as "text" or "tool_use"`);
+        if (typeof block['type'] !== 'string') throw fieldError(`${at}.type`, 'expected a block type such as "text" or "tool_use"');
         return;
     }
   });
@@ -116,7 +115,7 @@ function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
     case 'tool':
       return { name: requireString(choice, 'name', 'tool_choice') };
     default:
-      throw invalidRequest('tool_choice.type: expected "auto", "any", "tool" or "none"');
+      throw fieldError('tool_choice.type', 'expected "auto", "any", "tool" or "none"');
   }
 }
 
@@ -126,7 +125,7 @@ function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
   const value = (isRecord(config) ? config['format'] : undefined) ?? body['output_format'];
   if (value === undefined || value === null) return undefined;
   const format = requireRecord(value, 'output_config.format');
-  if (format['type'] !== 'json_schema') throw invalidRequest('output_config.format.type: expected "json_schema"');
+  if (format['type'] !== 'json_schema') throw fieldError('output_config.format.type', 'expected "json_schema"');
   const schema = requireRecord(format['schema'], 'output_config.format.schema');
   return { kind: 'json_schema', name: 'output', schema };
 }
@@ -170,7 +169,7 @@ export function parseAnthropicRequest(input: unknown): ParsedChatRequest {
       messages.push(assistantMessage(record['content'], `${path}.content`));
       lastUserText = undefined;
     } else {
-      throw invalidRequest(`${path}.role: ${describeValue(role)} is not supported; use "user" or "assistant" (system goes in "system")`);
+      throw fieldError(`${path}.role`, `${describeValue(role)} is not supported; use "user" or "assistant" (system goes in "system")`);
     }
   });
   const metadata = body['metadata'];
@@ -183,9 +182,9 @@ export function parseAnthropicRequest(input: unknown): ParsedChatRequest {
       tools: tools(body),
       toolChoice: toolChoice(body),
       ...sampling(body),
-      topK: optionalNumber(body, 'top_k', 'body', { integer: true, min: 0 }),
-      maxTokens: optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 }),
-      stop: optionalStringList(body, 'stop_sequences', 'body'),
+      topK: optionalNumber(body, 'top_k', '', { integer: true, min: 0 }),
+      maxTokens: optionalNumber(body, 'max_tokens', '', { integer: true, min: 1 }),
+      stop: optionalStringList(body, 'stop_sequences', ''),
       responseFormat: responseFormat(body),
       reasoning: reasoning(body),
       parallelToolCalls: isRecord(choice) && choice['disable_parallel_tool_use'] === true ? false : undefined,

@@ -4,11 +4,10 @@
  * them anyway, from the body as sent); the fields understudy uses are validated with the path in the 400.
  */
 import type { ChatContent, ChatContentPart, ChatMessage, ChatReasoning, ChatResponseFormat, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
-import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
 import { functionTool, jsonSchemaFormat, openAICallerOptions, openAIOutputFormat, parsedChatRequest, rawMessagesOf, readTools, reasoningEffort, requestBody, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
-import { isRecord, optionalBoolean, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
+import { fieldError, isRecord, optionalBoolean, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
 import { describeValue } from './untrusted.js';
 
 /** One content part; `undefined` for a part type without a counterpart (audio, files: dropped, see the table). */
@@ -17,17 +16,17 @@ function contentPart(value: unknown, path: string): ChatContentPart | undefined 
   const type = part['type'];
   if (type === 'text' || type === 'input_text' || type === 'refusal') {
     const text = part['text'] ?? part['refusal'];
-    if (typeof text !== 'string') throw invalidRequest(`${path}.text: expected a string`);
+    if (typeof text !== 'string') throw fieldError(`${path}.text`, 'expected a string');
     return { kind: 'text', text };
   }
   if (type === 'image_url') {
     const image = part['image_url'];
     const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
-    if (typeof url !== 'string' || url === '') throw invalidRequest(`${path}.image_url.url: expected an https: or data: URL`);
+    if (typeof url !== 'string' || url === '') throw fieldError(`${path}.image_url.url`, 'expected an https: or data: URL');
     const detail = isRecord(image) && typeof image['detail'] === 'string' ? image['detail'] : undefined;
     return { kind: 'image', source: { kind: 'url', url }, ...(detail === undefined ? {} : { detail }) };
   }
-  if (typeof type !== 'string') throw invalidRequest(`${path}.type: expected a string such as "text" or "image_url"`);
+  if (typeof type !== 'string') throw fieldError(`${path}.type`, 'expected a string such as "text" or "image_url"');
   return undefined;
 }
 
@@ -39,12 +38,12 @@ function content(value: unknown, path: string): ChatContent {
       return parsed === undefined ? [] : [parsed];
     });
   }
-  throw invalidRequest(`${path}: expected a string or an array of content parts`);
+  throw fieldError(path, 'expected a string or an array of content parts');
 }
 
 function toolCalls(value: unknown, path: string): ChatToolCall[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw invalidRequest(`${path}: expected an array`);
+  if (!Array.isArray(value)) throw fieldError(path, 'expected an array');
   return value.map((entry, index) => {
     const call = requireRecord(entry, `${path}[${index}]`);
     const fn = requireRecord(call['function'], `${path}[${index}].function`);
@@ -84,7 +83,7 @@ function message(value: unknown, index: number): ChatMessage {
         content: content(record['content'] ?? '', `${path}.content`),
       };
     default:
-      throw invalidRequest(`${path}.role: ${describeValue(role)} is not supported; use system, developer, user, assistant or tool`);
+      throw fieldError(`${path}.role`, `${describeValue(role)} is not supported; use system, developer, user, assistant or tool`);
   }
 }
 
@@ -102,7 +101,7 @@ function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
   if (isRecord(value) && isRecord(value['function']) && typeof value['function']['name'] === 'string') {
     return { name: value['function']['name'] };
   }
-  throw invalidRequest('tool_choice: expected "auto", "none", "required" or { type: "function", function: { name } }');
+  throw fieldError('tool_choice', 'expected "auto", "none", "required" or { type: "function", function: { name } }');
 }
 
 /** `response_format`: `json_object`, `json_schema` (`text` is the default and means none). */
@@ -113,7 +112,7 @@ function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
   return openAIOutputFormat(format, 'response_format', () => {
     const spec = requireRecord(format['json_schema'], 'response_format.json_schema');
     const schema = spec['schema'] ?? { type: 'object' };
-    if (!isRecord(schema)) throw invalidRequest('response_format.json_schema.schema: expected a JSON Schema object');
+    if (!isRecord(schema)) throw fieldError('response_format.json_schema.schema', 'expected a JSON Schema object');
     return jsonSchemaFormat(spec, 'response_format.json_schema', schema);
   });
 }
@@ -121,7 +120,7 @@ function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
 /** `reasoning_effort` (and the `reasoning: { effort }` spelling some OpenAI-compatible servers take). */
 function reasoning(body: JsonRecord): ChatReasoning | undefined {
   const nested = body['reasoning'];
-  return reasoningEffort(optionalString(body, 'reasoning_effort', 'body') ?? (isRecord(nested) ? optionalString(nested, 'effort', 'reasoning') : undefined));
+  return reasoningEffort(optionalString(body, 'reasoning_effort', '') ?? (isRecord(nested) ? optionalString(nested, 'effort', 'reasoning') : undefined));
 }
 
 /**
@@ -134,10 +133,10 @@ export function parseOpenAIRequest(input: unknown): ParsedChatRequest {
   const body = requestBody(input);
   const rawMessages = rawMessagesOf(body);
   const messages = rawMessages.map((entry, index) => message(entry, index));
-  const n = optionalNumber(body, 'n', 'body', { integer: true, min: 1 });
-  if (n !== undefined && n > 1) throw invalidRequest('n: only one choice per request is supported (n = 1)');
-  const maxCompletionTokens = optionalNumber(body, 'max_completion_tokens', 'body', { integer: true, min: 1 });
-  const maxTokens = maxCompletionTokens ?? optionalNumber(body, 'max_tokens', 'body', { integer: true, min: 1 });
+  const n = optionalNumber(body, 'n', '', { integer: true, min: 1 });
+  if (n !== undefined && n > 1) throw fieldError('n', 'only one choice per request is supported (n = 1)');
+  const maxCompletionTokens = optionalNumber(body, 'max_completion_tokens', '', { integer: true, min: 1 });
+  const maxTokens = maxCompletionTokens ?? optionalNumber(body, 'max_tokens', '', { integer: true, min: 1 });
   const streamOptions = body['stream_options'];
   const last = messages[messages.length - 1];
   return parsedChatRequest(body, {
@@ -150,15 +149,15 @@ export function parseOpenAIRequest(input: unknown): ParsedChatRequest {
       ...sampling(body),
       maxTokens,
       ...(maxTokens === undefined ? {} : { maxTokensField: maxCompletionTokens === undefined ? 'max_tokens' : 'max_completion_tokens' }),
-      stop: optionalStringList(body, 'stop', 'body'),
+      stop: optionalStringList(body, 'stop', ''),
       responseFormat: responseFormat(body),
       reasoning: reasoning(body),
-      parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', 'body'),
-      seed: optionalNumber(body, 'seed', 'body', { integer: true }),
+      parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', ''),
+      seed: optionalNumber(body, 'seed', '', { integer: true }),
       ...openAICallerOptions(body),
-      frequencyPenalty: optionalNumber(body, 'frequency_penalty', 'body', { min: -2, max: 2 }),
-      presencePenalty: optionalNumber(body, 'presence_penalty', 'body', { min: -2, max: 2 }),
-      logprobs: optionalBoolean(body, 'logprobs', 'body'),
+      frequencyPenalty: optionalNumber(body, 'frequency_penalty', '', { min: -2, max: 2 }),
+      presencePenalty: optionalNumber(body, 'presence_penalty', '', { min: -2, max: 2 }),
+      logprobs: optionalBoolean(body, 'logprobs', ''),
     },
   });
 }

@@ -1,7 +1,7 @@
 /**
  * OpenAI chat-completions answers: the whole `chat.completion` object, the `chat.completion.chunk` SSE stream
  * (ending with `[DONE]` only when the answer is complete; an upstream failure after output ends it with a chunk
- * carrying an `error` object and no `[DONE]`), and the `{ error: { message, type, code } }` error body.
+ * carrying an `error` object and no `[DONE]`), and the `{ error: { message, type, param, code } }` error body.
  */
 import type { ChatResult, ChatStreamDelta, ChatUsage, FinishReason } from '@understudy/providers';
 import type { GatewayError, GatewayErrorKind } from '../gateway-error.js';
@@ -24,10 +24,14 @@ const ERROR_TYPES: Readonly<Record<GatewayErrorKind, string>> = {
   internal: 'server_error',
 };
 
-/** `{ error: { message, type, code } }` (plus `understudy` details when there are any). */
+/**
+ * `{ error: { message, type, param, code } }` (plus `understudy` details when there are any): `param` names the
+ * request field the error is about (`"model"`, `"messages[0].content"`), `null` when it is about none. The one
+ * OpenAI error body of the gateway: chat completions and Responses, whole answers and stream error events.
+ */
 export function renderOpenAIError(error: GatewayError): Record<string, unknown> {
   return {
-    error: { message: error.message, type: ERROR_TYPES[error.kind], param: null, code: error.code },
+    error: { message: error.message, type: ERROR_TYPES[error.kind], param: error.param ?? null, code: error.code },
     ...(error.details === undefined ? {} : { understudy: error.details }),
   };
 }

@@ -15,7 +15,7 @@ function parseEvents(text: string): unknown[] {
 describe('parseOpenAIRequest', () => {
   it('translates messages, tools and sampling fields into the internal shape', () => {
     const parsed = parseOpenAIRequest({
-      model: ' default ',
+      model: 'default',
       stream: true,
       stream_options: { include_usage: true },
       max_completion_tokens: 100,
@@ -49,18 +49,20 @@ describe('parseOpenAIRequest', () => {
     ]);
   });
 
+  const user = [{ role: 'user', content: 'x' }];
   it.each([
-    { body: 'text', message: 'must be a JSON object' },
-    { body: {}, message: 'messages: required' },
-    { body: { messages: [] }, message: 'messages: required' },
-    { body: { messages: [{ role: 'robot', content: 'x' }] }, message: 'messages[0].role' },
-    { body: { messages: [{ role: 'user', content: [{ type: null }] }] }, message: 'messages[0].content[0].type' },
-    { body: { messages: [{ role: 'user', content: 'x' }], temperature: 'hot' }, message: 'body.temperature' },
-    { body: { messages: [{ role: 'user', content: 'x' }], n: 2 }, message: 'n: only one choice' },
-    { body: { messages: [{ role: 'user', content: 'x' }], understudy: { fallbacks: 'x' } }, message: 'understudy.fallbacks' },
-    { body: { messages: [{ role: 'user', content: 'x' }], understudy: { fallback: [] } }, message: 'understudy.fallback: unknown field' },
-    { body: { messages: [{ role: 'user', content: 'x' }], model: 7 }, message: 'model: expected a string' },
-  ])('rejects a bad request with a 400 naming the field ($message)', ({ body, message }) => {
+    { body: 'text', message: 'must be a JSON object', param: undefined },
+    { body: {}, message: 'messages: required', param: 'messages' },
+    { body: { messages: [] }, message: 'messages: required', param: 'messages' },
+    { body: { messages: [{ role: 'robot', content: 'x' }] }, message: 'messages[0].role', param: 'messages[0].role' },
+    { body: { messages: [{ role: 'user', content: [{ type: null }] }] }, message: 'messages[0].content[0].type', param: 'messages[0].content[0].type' },
+    { body: { messages: user, temperature: 'hot' }, message: 'temperature: expected a number', param: 'temperature' },
+    { body: { messages: user, n: 2 }, message: 'n: only one choice', param: 'n' },
+    { body: { messages: user, understudy: { fallbacks: 'x' } }, message: 'understudy.fallbacks', param: 'understudy.fallbacks' },
+    { body: { messages: user, understudy: { fallback: [] } }, message: 'understudy.fallback: unknown field', param: 'understudy.fallback' },
+    { body: { messages: user, understudy: { 'a b': [] } }, message: 'understudy["a b"]: unknown field', param: 'understudy["a b"]' },
+    { body: { messages: user, model: 7 }, message: 'model: expected a string', param: 'model' },
+  ])('rejects a bad request with a 400 naming the field ($message) and param $param', ({ body, message, param }) => {
     let error: unknown;
     try {
       parseOpenAIRequest(body);
@@ -70,6 +72,8 @@ describe('parseOpenAIRequest', () => {
     expect(GatewayError.isInstance(error)).toBe(true);
     expect((error as GatewayError).status).toBe(400);
     expect((error as GatewayError).message).toContain(message);
+    expect((error as GatewayError).param).toBe(param);
+    expect((renderOpenAIError(error as GatewayError)['error'] as { param: unknown }).param).toBe(param ?? null);
   });
 
   it('reads no command when the last message is not the user’s', () => {

@@ -9,7 +9,7 @@ import type { ChatContent, ChatMessage, ChatReasoning, ChatRequest, ChatResponse
 import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
 import type { JsonRecord } from './read-fields.js';
-import { isRecord, optionalBoolean, optionalNumber, optionalString, readModelField, readUnderstudyExtension, requireRecord, requireString } from './read-fields.js';
+import { fieldError, isRecord, optionalBoolean, optionalNumber, optionalString, readModelField, readUnderstudyExtension, requireRecord, requireString } from './read-fields.js';
 
 /** The text parts of a content, joined without separator (images contribute nothing). */
 export function textOf(value: ChatContent): string {
@@ -26,7 +26,7 @@ export function textOf(value: ChatContent): string {
 export function readTools(body: JsonRecord, expected: string, readTool: (tool: JsonRecord, path: string) => ChatTool[]): ChatTool[] | undefined {
   const value = body['tools'];
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw invalidRequest(`tools: expected an array of ${expected}`);
+  if (!Array.isArray(value)) throw fieldError('tools', `expected an array of ${expected}`);
   return value.flatMap((entry, index) => {
     const path = `tools[${index}]`;
     return readTool(requireRecord(entry, path), path);
@@ -41,7 +41,7 @@ export function readTools(body: JsonRecord, expected: string, readTool: (tool: J
  */
 export function functionTool(record: JsonRecord, path: string, schemaKey: string): ChatTool {
   const parameters = record[schemaKey] ?? { type: 'object', properties: {} };
-  if (!isRecord(parameters)) throw invalidRequest(`${path}.${schemaKey}: expected a JSON Schema object`);
+  if (!isRecord(parameters)) throw fieldError(`${path}.${schemaKey}`, 'expected a JSON Schema object');
   const description = optionalString(record, 'description', path);
   const strict = optionalBoolean(record, 'strict', path);
   return {
@@ -84,15 +84,15 @@ export function openAIOutputFormat(format: JsonRecord, path: string, jsonSchema:
     case 'json_schema':
       return jsonSchema();
     default:
-      throw invalidRequest(`${path}.type: expected "text", "json_object" or "json_schema"`);
+      throw fieldError(`${path}.type`, 'expected "text", "json_object" or "json_schema"');
   }
 }
 
 /** The sampling options every dialect spells alike: `temperature` (0–2) and `top_p` (0–1). */
 export function sampling(body: JsonRecord): Pick<ChatOptions, 'temperature' | 'topP'> {
   return {
-    temperature: optionalNumber(body, 'temperature', 'body', { min: 0, max: 2 }),
-    topP: optionalNumber(body, 'top_p', 'body', { min: 0, max: 1 }),
+    temperature: optionalNumber(body, 'temperature', '', { min: 0, max: 2 }),
+    topP: optionalNumber(body, 'top_p', '', { min: 0, max: 1 }),
   };
 }
 
@@ -126,7 +126,7 @@ export function requestBody(body: unknown): JsonRecord {
 export function rawMessagesOf(body: JsonRecord): unknown[] {
   const rawMessages = body['messages'];
   if (!Array.isArray(rawMessages) || rawMessages.length === 0) {
-    throw invalidRequest('messages: required, a non-empty array of { role, content }', 'missing_messages');
+    throw fieldError('messages', 'required, a non-empty array of { role, content }', 'missing_messages');
   }
   return rawMessages;
 }
@@ -137,8 +137,8 @@ export function rawMessagesOf(body: JsonRecord): unknown[] {
  */
 export function openAICallerOptions(body: JsonRecord): Pick<ChatOptions, 'user' | 'topLogprobs'> {
   return {
-    user: optionalString(body, 'user', 'body') ?? optionalString(body, 'safety_identifier', 'body'),
-    topLogprobs: optionalNumber(body, 'top_logprobs', 'body', { integer: true, min: 0, max: 20 }),
+    user: optionalString(body, 'user', '') ?? optionalString(body, 'safety_identifier', ''),
+    topLogprobs: optionalNumber(body, 'top_logprobs', '', { integer: true, min: 0, max: 20 }),
   };
 }
 
@@ -159,7 +159,7 @@ function hasImage(messages: readonly ChatMessage[]): boolean {
 
 /** The parsed request of a body whose dialect-specific fields are `fields`. */
 export function parsedChatRequest(body: JsonRecord, fields: DialectFields): ParsedChatRequest {
-  const stream = optionalBoolean(body, 'stream', 'body') ?? false;
+  const stream = optionalBoolean(body, 'stream', '') ?? false;
   return {
     model: readModelField(body),
     chat: { ...fields.options, messages: fields.messages, stream },

@@ -1,8 +1,11 @@
 /**
  * Small readers for untrusted request JSON: each names the field path and the fix in its 400, so a client
- * sees exactly what to change (`messages[2].content[0].type: …`).
+ * sees exactly what to change (`messages[2].content[0].type: …`), and sends the path as OpenAI's `param`
+ * (docs/wire-mapping.md#errors). A path is written from the body's root (`''` is the body itself).
  */
+import type { GatewayError, GatewayErrorCode } from '../gateway-error.js';
 import { invalidRequest } from '../gateway-error.js';
+import { formatPath } from './untrusted.js';
 
 /** A JSON object (not an array, not null). */
 export type JsonRecord = Readonly<Record<string, unknown>>;
@@ -12,9 +15,33 @@ export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The path of `key` inside the value at `path` (`''`: the body itself). A key that is not a plain name (it came
+ * from the client) is quoted and cut as {@link formatPath} does.
+ *
+ * @example fieldPath('', 'temperature') // 'temperature'
+ * @example fieldPath('tools[0].function', 'name') // 'tools[0].function.name'
+ */
+export function fieldPath(path: string, key: string): string {
+  const shown = formatPath([key]);
+  if (path === '') return shown;
+  return shown.startsWith('[') ? `${path}${shown}` : `${path}.${shown}`;
+}
+
+/**
+ * The 400 about one body field: the message is `<field>: <problem>` and `param` is `field`, so the two cannot
+ * disagree. `problem` says what is wrong and the fix; it never quotes the field's value beyond
+ * `describeValue` (untrusted.ts).
+ *
+ * @example fieldError('messages', 'required, a non-empty array of { role, content }', 'missing_messages')
+ */
+export function fieldError(field: string, problem: string, code: GatewayErrorCode = 'invalid_request'): GatewayError {
+  return invalidRequest(`${field}: ${problem}`, code, field);
+}
+
 /** The value as an object. @throws {GatewayError} 400 naming `path`. */
 export function requireRecord(value: unknown, path: string): JsonRecord {
-  if (!isRecord(value)) throw invalidRequest(`${path}: expected an object`);
+  if (!isRecord(value)) throw fieldError(path, 'expected an object');
   return value;
 }
 
@@ -22,14 +49,14 @@ export function requireRecord(value: unknown, path: string): JsonRecord {
 export function optionalString(record: JsonRecord, key: string, path: string): string | undefined {
   const value = record[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidRequest(`${path}.${key}: expected a string`);
+  if (typeof value !== 'string') throw fieldError(fieldPath(path, key), 'expected a string');
   return value;
 }
 
 /** A required string. @throws {GatewayError} 400 when absent or not a string. */
 export function requireString(record: JsonRecord, key: string, path: string): string {
   const value = optionalString(record, key, path);
-  if (value === undefined) throw invalidRequest(`${path}.${key}: required string is missing`);
+  if (value === undefined) throw fieldError(fieldPath(path, key), 'required string is missing');
   return value;
 }
 
@@ -42,10 +69,11 @@ export function optionalNumber(
 ): number | undefined {
   const value = record[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidRequest(`${path}.${key}: expected a number`);
-  if (bounds.integer === true && !Number.isInteger(value)) throw invalidRequest(`${path}.${key}: expected an integer`);
-  if (bounds.min !== undefined && value < bounds.min) throw invalidRequest(`${path}.${key}: must be at least ${bounds.min}`);
-  if (bounds.max !== undefined && value > bounds.max) throw invalidRequest(`${path}.${key}: must be at most ${bounds.max}`);
+  const field = fieldPath(path, key);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw fieldError(field, 'expected a number');
+  if (bounds.integer === true && !Number.isInteger(value)) throw fieldError(field, 'expected an integer');
+  if (bounds.min !== undefined && value < bounds.min) throw fieldError(field, `must be at least ${bounds.min}`);
+  if (bounds.max !== undefined && value > bounds.max) throw fieldError(field, `must be at most ${bounds.max}`);
   return value;
 }
 
@@ -53,17 +81,17 @@ export function optionalNumber(
 export function optionalBoolean(record: JsonRecord, key: string, path: string): boolean | undefined {
   const value = record[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw invalidRequest(`${path}.${key}: expected true or false`);
+  if (typeof value !== 'boolean') throw fieldError(fieldPath(path, key), 'expected true or false');
   return value;
 }
 
-/** A stop list: one string or an array of strings. */
+/** A stop list: one string or an array of strings. @throws {GatewayError} 400 for anything else. */
 export function optionalStringList(record: JsonRecord, key: string, path: string): string[] | undefined {
   const value = record[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
   if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return [...(value as string[])];
-  throw invalidRequest(`${path}.${key}: expected a string or an array of strings`);
+  throw fieldError(fieldPath(path, key), 'expected a string or an array of strings');
 }
 
 /**
@@ -73,14 +101,14 @@ export function optionalStringList(record: JsonRecord, key: string, path: string
 export function readUnderstudyExtension(body: JsonRecord): { readonly fallbacks: readonly string[] | undefined } {
   const extension = body['understudy'];
   if (extension === undefined || extension === null) return { fallbacks: undefined };
-  if (!isRecord(extension)) throw invalidRequest('understudy: expected an object such as { "fallbacks": ["anthropic/claude-sonnet-4-5"] }');
+  if (!isRecord(extension)) throw fieldError('understudy', 'expected an object such as { "fallbacks": ["anthropic/claude-sonnet-4-5"] }');
   for (const key of Object.keys(extension)) {
-    if (key !== 'fallbacks') throw invalidRequest(`understudy.${key}: unknown field; the extension accepts only "fallbacks"`);
+    if (key !== 'fallbacks') throw fieldError(fieldPath('understudy', key), 'unknown field; the extension accepts only "fallbacks"');
   }
   const fallbacks = extension['fallbacks'];
   if (fallbacks === undefined || fallbacks === null) return { fallbacks: undefined };
   if (!Array.isArray(fallbacks) || !fallbacks.every((entry) => typeof entry === 'string' && entry.trim() !== '')) {
-    throw invalidRequest('understudy.fallbacks: expected an array of "provider/model" strings or aliases ([] disables fallback)');
+    throw fieldError('understudy.fallbacks', 'expected an array of "provider/model" strings or aliases ([] disables fallback)');
   }
   return { fallbacks: fallbacks.map((entry: string) => entry.trim()) };
 }
@@ -89,7 +117,7 @@ export function readUnderstudyExtension(body: JsonRecord): { readonly fallbacks:
 export function readModelField(body: JsonRecord): string | undefined {
   const value = body['model'];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidRequest('model: expected a string such as "default" or "openai/gpt-4o"', 'invalid_model');
+  if (typeof value !== 'string') throw fieldError('model', 'expected a string such as "default" or "openai/gpt-4o"', 'invalid_model');
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
 }

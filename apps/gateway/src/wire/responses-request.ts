@@ -5,11 +5,11 @@
  * files, built-in tools) are left out.
  */
 import type { ChatContent, ChatContentPart, ChatMessage, ChatResponseFormat, ChatTool, ChatToolChoice } from '@understudy/providers';
-import { invalidRequest } from '../gateway-error.js';
 import type { ParsedChatRequest } from './dialect.js';
 import { functionTool, jsonSchemaFormat, openAICallerOptions, openAIOutputFormat, parsedChatRequest, readTools, reasoningEffort, requestBody, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
-import { isRecord, optionalBoolean, optionalNumber, optionalString, requireRecord, requireString } from './read-fields.js';
+import { fieldError, isRecord, optionalBoolean, optionalNumber, optionalString, requireRecord, requireString } from './read-fields.js';
+import { describeValue } from './untrusted.js';
 
 function contentPart(value: unknown, path: string): ChatContentPart[] {
   const part = requireRecord(value, path);
@@ -27,14 +27,14 @@ function contentPart(value: unknown, path: string): ChatContentPart[] {
       return url === undefined ? [] : [{ kind: 'image', source: { kind: 'url', url }, ...(detail === undefined ? {} : { detail }) }];
     }
     default:
-      if (typeof part['type'] !== 'string') throw invalidRequest(`${path}.type: expected a part type such as "input_text"`);
+      if (typeof part['type'] !== 'string') throw fieldError(`${path}.type`, 'expected a part type such as "input_text"');
       return [];
   }
 }
 
 function content(value: unknown, path: string): ChatContent {
   if (typeof value === 'string') return value;
-  if (!Array.isArray(value)) throw invalidRequest(`${path}: expected a string or an array of content parts`);
+  if (!Array.isArray(value)) throw fieldError(path, 'expected a string or an array of content parts');
   const parts = value.flatMap((part, index) => contentPart(part, `${path}[${index}]`));
   return parts.length === 1 && parts[0]?.kind === 'text' ? parts[0].text : parts;
 }
@@ -59,8 +59,8 @@ function addItem(messages: ChatMessage[], value: unknown, path: string): void {
     return;
   }
   if (type !== 'message') {
-    if (type === 'item_reference') throw invalidRequest(`${path}: item references need stored items; this gateway stores none, send the item itself`);
-    if (typeof type !== 'string') throw invalidRequest(`${path}.type: expected an item type such as "message" or "function_call"`);
+    if (type === 'item_reference') throw fieldError(path, 'item references need stored items; this gateway stores none, send the item itself');
+    if (typeof type !== 'string') throw fieldError(`${path}.type`, 'expected an item type such as "message" or "function_call"');
     return;
   }
   const role = item['role'];
@@ -77,7 +77,7 @@ function addItem(messages: ChatMessage[], value: unknown, path: string): void {
       messages.push({ role: 'assistant', content: body });
       return;
     default:
-      throw invalidRequest(`${path}.role: "${String(role)}" is not supported; use system, developer, user or assistant`);
+      throw fieldError(`${path}.role`, `${describeValue(role)} is not supported; use system, developer, user or assistant`);
   }
 }
 
@@ -93,7 +93,7 @@ function toolChoice(body: JsonRecord): ChatToolChoice | undefined {
   if (value === undefined || value === null) return undefined;
   if (value === 'auto' || value === 'none' || value === 'required') return value;
   if (isRecord(value) && value['type'] === 'function' && typeof value['name'] === 'string') return { name: value['name'] };
-  throw invalidRequest('tool_choice: expected "auto", "none", "required" or { type: "function", name }');
+  throw fieldError('tool_choice', 'expected "auto", "none", "required" or { type: "function", name }');
 }
 
 function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
@@ -116,17 +116,17 @@ export function parseResponsesRequest(raw: unknown): ParsedChatRequest {
   const body = requestBody(raw);
   for (const key of ['previous_response_id', 'conversation'] as const) {
     if (body[key] !== undefined && body[key] !== null) {
-      throw invalidRequest(`${key}: this gateway stores no responses (store: false); send the whole conversation in "input"`, 'unsupported_stored_state');
+      throw fieldError(key, 'this gateway stores no responses (store: false); send the whole conversation in "input"', 'unsupported_stored_state');
     }
   }
   const messages: ChatMessage[] = [];
-  const instructions = optionalString(body, 'instructions', 'body');
+  const instructions = optionalString(body, 'instructions', '');
   if (instructions !== undefined && instructions !== '') messages.push({ role: 'system', content: instructions });
   const input = body['input'];
   if (typeof input === 'string') messages.push({ role: 'user', content: input });
   else if (Array.isArray(input)) input.forEach((item, index) => addItem(messages, item, `input[${index}]`));
-  else throw invalidRequest('input: required, a string or an array of input items', 'missing_input');
-  if (!messages.some((message) => message.role !== 'system')) throw invalidRequest('input: has no message to answer', 'missing_input');
+  else throw fieldError('input', 'required, a string or an array of input items', 'missing_input');
+  if (!messages.some((message) => message.role !== 'system')) throw fieldError('input', 'has no message to answer', 'missing_input');
   const last = messages.at(-1);
   const reasoning = body['reasoning'];
   return parsedChatRequest(body, {
@@ -137,10 +137,10 @@ export function parseResponsesRequest(raw: unknown): ParsedChatRequest {
       tools: tools(body),
       toolChoice: toolChoice(body),
       ...sampling(body),
-      maxTokens: optionalNumber(body, 'max_output_tokens', 'body', { integer: true, min: 1 }),
+      maxTokens: optionalNumber(body, 'max_output_tokens', '', { integer: true, min: 1 }),
       responseFormat: responseFormat(body),
       reasoning: reasoningEffort(isRecord(reasoning) ? optionalString(reasoning, 'effort', 'reasoning') : undefined),
-      parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', 'body'),
+      parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', ''),
       ...openAICallerOptions(body),
     },
   });

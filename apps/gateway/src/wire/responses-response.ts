@@ -91,12 +91,12 @@ type OpenItem =
 
 /**
  * The fields of a Responses stream's `error` event (`{ type: 'error', code, message, param }`, beside its
- * `sequence_number`) for a gateway error: the OpenAI error's code and message. Used by the gateway's own
+ * `sequence_number`) for a gateway error: the OpenAI error's code, message and param. Used by the gateway's own
  * Responses stream and by a relayed same-format one, so a client's SDK sees the same error event from both.
  */
-export function responsesErrorFields(error: GatewayError): { readonly code: unknown; readonly message: unknown; readonly param: null } {
+export function responsesErrorFields(error: GatewayError): { readonly code: unknown; readonly message: unknown; readonly param: unknown } {
   const body = renderOpenAIError(error)['error'] as Record<string, unknown>;
-  return { code: body['code'] ?? null, message: body['message'], param: null };
+  return { code: body['code'] ?? null, message: body['message'], param: body['param'] ?? null };
 }
 
 /** The SSE encoder of one Responses streamed answer. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../gateway-error.js';
 import { responsesDialect } from './dialects.js';
+import { parseResponsesRequest } from './responses-request.js';
 
 const meta = { id: 'resp_1', model: 'openai/gpt-x', createdSeconds: 100 };
 
@@ -23,5 +24,32 @@ describe('a Responses stream that fails', () => {
     const encoder = responsesDialect.createStreamEncoder(meta, { usage: false, native });
     const last = events(encoder.error(limited)).at(-1);
     expect(last).toMatchObject({ type: 'error', code: 'rate_limit', message: 'all models are rate-limited', param: null });
+  });
+});
+
+describe('parseResponsesRequest', () => {
+  it.each([
+    { body: {}, message: 'input: required', param: 'input', code: 'missing_input' },
+    { body: { input: [] }, message: 'input: has no message to answer', param: 'input', code: 'missing_input' },
+    { body: { input: [{ role: { toString: null }, content: 'x' }] }, message: 'input[0].role: an object is not supported', param: 'input[0].role', code: 'invalid_request' },
+  ])('refuses $message with a 400 whose param is $param', ({ body, message, param, code }) => {
+    let error: unknown;
+    try {
+      parseResponsesRequest(body);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(GatewayError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ status: 400, code, param });
+    expect((error as GatewayError).message).toContain(message);
+  });
+
+  it.each([
+    ['the gateway-encoded stream', false],
+    ['a relayed same-format stream', true],
+  ])('%s carries the param of an error about one field', (_name, native) => {
+    const encoder = responsesDialect.createStreamEncoder(meta, { usage: false, native });
+    const last = events(encoder.error(new GatewayError(400, 'invalid_request', 'input: bad', { param: 'input' }))).at(-1);
+    expect(last).toMatchObject({ type: 'error', param: 'input' });
   });
 });

@@ -25,6 +25,11 @@ describe('checkJsonDepth', () => {
     const error = caught(() => checkJsonDepth({ a: nestedArrays(MAX_JSON_DEPTH) }));
     expect(error).toMatchObject({ status: 400, code: 'nesting_too_deep' });
     expect(error.message).toMatch(/^a\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]…: nested deeper than 100 levels/);
+    expect(error.param).toBe('a[0][0][0][0][0][0][0]…');
+  });
+
+  it('names no param when the body itself is too deep', () => {
+    expect(caught(() => checkJsonDepth(nestedArrays(5), 0)).param).toBeUndefined();
   });
 
   it('walks 1,000,000 levels without overflowing the stack', () => {

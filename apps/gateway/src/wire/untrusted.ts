@@ -41,8 +41,15 @@ function tooDeep(value: unknown, remaining: number): (string | number)[] | undef
   return undefined;
 }
 
-/** `tools[0].function.parameters…`: a readable field path, cut after a few segments. */
-function formatPath(segments: readonly (string | number)[]): string {
+/**
+ * A readable field path from segments (`tools[0].function.parameters`), safe to show and to send as OpenAI's
+ * `param` whatever the keys hold: a key that is not a plain name is shown in JSON quotes and cut at 40
+ * characters (`["a b"]`), and the path is cut with `…` after 8 segments.
+ *
+ * @example formatPath(['tools', 0, 'function']) // 'tools[0].function'
+ * @example formatPath(['x y']) // '["x y"]'
+ */
+export function formatPath(segments: readonly (string | number)[]): string {
   let text = '';
   for (const segment of segments.slice(0, SHOWN_SEGMENTS)) {
     if (typeof segment === 'number') text += `[${segment}]`;
@@ -62,10 +69,11 @@ function formatPath(segments: readonly (string | number)[]): string {
 export function checkJsonDepth(body: unknown, maxDepth = MAX_JSON_DEPTH): void {
   const segments = tooDeep(body, maxDepth);
   if (segments === undefined) return;
-  const field = segments.length === 0 ? 'the request body' : formatPath(segments);
+  const field = segments.length === 0 ? undefined : formatPath(segments);
   throw invalidRequest(
-    `${field}: nested deeper than ${maxDepth} levels of objects and arrays, more than the gateway accepts; flatten it (e.g. move repeated schemas into $defs)`,
+    `${field ?? 'the request body'}: nested deeper than ${maxDepth} levels of objects and arrays, more than the gateway accepts; flatten it (e.g. move repeated schemas into $defs)`,
     'nesting_too_deep',
+    field,
   );
 }
 
