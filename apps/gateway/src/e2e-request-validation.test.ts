@@ -1,9 +1,10 @@
 /**
  * End to end against the built gateway process, through the official `openai` and `@anthropic-ai/sdk` clients:
- * request validation answers as the real APIs do (issue 20): OpenAI error bodies name the field they are about
- * in `param` (docs/wire-mapping.md#errors). None of these reaches an upstream, and no error quotes the request's
- * content or key.
+ * request fields the real APIs refuse are refused the same way (issue 20) — an empty or blank `model` — and OpenAI error bodies name
+ * the field they are about in `param` (docs/wire-mapping.md#errors). None of these reaches an upstream, and no
+ * error quotes the request's content or key.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fixture } from './test-support/e2e-fixture.js';
@@ -11,6 +12,7 @@ import { startFixture } from './test-support/e2e-fixture.js';
 
 let fixture: Fixture;
 let openai: OpenAI;
+let anthropic: Anthropic;
 
 /** What a message carries, to show that no error quotes it. */
 const MARKER = 'content-marker-7f3a';
@@ -20,6 +22,7 @@ const CLIENT_KEY = 'sk-client-key-never-echoed-5b21';
 beforeAll(async () => {
   fixture = await startFixture();
   openai = new OpenAI({ baseURL: `${fixture.gateway.url}/v1`, apiKey: CLIENT_KEY, maxRetries: 0 });
+  anthropic = new Anthropic({ baseURL: fixture.gateway.url, apiKey: CLIENT_KEY, maxRetries: 0 });
 });
 
 afterAll(async () => {
@@ -48,6 +51,16 @@ async function openAIFailure(call: () => Promise<unknown>): Promise<{ status: nu
   expect(error).toBeInstanceOf(OpenAI.APIError);
   const apiError = error as InstanceType<typeof OpenAI.APIError>;
   return { status: apiError.status ?? 0, type: apiError.type, param: apiError.param, code: apiError.code, message: apiError.message, body: JSON.stringify(apiError.error) };
+}
+
+/** An Anthropic SDK error: status, the body's `error.type` and `error.message`. */
+async function anthropicFailure(call: () => Promise<unknown>): Promise<{ status: number; type: unknown; message: unknown; body: string }> {
+  const error = await rejection(call);
+  expect(error).toBeInstanceOf(Anthropic.APIError);
+  const apiError = error as InstanceType<typeof Anthropic.APIError>;
+  const body = apiError.error as { type?: unknown; error?: { type?: unknown; message?: unknown } } | undefined;
+  expect(body?.type).toBe('error');
+  return { status: apiError.status ?? 0, type: body?.error?.type, message: body?.error?.message, body: JSON.stringify(body) };
 }
 
 /** The raw answer of a POST with a JSON body. */
@@ -100,5 +113,71 @@ describe('param names the field an OpenAI-format error is about', () => {
     expect(await response.json()).toMatchObject({ error: { param: null, code: 'invalid_json' } });
     const unknown = await openAIFailure(() => openai.chat.completions.create({ model: 'nobody/none', messages: user }));
     expect(unknown).toMatchObject({ status: 404, param: null, code: 'model_not_found' });
+  });
+});
+
+describe('an empty or blank model', () => {
+  it.each([
+    ['empty', '', 'model: must not be empty; name "default", an agent id, a configured alias or "provider/model"'],
+    ['blank', ' \t ', 'model: must not be only whitespace; name "default"'],
+  ])('%s: chat completions answers 400 invalid_request_error, param "model"', async (_name, model, message) => {
+    const failure = await openAIFailure(() => openai.chat.completions.create({ model, messages: user }));
+    expect(failure).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'model', code: 'invalid_model' });
+    expect(failure.message).toContain(message);
+    expectNothingEchoed(failure.body);
+    expect(await fixture.emulator.requests()).toEqual([]);
+  });
+
+  it('empty: the exact OpenAI-shaped body', async () => {
+    const { status, json } = await post('/v1/chat/completions', { model: '', messages: user });
+    expect(status).toBe(400);
+    expect(json).toEqual({
+      error: {
+        message: 'model: must not be empty; name "default", an agent id, a configured alias or "provider/model" (GET /v1/models lists them), or leave the field out for "default"',
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'invalid_model',
+      },
+    });
+  });
+
+  it.each(['', '   '])('%j: the Responses API answers 400 with param "model", streamed or not', async (model) => {
+    for (const stream of [false, true]) {
+      const failure = await openAIFailure(() => openai.responses.create({ model, input: `hi ${MARKER}`, stream }));
+      expect(failure).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'model', code: 'invalid_model' });
+      expect(failure.message).toMatch(/^400 model: must not be/);
+      expectNothingEchoed(failure.body);
+    }
+    expect(await fixture.emulator.requests()).toEqual([]);
+  });
+
+  it.each(['', '  '])('%j: Anthropic messages answers 400 invalid_request_error naming model', async (model) => {
+    const failure = await anthropicFailure(() => anthropic.messages.create({ model, max_tokens: 16, messages: user }));
+    expect(failure).toMatchObject({ status: 400, type: 'invalid_request_error' });
+    expect(failure.message).toMatch(/^model: must not be (empty|only whitespace); name "default"/);
+    expectNothingEchoed(failure.body);
+    expect(await fixture.emulator.requests()).toEqual([]);
+  });
+
+  it.each([' default ', ' claude ', 'anthropic/claude-b\n', '\tcoder'])('%j is not trimmed: a 404 model_not_found that says so, in every dialect', async (model) => {
+    const fix = `model ${JSON.stringify(model)} is not available: the name is not trimmed; send ${JSON.stringify(model.trim())} without the surrounding whitespace. Valid models: "default"`;
+    const chat = await openAIFailure(() => openai.chat.completions.create({ model, messages: user }));
+    expect(chat).toMatchObject({ status: 404, type: 'not_found_error', param: null, code: 'model_not_found' });
+    expect(chat.message).toContain(fix);
+    const responses = await openAIFailure(() => openai.responses.create({ model, input: 'hi' }));
+    expect(responses).toMatchObject({ status: 404, type: 'not_found_error', code: 'model_not_found' });
+    const messages = await anthropicFailure(() => anthropic.messages.create({ model, max_tokens: 16, messages: user }));
+    expect(messages).toMatchObject({ status: 404, type: 'not_found_error' });
+    expect(messages.message).toContain(fix);
+    expectNothingEchoed(chat.body + responses.body + messages.body);
+    expect(await fixture.emulator.requests()).toEqual([]);
+  });
+
+  it('"default" and an absent model still run the configured chain', async () => {
+    const named = await openai.chat.completions.create({ model: 'default', messages: user });
+    expect(named.model).toBe('openai/gpt-a');
+    const absent = await post('/v1/chat/completions', { messages: user });
+    expect(absent.status).toBe(200);
+    expect(absent.json).toMatchObject({ model: 'openai/gpt-a' });
   });
 });

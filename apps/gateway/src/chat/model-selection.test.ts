@@ -70,10 +70,18 @@ describe('checkFallbacksOverride', () => {
     expect(thrown(() => checkFallbacksOverride(['nope'], config)).status).toBe(400);
   });
 
-  it('reads an alias with surrounding spaces like the session commands and the chain builder do (one resolver, issue 13)', () => {
+  it('reads a fallback alias with surrounding spaces like the session commands and the chain builder do (one resolver, issue 13)', () => {
     expect(checkFallbacksOverride([' Claude '], config)).toEqual([{ provider: 'anthropic', model: 'claude-b' }]);
-    expect(resolveRequestSelection(' claude ', config, 'main')).toEqual({ kind: 'explicit', agentId: 'main', ref: { provider: 'anthropic', model: 'claude-b' } });
     expect(thrown(() => resolveRequestSelection(' nope ', config, 'main')).code).toBe('model_not_found');
+  });
+
+  it('matches the request model as sent, as the OpenAI and Anthropic APIs do: surrounding whitespace is a 404 that says so (issue 20)', () => {
+    expect(resolveRequestSelection('Claude', config, 'main')).toEqual({ kind: 'explicit', agentId: 'main', ref: { provider: 'anthropic', model: 'claude-b' } });
+    for (const model of [' claude ', ' default ', 'main\n', '\topenai/gpt-a']) {
+      const error = thrown(() => resolveRequestSelection(model, config, 'main'));
+      expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
+      expect(error.message).toContain(`model ${JSON.stringify(model)} is not available: the name is not trimmed; send ${JSON.stringify(model.trim())}`);
+    }
   });
 });
 

@@ -80,7 +80,8 @@ function notFound(config: UnderstudyConfig, what: string): GatewayError {
 /**
  * Resolves the `model` field of a request for the agent named by `x-understudy-agent` (`headerAgentId`).
  *
- * @throws {GatewayError} 404 (`model_not_found`, `agent_not_found`) listing what is valid.
+ * @throws {GatewayError} 404 (`model_not_found`, `agent_not_found`) listing what is valid; a `model` with
+ *   surrounding whitespace names nothing (it is not trimmed) and its 404 says so.
  * @example resolveRequestSelection('default', config, 'main') // { kind: 'configured', agentId: 'main' }
  * @example resolveRequestSelection('openai/gpt-4o', config, 'main') // { kind: 'explicit', agentId: 'main', ref: openai/gpt-4o }
  */
@@ -92,6 +93,12 @@ export function resolveRequestSelection(model: string | undefined, config: Under
     });
   }
   if (model === undefined || model.toLowerCase() === 'default') return { kind: 'configured', agentId: headerAgentId };
+  // The field is matched as sent, as the OpenAI and Anthropic APIs match it (docs/contracts.md#gateway); the
+  // lookup below would trim an alias or ref.
+  const trimmed = model.trim();
+  if (trimmed !== model) {
+    throw notFound(config, `model ${describeValue(model)} is not available: the name is not trimmed; send ${describeValue(trimmed)} without the surrounding whitespace`);
+  }
   if (agents.includes(model)) return { kind: 'configured', agentId: model };
   const ref = lookupModelRef(model, config.agents);
   // The name as JSON text (surrounding whitespace and control characters show), a long one cut at 60 characters.

@@ -11,7 +11,10 @@ export type DialectId = 'openai' | 'anthropic' | 'responses';
 
 /** A client request, parsed and validated. */
 export interface ParsedChatRequest {
-  /** The `model` field, trimmed; `undefined` when absent or blank (then the agent's configured chain runs). */
+  /**
+   * The `model` field as sent (never trimmed; an empty or blank one is a 400); `undefined` when absent or null
+   * (then the agent's configured chain runs).
+   */
   readonly model: string | undefined;
   /** The request in the internal shape; `model` is filled in per candidate. */
   readonly chat: Omit<ChatRequest, 'model'>;

@@ -62,6 +62,8 @@ describe('parseOpenAIRequest', () => {
     { body: { messages: user, understudy: { fallback: [] } }, message: 'understudy.fallback: unknown field', param: 'understudy.fallback' },
     { body: { messages: user, understudy: { 'a b': [] } }, message: 'understudy["a b"]: unknown field', param: 'understudy["a b"]' },
     { body: { messages: user, model: 7 }, message: 'model: expected a string', param: 'model' },
+    { body: { messages: user, model: '' }, message: 'model: must not be empty; name "default"', param: 'model' },
+    { body: { messages: user, model: ' \t ' }, message: 'model: must not be only whitespace', param: 'model' },
   ])('rejects a bad request with a 400 naming the field ($message) and param $param', ({ body, message, param }) => {
     let error: unknown;
     try {
@@ -74,6 +76,11 @@ describe('parseOpenAIRequest', () => {
     expect((error as GatewayError).message).toContain(message);
     expect((error as GatewayError).param).toBe(param);
     expect((renderOpenAIError(error as GatewayError)['error'] as { param: unknown }).param).toBe(param ?? null);
+  });
+
+  it('keeps the model field as sent: surrounding whitespace is not trimmed away', () => {
+    expect(parseOpenAIRequest({ messages: user, model: ' default ' }).model).toBe(' default ');
+    expect(parseOpenAIRequest({ messages: user }).model).toBeUndefined();
   });
 
   it('reads no command when the last message is not the user’s', () => {

@@ -113,11 +113,24 @@ export function readUnderstudyExtension(body: JsonRecord): { readonly fallbacks:
   return { fallbacks: fallbacks.map((entry: string) => entry.trim()) };
 }
 
-/** The `model` field, trimmed, `undefined` when absent or blank. */
+/** What a `model` field may name, for its 400s. */
+const MODEL_NAMES = 'name "default", an agent id, a configured alias or "provider/model" (GET /v1/models lists them)';
+
+/**
+ * The `model` field as sent: never trimmed, as the OpenAI and Anthropic APIs do not trim it (`" default "` is
+ * no name of `default`, docs/contracts.md#gateway). `undefined` when absent or null: the agent's configured chain
+ * runs, as for `default`.
+ *
+ * @throws {GatewayError} 400 `invalid_model` (`param: "model"`) when it is not a string, is empty, or is only
+ *   whitespace.
+ * @example readModelField({ model: 'default' }) // 'default'
+ * @example readModelField({ model: '' }) // throws 400 "model: must not be empty; name \"default\", …"
+ */
 export function readModelField(body: JsonRecord): string | undefined {
   const value = body['model'];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw fieldError('model', 'expected a string such as "default" or "openai/gpt-4o"', 'invalid_model');
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
+  if (value === '') throw fieldError('model', `must not be empty; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
+  if (value.trim() === '') throw fieldError('model', `must not be only whitespace; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
+  return value;
 }

@@ -31,6 +31,7 @@ describe('parseResponsesRequest', () => {
   it.each([
     { body: {}, message: 'input: required', param: 'input', code: 'missing_input' },
     { body: { input: [] }, message: 'input: has no message to answer', param: 'input', code: 'missing_input' },
+    { body: { input: 'hi', model: '' }, message: 'model: must not be empty', param: 'model', code: 'invalid_model' },
     { body: { input: [{ role: { toString: null }, content: 'x' }] }, message: 'input[0].role: an object is not supported', param: 'input[0].role', code: 'invalid_request' },
   ])('refuses $message with a 400 whose param is $param', ({ body, message, param, code }) => {
     let error: unknown;
