@@ -1,6 +1,7 @@
 /**
  * End to end against the built gateway process, through the official `openai` and `@anthropic-ai/sdk` clients:
- * request fields the real APIs refuse are refused the same way (issue 20) — an empty or blank `model` — and OpenAI error bodies name
+ * request fields the real APIs refuse are refused the same way (issue 20) — an empty or blank `model`, an empty
+ * Responses `input` — and OpenAI error bodies name
  * the field they are about in `param` (docs/wire-mapping.md#errors). None of these reaches an upstream, and no
  * error quotes the request's content or key.
  */
@@ -179,5 +180,22 @@ describe('an empty or blank model', () => {
     const absent = await post('/v1/chat/completions', { messages: user });
     expect(absent.status).toBe(200);
     expect(absent.json).toMatchObject({ model: 'openai/gpt-a' });
+  });
+});
+
+describe('an empty Responses input', () => {
+  it('answers 400 invalid_request_error with param "input", streamed or not, with no upstream call', async () => {
+    for (const stream of [false, true]) {
+      const failure = await openAIFailure(() => openai.responses.create({ model: 'default', input: '', instructions: `be brief ${MARKER}`, stream }));
+      expect(failure).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'input', code: 'missing_input' });
+      expect(failure.message).toContain('input: empty string; expected a string with at least 1 character');
+      expectNothingEchoed(failure.body);
+    }
+    expect(await fixture.emulator.requests()).toEqual([]);
+  });
+
+  it('an input of whitespace is text and is answered, as OpenAI does', async () => {
+    const answer = await openai.responses.create({ model: 'default', input: ' ' });
+    expect(answer.status).toBe('completed');
   });
 });

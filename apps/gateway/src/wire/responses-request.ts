@@ -108,7 +108,7 @@ function responseFormat(body: JsonRecord): ChatResponseFormat | undefined {
 /**
  * Parses a Responses API body.
  *
- * @throws {GatewayError} 400 for a non-object body, a missing `input`, `previous_response_id` / `conversation`
+ * @throws {GatewayError} 400 for a non-object body, a missing or empty `input`, `previous_response_id` / `conversation`
  *   (nothing is stored), or a malformed field.
  * @example parseResponsesRequest({ model: 'default', input: 'hi' }).lastUserText // 'hi'
  */
@@ -123,6 +123,8 @@ export function parseResponsesRequest(raw: unknown): ParsedChatRequest {
   const instructions = optionalString(body, 'instructions', '');
   if (instructions !== undefined && instructions !== '') messages.push({ role: 'system', content: instructions });
   const input = body['input'];
+  // OpenAI's own 400 for an empty text input (docs/wire-mapping.md#responses); whitespace is text.
+  if (input === '') throw fieldError('input', 'empty string; expected a string with at least 1 character (the text to answer) or an array of input items', 'missing_input');
   if (typeof input === 'string') messages.push({ role: 'user', content: input });
   else if (Array.isArray(input)) input.forEach((item, index) => addItem(messages, item, `input[${index}]`));
   else throw fieldError('input', 'required, a string or an array of input items', 'missing_input');

@@ -29,6 +29,7 @@ describe('a Responses stream that fails', () => {
 
 describe('parseResponsesRequest', () => {
   it.each([
+    { body: { input: '' }, message: 'input: empty string', param: 'input', code: 'missing_input' },
     { body: {}, message: 'input: required', param: 'input', code: 'missing_input' },
     { body: { input: [] }, message: 'input: has no message to answer', param: 'input', code: 'missing_input' },
     { body: { input: 'hi', model: '' }, message: 'model: must not be empty', param: 'model', code: 'invalid_model' },
@@ -43,6 +44,10 @@ describe('parseResponsesRequest', () => {
     expect(GatewayError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 400, code, param });
     expect((error as GatewayError).message).toContain(message);
+  });
+
+  it('takes an input of whitespace as text, as OpenAI does', () => {
+    expect(parseResponsesRequest({ input: ' ' }).chat.messages).toEqual([{ role: 'user', content: ' ' }]);
   });
 
   it.each([
