@@ -1,7 +1,7 @@
 /**
  * End to end against the built gateway process, through the official `openai` and `@anthropic-ai/sdk` clients:
  * request fields the real APIs refuse are refused the same way (issue 20) — an empty or blank `model`, an empty
- * Responses `input` — and OpenAI error bodies name
+ * Responses `input`, a top-level field the Anthropic Messages API does not take — and OpenAI error bodies name
  * the field they are about in `param` (docs/wire-mapping.md#errors). None of these reaches an upstream, and no
  * error quotes the request's content or key.
  */
@@ -197,5 +197,72 @@ describe('an empty Responses input', () => {
   it('an input of whitespace is text and is answered, as OpenAI does', async () => {
     const answer = await openai.responses.create({ model: 'default', input: ' ' });
     expect(answer.status).toBe('completed');
+  });
+});
+
+describe('a top-level field the Anthropic Messages API does not take', () => {
+  /** A Messages request with `extra` on top, as a client that sends OpenAI's fields would. */
+  function withExtra(extra: Record<string, unknown>): Anthropic.MessageCreateParamsNonStreaming {
+    return { model: 'anthropic/claude-b', max_tokens: 16, messages: user, ...extra } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+  }
+
+  const REMOVE = 'the Anthropic Messages API has no such field; remove it';
+  it.each([
+    { field: 'n', value: 2, fix: 'Anthropic answers with one message per request; send the request again for another' },
+    { field: 'frequency_penalty', value: 0.5, fix: REMOVE },
+    { field: 'presence_penalty', value: 0.5, fix: REMOVE },
+    { field: 'response_format', value: { type: 'json_schema', json_schema: { name: 'x', schema: { description: MARKER } } }, fix: 'use output_config.format ({ "type": "json_schema", "schema": … })' },
+    { field: 'logprobs', value: true, fix: REMOVE },
+    { field: 'stop', value: ['END'], fix: 'use stop_sequences' },
+  ])('$field: 400 invalid_request_error "$field: Extra inputs are not permitted", no upstream call', async ({ field, value, fix }) => {
+    const failure = await anthropicFailure(() => anthropic.messages.create(withExtra({ [field]: value })));
+    expect(failure).toMatchObject({ status: 400, type: 'invalid_request_error' });
+    expect(failure.message).toBe(`${field}: Extra inputs are not permitted (${fix})`);
+    expectNothingEchoed(failure.body);
+    expect(await fixture.emulator.requests()).toEqual([]);
+  });
+
+  it('streamed and count_tokens requests are refused alike', async () => {
+    const stream = await anthropicFailure(() => anthropic.messages.create({ ...withExtra({ seed: 1 }), stream: true }));
+    expect(stream).toMatchObject({ status: 400, type: 'invalid_request_error', message: 'seed: Extra inputs are not permitted (the Anthropic Messages API has no such field; remove it)' });
+    const count = await post('/v1/messages/count_tokens', { model: 'anthropic/claude-b', messages: user, logit_bias: {} });
+    expect(count.status).toBe(400);
+    expect(count.json).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'logit_bias: Extra inputs are not permitted (the Anthropic Messages API has no such field; remove it)' } });
+    expect(await fixture.emulator.requests()).toEqual([]);
+  });
+
+  it('a field name that is not a plain name is shown quoted and cut, never whole', async () => {
+    const key = `${MARKER}-${'x'.repeat(200)}`;
+    const { status, text } = await post('/v1/messages', { model: 'anthropic/claude-b', max_tokens: 16, messages: user, [key]: 1 });
+    expect(status).toBe(400);
+    expect(text).not.toContain('x'.repeat(41));
+    expect(JSON.parse(text)).toMatchObject({ error: { message: expect.stringMatching(/^\["content-marker-7f3a-x+…"\]: Extra inputs are not permitted/) } });
+  });
+
+  it('the fields the Messages API does take are accepted and reach a same-format upstream as sent', async () => {
+    const answer = await anthropic.messages.create({
+      model: 'anthropic/claude-b',
+      max_tokens: 2048,
+      messages: user,
+      system: 'be brief',
+      metadata: { user_id: 'user-1' },
+      stop_sequences: ['END'],
+      temperature: 1,
+      top_k: 5,
+      tools: [{ name: 'lookup', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'auto' },
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      service_tier: 'auto',
+    });
+    expect(answer.type).toBe('message');
+    const [request] = (await fixture.emulator.requests()).filter((entry) => entry.api === 'anthropic-messages');
+    expect(request?.body).toMatchObject({
+      metadata: { user_id: 'user-1' },
+      stop_sequences: ['END'],
+      top_k: 5,
+      tool_choice: { type: 'auto' },
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      service_tier: 'auto',
+    });
   });
 });

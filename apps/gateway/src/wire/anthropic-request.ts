@@ -2,13 +2,14 @@
  * Anthropic messages request → the internal chat shape (the table in docs/wire-mapping.md). `tool_result`
  * blocks in a user turn become tool messages (followed by the rest of the turn as a user message); `thinking`
  * blocks of earlier answers, documents, server tools and cache hints have no counterpart in the other formats and
- * are left out of the internal shape (a same-format upstream gets them anyway, from the body as sent).
+ * are left out of the internal shape (a same-format upstream gets them anyway, from the body as sent). A
+ * top-level field the Messages API does not take is a 400, as Anthropic answers it.
  */
 import type { ChatContentPart, ChatImageSource, ChatMessage, ChatReasoning, ChatResponseFormat, ChatTool, ChatToolCall, ChatToolChoice } from '@understudy/providers';
 import type { ParsedChatRequest } from './dialect.js';
 import { functionTool, parsedChatRequest, rawMessagesOf, readTools, requestBody, sampling, textOf } from './parsed-request.js';
 import type { JsonRecord } from './read-fields.js';
-import { fieldError, isRecord, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
+import { fieldError, fieldPath, isRecord, optionalNumber, optionalString, optionalStringList, requireRecord, requireString } from './read-fields.js';
 import { describeValue } from './untrusted.js';
 
 function imageSource(block: JsonRecord, path: string): ChatImageSource {
@@ -143,13 +144,79 @@ function reasoning(body: JsonRecord): ChatReasoning | undefined {
 }
 
 /**
+ * The top-level fields of an Anthropic Messages body: the API's own, generally available and beta (the Messages
+ * API reference, as `@anthropic-ai/sdk` 0.137 types them; its header params `betas`, `user_profile_id` and
+ * `workspace_id` are not body fields), and the gateway's `understudy` extension. `POST /v1/messages/count_tokens`
+ * takes the same ones (its same-format upstream gets only the fields its endpoint takes, packages/providers).
+ */
+const MESSAGES_FIELDS: ReadonlySet<string> = new Set([
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'metadata',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'service_tier',
+  'output_config',
+  'output_format',
+  'cache_control',
+  'container',
+  'inference_geo',
+  'speed',
+  'diagnostics',
+  'context_management',
+  'compaction',
+  'mcp_servers',
+  'fallbacks',
+  'fallback_credit_token',
+  'understudy',
+]);
+
+/** The fix for a field of OpenAI's formats that Anthropic's has not (any other unknown field: remove it). */
+const ANTHROPIC_SPELLING: ReadonlyMap<string, string> = new Map([
+  ['n', 'Anthropic answers with one message per request; send the request again for another'],
+  ['response_format', 'use output_config.format ({ "type": "json_schema", "schema": … })'],
+  ['stop', 'use stop_sequences'],
+  ['max_completion_tokens', 'use max_tokens'],
+  ['reasoning_effort', 'use output_config.effort or thinking'],
+  ['reasoning', 'use output_config.effort or thinking'],
+  ['user', 'use metadata.user_id'],
+  ['parallel_tool_calls', 'use tool_choice.disable_parallel_tool_use'],
+  ['stream_options', 'a streamed answer always reports its usage; remove it'],
+]);
+
+/**
+ * Refuses a top-level field the Anthropic Messages API does not take, as the API does: a 400 whose message starts
+ * with the field and Anthropic's own words, `<field>: Extra inputs are not permitted`, then the fix. The field is
+ * shown as {@link fieldPath} writes it (quoted and cut when it is not a plain name), never its value.
+ *
+ * @throws {GatewayError} 400 naming the first unknown field.
+ */
+function refuseUnknownFields(body: JsonRecord): void {
+  for (const key of Object.keys(body)) {
+    if (MESSAGES_FIELDS.has(key)) continue;
+    const fix = ANTHROPIC_SPELLING.get(key) ?? 'the Anthropic Messages API has no such field; remove it';
+    throw fieldError(fieldPath('', key), `Extra inputs are not permitted (${fix})`);
+  }
+}
+
+/**
  * Parses an Anthropic messages body.
  *
- * @throws {GatewayError} 400 for a non-object body, missing or empty `messages`, or a malformed field.
+ * @throws {GatewayError} 400 for a non-object body, a top-level field the Messages API does not take (e.g.
+ *   OpenAI's `n`, `response_format`, `frequency_penalty`), missing or empty `messages`, or a malformed field.
  * @example parseAnthropicRequest({ model: 'default', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }).lastUserText // 'hi'
  */
 export function parseAnthropicRequest(input: unknown): ParsedChatRequest {
   const body = requestBody(input);
+  refuseUnknownFields(body);
   const rawMessages = rawMessagesOf(body);
   const messages: ChatMessage[] = [];
   const system = systemMessage(body);

@@ -53,6 +53,59 @@ describe('parseAnthropicRequest', () => {
   ])('rejects $message with a 400', ({ body, message }) => {
     expect(() => parseAnthropicRequest(body)).toThrow(message);
   });
+
+  const user = [{ role: 'user', content: 'x' }];
+  it.each([
+    ['n', 2, 'n: Extra inputs are not permitted (Anthropic answers with one message per request'],
+    ['frequency_penalty', 0.5, 'frequency_penalty: Extra inputs are not permitted (the Anthropic Messages API has no such field; remove it)'],
+    ['presence_penalty', 0.5, 'presence_penalty: Extra inputs are not permitted'],
+    ['response_format', { type: 'json_object' }, 'response_format: Extra inputs are not permitted (use output_config.format'],
+    ['logprobs', true, 'logprobs: Extra inputs are not permitted'],
+    ['constructor', 1, 'constructor: Extra inputs are not permitted (the Anthropic Messages API has no such field'],
+    ['x'.repeat(500), 1, `["${'x'.repeat(40)}…"]: Extra inputs are not permitted`],
+  ])('refuses the top-level field %s as Anthropic does, naming it', (key, value, message) => {
+    let error: unknown;
+    try {
+      parseAnthropicRequest({ model: 'claude', max_tokens: 5, messages: user, [key]: value });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toMatchObject({ status: 400, kind: 'invalid_request' });
+    expect((error as GatewayError).message.startsWith(message)).toBe(true);
+    expect(renderAnthropicError(error as GatewayError)).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: (error as GatewayError).message } });
+  });
+
+  it('takes every top-level field of the Messages API reference, and the understudy extension', () => {
+    const parsed = parseAnthropicRequest({
+      model: 'claude',
+      max_tokens: 5,
+      messages: user,
+      system: 'be kind',
+      metadata: { user_id: 'u1' },
+      stop_sequences: ['END'],
+      stream: false,
+      temperature: 0.5,
+      top_p: 0.9,
+      top_k: 5,
+      tools: [{ name: 'f', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'auto' },
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      service_tier: 'auto',
+      output_config: { effort: 'high' },
+      cache_control: { type: 'ephemeral' },
+      container: 'container_1',
+      inference_geo: 'us',
+      speed: 'standard',
+      diagnostics: {},
+      context_management: { edits: [] },
+      compaction: {},
+      mcp_servers: [],
+      fallbacks: [],
+      fallback_credit_token: 'token',
+      understudy: { fallbacks: [] },
+    });
+    expect(parsed.chat).toMatchObject({ maxTokens: 5, topK: 5, user: 'u1', stop: ['END'] });
+  });
 });
 
 describe('Anthropic answers', () => {
