@@ -25,7 +25,7 @@ function repeatsText(text: string, other: string): boolean {
 }
 
 /** The corpus files in the order they were added (each one's held-back file right after it). */
-const CORPUS_FILES = [
+export const CORPUS_FILES = [
   'provider-errors.jsonl',
   'extra-cases.jsonl',
   'provider-errors-2.jsonl',
