@@ -38,6 +38,8 @@ export const CORPUS_FILES = [
   'provider-errors-6-heldout.jsonl',
   'provider-errors-7.jsonl',
   'provider-errors-7-heldout.jsonl',
+  'provider-errors-8.jsonl',
+  'provider-errors-8-heldout.jsonl',
 ] as const;
 
 /** The corpus files added before `file` (the files a new set must not repeat). */
