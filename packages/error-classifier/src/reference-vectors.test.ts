@@ -15,13 +15,13 @@ const vectors = loadJsonLines<ReferenceVector>('reference-vectors.jsonl');
 const listed = new Map(loadReferenceDisagreements().map((row) => [row.id, row]));
 
 describe('reference vectors', () => {
-  it('agrees with at least 93.5% of the vectors; each listed disagreement names a real vector and argues it', () => {
+  it('agrees with at least 94% of the vectors; each listed disagreement names a real vector and argues it', () => {
     const ids = new Set(vectors.map((vector) => vector.id));
     for (const row of listed.values()) {
       expect(ids.has(row.id), row.id).toBe(true);
       expect(row.reason.length, row.id).toBeGreaterThan(40);
     }
-    expect(1 - listed.size / vectors.length).toBeGreaterThanOrEqual(0.935);
+    expect(1 - listed.size / vectors.length).toBeGreaterThanOrEqual(0.94);
   });
 
   it.each(vectors.map((vector) => [`${vector.id} → ${vector.expect ?? 'null'}`, vector] as const))('%s', (_name, vector) => {

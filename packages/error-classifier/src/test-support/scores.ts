@@ -11,7 +11,7 @@
 import { explainFailure } from '../classify-failure.js';
 import type { ProviderFailure } from '@understudy/contracts';
 import { CORPUS_FILES, seededKey } from './corpus.js';
-import { FIXTURE_NOW_MS, loadJsonLines, loadReferenceDisagreements } from './fixtures.js';
+import { FIXTURE_NOW_MS, loadJsonLines, loadKnownDisagreements, loadReferenceDisagreements } from './fixtures.js';
 import type { CorpusRow } from './fixtures.js';
 import { agrees } from './reference.js';
 import type { ReferenceVector } from './reference.js';
@@ -25,10 +25,17 @@ export interface ScoredRow {
   readonly passes: boolean;
 }
 
-/** Classifies one row at {@link FIXTURE_NOW_MS} and judges it as the fixture tests do. */
-export function scoreRow(file: string, row: CorpusRow): ScoredRow {
+/** The reviewed labels of `provider-errors.jsonl` rows (`rows` in known-disagreements.json), which its test asserts. */
+const reviewedLabels = (): ReadonlyMap<string, string> => new Map(loadKnownDisagreements().map((row) => [row.id, row.label]));
+
+/**
+ * Classifies one row at {@link FIXTURE_NOW_MS} and judges it as the fixture tests do (a `provider-errors.jsonl` row
+ * listed in known-disagreements.json is judged by its reviewed label).
+ */
+export function scoreRow(file: string, row: CorpusRow, reviewed: ReadonlyMap<string, string> = reviewedLabels()): ScoredRow {
   const result = explainFailure(row, { nowMs: FIXTURE_NOW_MS });
-  const allowed = [row.expect, ...(row.accept ?? [])];
+  const label = file === 'provider-errors.jsonl' ? reviewed.get(row.id) : undefined;
+  const allowed = label !== undefined ? [label] : [row.expect, ...(row.accept ?? [])];
   let passes = allowed.includes(result.reason);
   if (typeof row.status === 'number' && result.status !== row.status) passes = false;
   if (row.expectStatus !== undefined && result.status !== row.expectStatus) passes = false;
@@ -38,7 +45,8 @@ export function scoreRow(file: string, row: CorpusRow): ScoredRow {
 
 /** Every row of every corpus file (CORPUS_FILES order), scored. */
 export function scoreCorpus(files: readonly string[] = CORPUS_FILES): ScoredRow[] {
-  return files.flatMap((file) => loadJsonLines<CorpusRow>(file).map((row) => scoreRow(file, row)));
+  const reviewed = reviewedLabels();
+  return files.flatMap((file) => loadJsonLines<CorpusRow>(file).map((row) => scoreRow(file, row, reviewed)));
 }
 
 /** Reference-vector counts: strict equality, agreement, and the listed disagreements. */

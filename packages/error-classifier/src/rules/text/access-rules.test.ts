@@ -78,3 +78,12 @@ describe('shapes from the sixth public set (provider-errors-6, held-back rows, a
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('credential policies of an organisation (reference vectors: OAuth not allowed for the organisation)', () => {
+  const cases: RuleCase[] = [
+    ['an organisation that does not allow OAuth is permanent until an administrator allows it', { status: 401, body: 'OAuth authentication is not allowed for this organization.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['an organisation that does not allow API keys is permanent too', { body: 'API key access is currently not allowed for this workspace' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a model not allowed for the organisation is no credential policy: auth', { status: 403, body: 'This model is not allowed for this organization' }, 'auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -20,6 +20,8 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     /access terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
+    // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
+    /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
   ],
   zh: [/(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销)|已被封禁/],
 });

@@ -12,7 +12,7 @@ describe('billing (seed: credit exhaustion is billing whatever the status)', () 
   const cases: RuleCase[] = [
     ['an Anthropic out-of-credit message under 400 is billing', { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the API."}}' }, 'billing', 'text.billing'],
     ['a spend cap at its "maximum allowed" that a payment lifts is billing (Together 402), not a window', { status: 402, body: 'The account associated with this API key has reached its maximum allowed monthly spending limit.' }, 'billing', 'text.billing'],
-    ['an OpenAI quota message under 429 is billing, not a rate limit', { status: 429, body: '429 You exceeded your current quota, please check your plan and billing details.' }, 'billing', 'text.billing'],
+    ['an OpenAI quota message under 429 is billing, not a rate limit', { provider: 'openai', status: 429, body: '429 You exceeded your current quota, please check your plan and billing details.' }, 'billing', 'text.billing'],
     ['explicit billing text under 401 stays billing', { status: 401, body: 'Your subscription has expired. Please renew.' }, 'billing', 'text.billing'],
     ['explicit billing text under 403 stays billing', { status: 403, message: 'Access denied due to overdue account' }, 'billing', 'text.billing'],
     ['"suspended due to insufficient balance" is billing, not a ban', { status: 429, body: 'Your account is suspended due to insufficient balance, please recharge' }, 'billing', 'text.billing'],
@@ -122,6 +122,17 @@ describe('shapes from the seventh public set (provider-errors-7, dev rows)', () 
   const cases: RuleCase[] = [
     ['a limiter\'s "N per M minute" is a rate limit', { body: 'Error: 10 per 1 minute' }, 'rate_limit', 'text.rate_limit'],
     ['"N per hour" without a count of units is a rate limit too', { body: 'limit exceeded: 200 per hour' }, 'rate_limit', 'text.rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('"exceeded your current quota" decides by provider (reference vectors; provider-errors-8 pass)', () => {
+  const cases: RuleCase[] = [
+    ['the bare words with no provider are a quota window', { body: 'you have exceeded your current quota' }, 'rate_limit', 'text.rate_limit'],
+    ['the words from OpenAI are its insufficient_quota: billing', { provider: 'openai', body: 'You exceeded your current quota, please check your plan.' }, 'billing', 'text.billing'],
+    ['the words relayed with OpenAI named in the text are billing', { provider: 'my-relay', body: 'OpenAIException - You exceeded your current quota.' }, 'billing', 'text.billing'],
+    ['the words from another provider are a quota window', { provider: 'acme-cloud', body: 'Error: you exceeded your current quota for today' }, 'rate_limit'],
+    ['the insufficient_quota code still decides billing whoever sends it', { provider: 'acme-cloud', body: '{"error":{"message":"You exceeded your current quota.","code":"insufficient_quota"}}' }, 'billing'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });

@@ -55,7 +55,6 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
-    /exceeded your current quota/,
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
@@ -72,6 +71,20 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
   ],
   zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)/],
 });
+
+/** OpenAI's wording of its own billing state, or a relay passing on OpenAI's text (the text names OpenAI). */
+function isOpenAIContext(evidence: Evidence): boolean {
+  return /^(?:openai|azure|chatgpt|codex)/.test(evidence.provider) || evidence.text.includes('openai');
+}
+
+/**
+ * "You exceeded your current quota, please check your plan and billing details" is OpenAI's `insufficient_quota`
+ * text (out of credit), and billing there; Google and DashScope send the same words for a per-minute or per-day
+ * window (their provider rules read it first). With another provider, or none, the words alone are a quota window:
+ * `rate_limit`, the lane that costs little when wrong (a short cooldown and a retry), where `billing` would disable
+ * the profile for hours. A code (`insufficient_quota`) or other billing words still decide billing.
+ */
+export const OPENAI_QUOTA_RULES: readonly TextRule[] = family('text.billing', 'billing', [/exceeded your current quota/], isOpenAIContext);
 
 /** Periodic usage windows and spend limits: rate limits that reset by themselves (seed: "402 … looks retryable"). */
 export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window', 'rate_limit', {
@@ -101,7 +114,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
     /throttl/,
     /resources? (?:has been |have been |is |are )?exhausted/,
-    /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?quota|quota_exceeded/,
+    /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded/,
     /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
