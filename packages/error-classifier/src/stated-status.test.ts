@@ -26,6 +26,8 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     ['[gin] 2024/05/25 - 02:20:27 | 503 |   1.7ms | 10.0.0.1 | post /v1/chat', 503],
     ['http code 401 from api (<html> …', 401],
     ['<head><title>401 authorization required</title></head>', 401],
+    ['127.0.0.1 - - [01/jan/2026 10:00:00] "post /v1/chat/completions http/1.1" 503 -', 503],
+    ['10.0.0.2 - - "get /v1/models http/2" 429 12', 429],
   ])('%s → %i', (text, status) => {
     expect(statedStatus(text)).toBe(status);
   });
@@ -36,6 +38,7 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     'socket hang up',
     'in 174ms',
     'status: resource_exhausted',
+    '"get /health http/1.1" 200 2',
     '',
   ])('%s → null', (text) => {
     expect(statedStatus(text)).toBeNull();

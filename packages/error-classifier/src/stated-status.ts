@@ -47,6 +47,8 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   { pattern: /["']code["']\s?:\s?(\d{3})(?!\d|\.\d)/, min: 100 },
   // the status column of a Go gin access-log line (one-api / new-api relays): "[GIN] 2024/05/25 - 02:20:27 | <request id> | 429 |"
   { pattern: /\[gin\] [0-9/ :-]{10,30}\|(?: [0-9a-z]{8,40} \|)? {0,3}(\d{3}) {0,3}\|/, min: 400 },
+  // the status after the request line of a common / combined access-log line: "POST /v1/chat/completions HTTP/1.1" 503
+  { pattern: /"(?:get|post|put|patch|delete) [^"\s]{1,200} http\/[0-9.]{1,3}" (\d{3})(?!\d)/, min: 400 },
   // "[400] Bad Request", "<400>"
   { pattern: /[[<](\d{3})[\]>]/, min: 400 },
   // "429 Rate limit reached …", "529 {…}", "401 status code (no body)"

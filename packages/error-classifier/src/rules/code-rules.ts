@@ -108,6 +108,8 @@ const DECISIVE: CodeTable = {
   arrearage: ['dashscope.arrearage', 'billing'],
   // permanent auth
   account_deactivated: ['openai.account_deactivated', 'auth_permanent'],
+  // Google ErrorInfo reason: the API key or project (the "consumer") was suspended by Google
+  consumer_suspended: ['google.consumer_suspended', 'auth_permanent'],
   invalid_api_key: ['openai.invalid_api_key', 'auth'],
   organization_deactivated: ['code.organization_deactivated', 'auth_permanent'],
   account_disabled: ['code.account_disabled', 'auth_permanent'],

@@ -87,3 +87,14 @@ describe('credential policies of an organisation (reference vectors: OAuth not a
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the eighth public set (provider-errors-8, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a suspended consumer named by a quoted key id is permanent', { body: "Permission denied: Consumer 'api_key:XXXX' has been suspended." }, 'auth_permanent', 'text.auth_permanent'],
+    ['the CONSUMER_SUSPENDED reason code alone is permanent', { status: 403, body: '{"error":{"code":403,"message":"denied","details":[{"reason":"CONSUMER_SUSPENDED"}]}}' }, 'auth_permanent', 'google.consumer_suspended'],
+    ['"your access was terminated" is permanent, even raised as a rate-limit class', { body: 'RateLimitError: Your access was terminated due to a policy violation.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a JVM peer-verification failure is a TLS certificate failure', { body: 'javax.net.ssl.SSLPeerUnverifiedException: Hostname llm.example.org not verified' }, 'tls_certificate', 'text.tls_certificate'],
+    ['a JVM chain that cannot be built is a TLS certificate failure', { body: 'sun.security.validator.ValidatorException: PKIX path building failed' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

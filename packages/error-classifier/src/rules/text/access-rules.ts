@@ -15,11 +15,11 @@ import { family } from '../rule.js';
 /** Bans, deactivations, revocations: the credential will not work again without a human. */
 export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', {
   en: [
-    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\))? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
+    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}')? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
-    /access terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
+    /access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
   ],
@@ -60,4 +60,6 @@ export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tl
   /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate/,
   /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
   /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify certificate|certificate signature failure/,
+  // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
+  /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception/,
 ]);

@@ -147,3 +147,16 @@ describe('shapes from the seventh public set (provider-errors-7, held-back rows,
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('shapes from the eighth public set (provider-errors-8, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a request refused for breaking the provider\'s terms of service is a refusal', { body: '{"error":{"message":"Request blocked due to a violation of the provider\'s Terms of Service","type":"upstream_error","code":403}}' }, 'refusal', 'text.refusal'],
+    ['"parameter check failed" is a format error', { body: 'error: parameter check failed, top_k out of bounds' }, 'format', 'text.format'],
+    ['a value outside its stated range is a format error', { body: 'max_output_tokens range is [1, 1024]' }, 'format', 'text.format'],
+    ['more documents per call than allowed is a format error', { body: 'rerank failed: max number of documents is 32' }, 'format', 'text.format'],
+    ['an embeddings batch over its maximum is a format error', { body: 'max batch size is 8, got 20' }, 'format', 'text.format'],
+    ['an unknown request URL is a format error (the endpoint as configured)', { body: 'Unknown request URL: POST /v2/chat. Please check the URL for typos.' }, 'format', 'text.format'],
+    ['"x is not a valid model ID" is a missing model, before a 400', { status: 400, body: '{"error":{"message":"acme/tiny:free is not a valid model ID","code":400}}' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

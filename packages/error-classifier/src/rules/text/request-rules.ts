@@ -20,6 +20,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
   en: [
     /flagged as (?:potentially )?(?:violating|inappropriate|unsafe|harmful)/,
     /violat[a-z]{0,6} .{0,40}?(?:usage|content|safety|acceptable use|use|moderation) polic/,
+    /(?:prohibited|blocked|rejected|refused) due to (?:a )?violation of (?:the )?(?:provider(?:'s)? |our |its )?terms of (?:service|use)/,
     /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
@@ -101,6 +102,9 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /user location is not supported|not available in your (?:country|region)/,
     /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
     /not supported [a-z_]{2,40}, (?:please )?use [a-z_]{2,40}|type mismatch of ['"/]|oneof at ['"][^'"]{0,60}['"] not met/,
+    // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
+    /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
+    /unknown request url|unrecognized request url/,
   ],
   zh: [/参数(?:错误|无效|不合法|不正确|格式|非法)|请求格式(?:错误|不正确)/],
 });
@@ -111,7 +115,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist)/,
     /models\/[a-z0-9._-]{1,80} is not found/,
     /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
-    /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)/,
+    /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
     /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model is no longer (?:available|supported)/,
     /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound/,
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
