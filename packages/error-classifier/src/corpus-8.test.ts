@@ -4,10 +4,13 @@
  * earlier fixture by text. The held-back part is chosen by provider, not by row or source: every row whose provider
  * family (`providerFamily`, src/test-support/scores.ts) is one of the families the seeded provider split holds back
  * across all corpus files (`heldBackFamilies`) lives in the held-back file, so no wording of a held-back provider —
- * in this set or an earlier one — is looked at while rules change (fixtures/SCORES.md, eighth pass).
+ * in this set or an earlier one — is looked at while rules change (fixtures/SCORES.md, eighth pass). Every row, held
+ * back or not, is a test (its `expect`, or a reason its `accept` list allows), except the held-back row pinned in
+ * {@link KNOWN_HELD_MISSES}; the held-back rows became tests only after their score was taken.
  */
 import { describe, expect, it } from 'vitest';
-import { loadJsonLines } from './test-support/fixtures.js';
+import { classifyFailure } from './index.js';
+import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
 import { CORPUS_FILES, corpusFilesBefore, expectNoKeyLikeSecret, expectSourcedRows, fixtureTexts, repeatedRows } from './test-support/corpus.js';
 import { heldBackFamilies, providerFamily } from './test-support/scores.js';
@@ -42,5 +45,26 @@ describe('provider-errors-8 (fresh public payloads, held back by provider family
 
   it('carries no key-like secret', () => {
     expectNoKeyLikeSecret(rows);
+  });
+});
+
+/**
+ * Held-back rows the rules miss, found when the held-back part was opened after its one measurement; each is pinned to
+ * what the classifier answers, with why no family was added for it then (SCORES.md, eighth pass).
+ */
+const KNOWN_HELD_MISSES: ReadonlyMap<string, { readonly got: string; readonly why: string }> = new Map([
+  ['c8-04c079a085', { got: 'overloaded', why: 'LocalAI "could not load model: rpc error: code = Unavailable …": the gRPC status Unavailable is a decisive capacity code, read before any text, and the words that name a crashed backend are a generic server-error phrase; one local-runtime row is too little to reorder a decisive code behind text' }],
+]);
+
+describe('provider-errors-8 rows', () => {
+  it.each(rows.map((row) => [`${row.id} [${row.split}] (${row.provider}) → ${row.expect}`, row] as const))('%s', (_name, row) => {
+    const result = classifyFailure(row, { nowMs: FIXTURE_NOW_MS });
+    const miss = KNOWN_HELD_MISSES.get(row.id);
+    if (miss !== undefined) {
+      expect(result.reason, miss.why).toBe(miss.got);
+      return;
+    }
+    expect([row.expect, ...(row.accept ?? [])], `${row.why} (got ${result.reason})`).toContain(result.reason);
+    if (typeof row.status === 'number') expect(result.status).toBe(row.status);
   });
 });
