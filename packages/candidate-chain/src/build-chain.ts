@@ -11,7 +11,7 @@ import type {
   SessionFields,
   SessionPatch,
 } from '@understudy/contracts';
-import { formatModelRef } from '@understudy/contracts';
+import { formatModelRef, modelRefKey, sameModelRef } from '@understudy/contracts';
 import type { AgentsModelConfig } from './agents-config.js';
 import { resolveModelRef } from './agents-config.js';
 import type { ConfiguredSelectionKind } from './configured-selection.js';
@@ -88,10 +88,6 @@ const CLEAR_AUTO_OVERRIDE: SessionPatch = Object.freeze({
   lastOriginProbeAt: null,
 });
 
-function sameRef(a: ModelRef | undefined, b: ModelRef | undefined): boolean {
-  return a !== undefined && b !== undefined && a.provider === b.provider && a.model === b.model;
-}
-
 /**
  * Builds the candidate chain with its provenance (the model-failover doc "Candidate chain rules", "Selection source policy"):
  * - the requested model is always first; candidates are deduplicated by provider/model;
@@ -124,7 +120,7 @@ export function resolveCandidateChain(input: CandidateChainInput): CandidateChai
       storedOrigin === undefined || storedOrigin === ''
         ? undefined
         : resolveModelRef(storedOrigin, { agents, field: 'session.modelOverrideOrigin' });
-    if (!sameRef(origin, textDefault)) {
+    if (origin === undefined || textDefault === undefined || !sameModelRef(origin, textDefault)) {
       sessionActions.push(
         Object.freeze({
           kind: 'clear_auto_override' as const,
@@ -159,7 +155,7 @@ export function resolveCandidateChain(input: CandidateChainInput): CandidateChai
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const push = (ref: ModelRef, origin: CandidateOrigin): void => {
-    const key = formatModelRef(ref);
+    const key = modelRefKey(ref);
     if (seen.has(key)) return;
     seen.add(key);
     candidates.push(Object.freeze({ provider: ref.provider, model: ref.model, origin }));

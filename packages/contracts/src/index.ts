@@ -4,7 +4,7 @@ export type { AbortCause, FailurePhase, ProviderFailure } from './provider-failu
 export { TIMEOUT_CODES, isTimeoutCode } from './provider-failure.js';
 export { errorCode } from './error-code.js';
 export { DEFAULT_SDK_RETRY_MAX_WAIT_MS } from './sdk-retry-cap.js';
-export { formatModelRef, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
+export { formatModelRef, modelRefKey, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
 export type { ModelRef } from './model-ref.js';
 export {
   DEFAULT_PROFILE_NAME,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatModelRef, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
+import { formatModelRef, modelRefKey, normalizeProviderId, parseModelRef, sameModelRef } from './model-ref.js';
 
 describe('model refs', () => {
   it.each([
@@ -34,6 +34,28 @@ describe('model refs', () => {
         if (ref === undefined) return;
         expect(parseModelRef(formatModelRef(ref))).toEqual(ref);
         expect(sameModelRef(ref, { provider: provider.toUpperCase(), model: ref.model })).toBe(true);
+      }),
+    );
+  });
+
+  it.each([
+    [{ provider: 'OpenAI', model: 'gpt-4o' }, { provider: 'openai', model: 'gpt-4o' }, true],
+    [{ provider: 'Z.AI', model: 'glm-4' }, { provider: 'zai', model: 'glm-4' }, true],
+    [{ provider: 'openai', model: ' gpt-4o ' }, { provider: 'openai', model: 'gpt-4o' }, true],
+    [{ provider: 'openai', model: 'GPT-4o' }, { provider: 'openai', model: 'gpt-4o' }, false],
+    [{ provider: 'openai', model: 'gpt-4o' }, { provider: 'azure', model: 'gpt-4o' }, false],
+  ])('sameModelRef(%j, %j) is %s: the normalisation of parseModelRef, nothing more', (a, b, same) => {
+    expect(sameModelRef(a, b)).toBe(same);
+    expect(modelRefKey(a) === modelRefKey(b)).toBe(same);
+  });
+
+  it('keys a reference as parseModelRef reads its text, whatever extra fields it carries', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^ ?[A-Za-z][A-Za-z0-9.-]{0,12} ?$/), fc.stringMatching(/^ ?[A-Za-z0-9][A-Za-z0-9._:/-]{0,20} ?$/), (provider, model) => {
+        const ref = parseModelRef(`${provider}/${model}`);
+        if (ref === undefined) return;
+        expect(modelRefKey({ provider, model })).toBe(formatModelRef(ref));
+        expect(sameModelRef({ provider, model, origin: 'requested' } as { provider: string; model: string }, ref)).toBe(true);
       }),
     );
   });

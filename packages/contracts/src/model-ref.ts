@@ -73,7 +73,27 @@ export function formatModelRef(ref: ModelRef): string {
   return `${ref.provider}/${ref.model}`;
 }
 
-/** True when two references name the same provider and model (after normalisation of the provider id). */
+/**
+ * The one answer to "is this the same model": the key of a reference, normalised as {@link parseModelRef}
+ * normalises text — the canonical provider id ({@link normalizeProviderId}) and the model id trimmed (its case
+ * kept), as `provider/model`. Two references name the same model exactly when their keys are equal, so maps and
+ * sets of models (a run's per-candidate state, deduplicated chains) are keyed by it and {@link sameModelRef}
+ * compares with it.
+ *
+ * @example modelRefKey({ provider: 'Z.AI', model: ' glm-4 ' }) // 'zai/glm-4'
+ */
+export function modelRefKey(ref: ModelRef): string {
+  return formatModelRef({ provider: normalizeProviderId(ref.provider), model: ref.model.trim() });
+}
+
+/**
+ * True when two references name the same model: their {@link modelRefKey}s are equal (provider id canonical,
+ * model id trimmed and compared with its case). The gateway, the runner, the chain builder and `simulate` all
+ * compare model references through this.
+ *
+ * @example sameModelRef({ provider: 'OpenAI', model: 'gpt-4o' }, { provider: 'openai', model: 'gpt-4o' }) // true
+ * @example sameModelRef({ provider: 'openai', model: 'GPT-4o' }, { provider: 'openai', model: 'gpt-4o' }) // false
+ */
 export function sameModelRef(a: ModelRef, b: ModelRef): boolean {
-  return normalizeProviderId(a.provider) === normalizeProviderId(b.provider) && a.model === b.model;
+  return modelRefKey(a) === modelRefKey(b);
 }

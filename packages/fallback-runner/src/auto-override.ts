@@ -4,7 +4,7 @@
  * override is cleared once the origin answers). Fallback never writes such overrides any more.
  */
 import type { Candidate, ModelRef } from '@understudy/contracts';
-import { formatModelRef } from '@understudy/contracts';
+import { sameModelRef } from '@understudy/contracts';
 import type { CandidateChainPlan } from '@understudy/candidate-chain';
 import type { RunContext } from './run-context.js';
 
@@ -36,10 +36,9 @@ export async function planRunChain<T>(ctx: RunContext<T>, plan: CandidateChainPl
     (entry) => (entry?.modelOverrideSource === 'auto' ? { lastOriginProbeAt: nowMs } : undefined),
     nowMs,
   );
-  const originText = formatModelRef(origin);
   const candidates: Candidate[] = [
     Object.freeze({ provider: origin.provider, model: origin.model, origin: 'configured_primary' as const }),
-    ...plan.candidates.filter((candidate) => formatModelRef(candidate) !== originText),
+    ...plan.candidates.filter((candidate) => !sameModelRef(candidate, origin)),
   ];
   return { candidates: Object.freeze(candidates), primaryIndices: new Set([0, 1]), selected: origin, autoOrigin: origin };
 }

@@ -5,7 +5,7 @@
  * profile is unavailable — skip, probe (throttled) or try the same-provider sibling as the scheduler decides.
  */
 import type { Candidate, FailoverReason, FailureClassification, ProfileId, ProviderAuthState } from '@understudy/contracts';
-import { formatModelRef } from '@understudy/contracts';
+import { formatModelRef, modelRefKey } from '@understudy/contracts';
 import type { OrderedProfile, ProfileOrder } from '@understudy/cooldown-scheduler';
 import {
   computedCooldownIndex,
@@ -39,11 +39,6 @@ export type CandidateOutcome<T> =
       readonly thrown?: unknown;
     }
   | { readonly kind: 'skipped'; readonly reason: FailoverReason; readonly why: string; readonly record: AttemptRecord };
-
-/** Key of a candidate in per-run maps. */
-export function candidateKey(candidate: Candidate): string {
-  return formatModelRef(candidate);
-}
 
 /**
  * Runs one candidate.
@@ -107,7 +102,7 @@ export function isKeyless<T>(ctx: RunContext<T>, state: ProviderAuthState): bool
 
 /** The candidate's profiles in the order they are tried (the session's pin first while eligible). */
 export function orderProfiles<T>(ctx: RunContext<T>, candidate: Candidate, state: ProviderAuthState): ProfileOrder {
-  const explicit = ctx.switchProfiles.get(candidateKey(candidate)) ?? ctx.explicitProfile;
+  const explicit = ctx.switchProfiles.get(modelRefKey(candidate)) ?? ctx.explicitProfile;
   const pinned = sessionPin(ctx.session.entry, candidate.provider, explicit);
   return resolveProfileOrder({
     state,

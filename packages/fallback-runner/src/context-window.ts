@@ -9,7 +9,7 @@
 import { resolveModelRef } from '@understudy/candidate-chain';
 import { lookupModelMetadata } from '@understudy/config';
 import type { Candidate, ModelRef } from '@understudy/contracts';
-import { formatModelRef } from '@understudy/contracts';
+import { modelRefKey } from '@understudy/contracts';
 import type { RunContext } from './run-context.js';
 
 /** The skip reason of a candidate passed over because its window is not larger than one that overflowed. */
@@ -27,7 +27,7 @@ function windowOf<T>(ctx: RunContext<T>, ref: ModelRef): number | undefined {
 export function fitsContext<T>(ctx: RunContext<T>, candidate: ModelRef): boolean {
   const overflow = ctx.contextOverflow;
   if (overflow === undefined) return true;
-  if (overflow.models.has(formatModelRef(candidate))) return false;
+  if (overflow.models.has(modelRefKey(candidate))) return false;
   const window = windowOf(ctx, candidate);
   return window !== undefined && window > overflow.floorTokens;
 }
@@ -53,14 +53,14 @@ export function routeContextOverflow<T>(ctx: RunContext<T>, candidate: Candidate
   const window = windowOf(ctx, candidate);
   const previous = ctx.contextOverflow;
   const models = new Set(previous?.models ?? []);
-  models.add(formatModelRef(candidate));
+  models.add(modelRefKey(candidate));
   // An unknown window of the failing model gives no floor beyond earlier ones: any known window may be larger.
   ctx.contextOverflow = { floorTokens: Math.max(previous?.floorTokens ?? 0, window ?? 0), models };
   if (previous === undefined) {
-    const inChain = new Set(ctx.chain.map((entry) => formatModelRef(entry)));
+    const inChain = new Set(ctx.chain.map((entry) => modelRefKey(entry)));
     const extra: Candidate[] = [];
     for (const ref of contextFallbacks(ctx)) {
-      const key = formatModelRef(ref);
+      const key = modelRefKey(ref);
       if (inChain.has(key)) continue;
       inChain.add(key);
       extra.push({ ...ref, origin: 'configured_fallback' });

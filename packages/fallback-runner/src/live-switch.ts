@@ -4,18 +4,13 @@
  * later candidate of the chain is jumped to directly; any other model hands the turn back to its owner with a
  * `LiveSessionModelSwitchError`. A consumed switch is cleared with a compare-and-set write.
  */
-import type { Candidate, ModelRef, PendingLiveSwitch, SessionEntry } from '@understudy/contracts';
-import { normalizeProfileId, normalizeProviderId } from '@understudy/contracts';
-import { candidateKey } from './candidate-attempt.js';
+import type { Candidate, PendingLiveSwitch, SessionEntry } from '@understudy/contracts';
+import { modelRefKey, normalizeProfileId, normalizeProviderId, sameModelRef } from '@understudy/contracts';
 import { LiveSessionModelSwitchError } from './errors.js';
 import type { RunContext } from './run-context.js';
 
-function sameModel(a: ModelRef, b: ModelRef): boolean {
-  return normalizeProviderId(a.provider) === normalizeProviderId(b.provider) && a.model.trim() === b.model.trim();
-}
-
 function samePending(a: PendingLiveSwitch | undefined, b: PendingLiveSwitch): boolean {
-  return a !== undefined && sameModel(a, b) && a.requestedAt === b.requestedAt;
+  return a !== undefined && sameModelRef(a, b) && a.requestedAt === b.requestedAt;
 }
 
 async function clearPending<T>(ctx: RunContext<T>, pending: PendingLiveSwitch): Promise<void> {
@@ -31,7 +26,7 @@ async function clearPending<T>(ctx: RunContext<T>, pending: PendingLiveSwitch): 
  */
 export async function consumeHonouredSwitch<T>(ctx: RunContext<T>, first: Candidate | undefined): Promise<void> {
   const pending = ctx.session.entry?.pendingLiveSwitch;
-  if (pending !== undefined && first !== undefined && sameModel(pending, first)) await clearPending(ctx, pending);
+  if (pending !== undefined && first !== undefined && sameModelRef(pending, first)) await clearPending(ctx, pending);
 }
 
 /**
@@ -47,8 +42,8 @@ export async function nextCandidateIndex<T>(ctx: RunContext<T>, index: number): 
   const pending = entry?.pendingLiveSwitch;
   if (pending === undefined) return index + 1;
   await clearPending(ctx, pending);
-  const target = ctx.chain.findIndex((candidate, at) => at > index && sameModel(candidate, pending));
-  if (target === -1 && ctx.chain.some((candidate, at) => at <= index && sameModel(candidate, pending))) return index + 1;
+  const target = ctx.chain.findIndex((candidate, at) => at > index && sameModelRef(candidate, pending));
+  if (target === -1 && ctx.chain.some((candidate, at) => at <= index && sameModelRef(candidate, pending))) return index + 1;
   if (target === -1) {
     throw new LiveSessionModelSwitchError(
       { provider: normalizeProviderId(pending.provider), model: pending.model.trim() },
@@ -57,7 +52,7 @@ export async function nextCandidateIndex<T>(ctx: RunContext<T>, index: number): 
   }
   const candidate = ctx.chain[target];
   if (candidate !== undefined && pending.authProfile !== undefined) {
-    ctx.switchProfiles.set(candidateKey(candidate), normalizeProfileId(pending.authProfile));
+    ctx.switchProfiles.set(modelRefKey(candidate), normalizeProfileId(pending.authProfile));
   }
   return target;
 }

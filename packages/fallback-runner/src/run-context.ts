@@ -75,14 +75,14 @@ export class RunContext<T> {
   readonly statsByProvider = new Map<string, Map<ProfileId, ProfileUsageStats>>();
   /** The eligible profiles of each provider as last ordered (the soonest expiry counts only these). */
   readonly eligibleByProvider = new Map<string, ReadonlySet<ProfileId>>();
-  /** Explicit profile of a candidate reached through a live switch (`candidate key → profile`). */
+  /** Explicit profile of a candidate reached through a live switch (`modelRefKey` of the candidate → profile). */
   readonly switchProfiles = new Map<string, ProfileId>();
   chain: readonly Candidate[] = [];
   /** The agent of the run (`request.agentId`). */
   readonly agentId: string;
   /**
    * Set after a context overflow: the largest window that overflowed (tokens; 0 when unknown) and the models
-   * that overflowed; later candidates must have a larger known window (docs/policy.md#what-each-reason-does).
+   * that overflowed (by `modelRefKey`); later candidates must have a larger known window (docs/policy.md#what-each-reason-does).
    */
   contextOverflow: { readonly floorTokens: number; readonly models: ReadonlySet<string> } | undefined;
   /** Chain indices treated as primary (the requested model, and a legacy override's origin while it is probed). */

@@ -5,13 +5,13 @@
  * by a fallback), and report exhaustion with every attempt.
  */
 import type { Candidate, ChatType, FailoverReason, ModelRef } from '@understudy/contracts';
-import { formatModelRef } from '@understudy/contracts';
+import { formatModelRef, modelRefKey, sameModelRef } from '@understudy/contracts';
 import { resolveCandidateChain } from '@understudy/candidate-chain';
 import type { AttemptRecord } from './attempt-record.js';
 import { planRunChain } from './auto-override.js';
 import type { RunChain } from './auto-override.js';
 import type { CandidateOutcome } from './candidate-attempt.js';
-import { candidateKey, runCandidate } from './candidate-attempt.js';
+import { runCandidate } from './candidate-attempt.js';
 import { FailoverError } from './errors.js';
 import type { FallbackStepOutcome } from './events.js';
 import type { FailedCandidate } from './exhaustion.js';
@@ -145,9 +145,8 @@ function emitStep<T>(ctx: RunContext<T>, step: StepEvent): void {
 
 /** Why the run left the selected model: the selected model's last failure, else the first failure of the run. */
 function reasonLeavingSelected(records: readonly AttemptRecord[], selected: ModelRef): FailoverReason | undefined {
-  const text = formatModelRef(selected);
   const failures = records.filter((record) => !record.ok && record.reason !== undefined);
-  const own = failures.filter((record) => formatModelRef(record) === text);
+  const own = failures.filter((record) => sameModelRef(record, selected));
   return (own[own.length - 1] ?? failures[0])?.reason;
 }
 
@@ -165,7 +164,7 @@ async function finish<T>(
   const onFallback = selectedText !== activeText;
   const fallbackReason = onFallback ? reasonLeavingSelected(ctx.records, chain.selected) : undefined;
   const originAnswered = chain.autoOrigin !== undefined && !onFallback;
-  const explicitProfile = ctx.explicitProfile !== undefined || ctx.switchProfiles.has(candidateKey(candidate));
+  const explicitProfile = ctx.explicitProfile !== undefined || ctx.switchProfiles.has(modelRefKey(candidate));
   let notice: string | undefined;
   await ctx.session.update((entry) => {
     const clearsOverride = originAnswered && entry?.modelOverrideSource === 'auto';

@@ -5,7 +5,7 @@
  */
 import { CandidateChainError } from '@understudy/candidate-chain';
 import type { AuthStorePort, ProfileId, ProfileUsageStats, SessionEntry } from '@understudy/contracts';
-import { formatModelRef, parseModelRef } from '@understudy/contracts';
+import { formatModelRef, parseModelRef, sameModelRef } from '@understudy/contracts';
 import type { AttemptRecord, FallbackDecisionEvent } from '@understudy/fallback-runner';
 import {
   AuthFailureSkipCache,
@@ -244,7 +244,7 @@ async function runTurn(input: {
           config: input.loaded.config,
           store: input.seeded.port,
           chain,
-          brokenIndex: chain.findIndex((candidate) => candidate.provider === error.provider && candidate.model === error.model),
+          brokenIndex: chain.findIndex((candidate) => sameModelRef(candidate, error)),
           failure: error.classification,
           attempt,
           clock,

@@ -6,7 +6,7 @@
  * that arrived while the call was in flight.
  */
 import type { AttemptFunction, Candidate, ProviderFailure, ResolvedProfile } from '@understudy/contracts';
-import { formatModelRef, normalizeProfileId, normalizeProviderId } from '@understudy/contracts';
+import { formatModelRef, normalizeProfileId, normalizeProviderId, parseModelRef, sameModelRef } from '@understudy/contracts';
 import type { FakeClock } from '@understudy/fallback-runner/testing';
 import type { ScenarioOutcome, ScenarioResult } from './scenario-schema.js';
 
@@ -22,8 +22,10 @@ function matches(outcome: ScenarioOutcome, candidate: Candidate, profile: string
   const { match } = outcome;
   if (match.provider !== undefined && normalizeProviderId(match.provider) !== candidate.provider) return false;
   if (match.model !== undefined) {
+    // A bare model id, or a whole `provider/model` compared as every model reference is.
     const model = match.model.trim();
-    if (model !== candidate.model && model !== formatModelRef(candidate)) return false;
+    const ref = parseModelRef(model);
+    if (model !== candidate.model && (ref === undefined || !sameModelRef(ref, candidate))) return false;
   }
   if (match.profile === null) return profile === null;
   if (match.profile !== undefined) {

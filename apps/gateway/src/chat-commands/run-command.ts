@@ -6,7 +6,7 @@
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
 import type { ModelRef } from '@understudy/contracts';
-import { formatModelRef, parseModelRef } from '@understudy/contracts';
+import { formatModelRef, parseModelRef, sameModelRef } from '@understudy/contracts';
 import { configuredModelRefs } from '../chat/model-selection.js';
 import { GatewayError } from '../gateway-error.js';
 import { storeError } from '../services/store-errors.js';
@@ -53,7 +53,11 @@ async function modelAndProfile(
   } catch (error) {
     const wholeRef = parseModelRef(command.argument);
     if (command.profile.includes(':') || wholeRef === undefined || !GatewayError.isInstance(error)) throw error;
-    if (configuredModelRefs(context.config).includes(formatModelRef(wholeRef))) return { ref: wholeRef };
+    const configured = configuredModelRefs(context.config).some((text) => {
+      const ref = parseModelRef(text);
+      return ref !== undefined && sameModelRef(ref, wholeRef);
+    });
+    if (configured) return { ref: wholeRef };
     throw new GatewayError(
       400,
       'invalid_request',
