@@ -4,6 +4,7 @@
  * eligible), then either try the available profiles with rotation as the failure reason allows, or — when every
  * profile is unavailable — skip, probe (throttled) or try the same-provider sibling as the scheduler decides.
  */
+import { configuredOrder } from '@understudy/config';
 import type { Candidate, FailoverReason, FailureClassification, ProfileId, ProviderAuthState } from '@understudy/contracts';
 import { formatModelRef, modelRefKey } from '@understudy/contracts';
 import type { OrderedProfile, ProfileOrder } from '@understudy/cooldown-scheduler';
@@ -96,7 +97,7 @@ export async function runCandidate<T>(ctx: RunContext<T>, candidate: Candidate, 
  */
 export function isKeyless<T>(ctx: RunContext<T>, state: ProviderAuthState): boolean {
   if (state.profiles.length > 0) return false;
-  if ((ctx.config.auth.order[state.provider]?.length ?? 0) > 0) return false;
+  if ((configuredOrder(ctx.config, state.provider)?.length ?? 0) > 0) return false;
   return !Object.values(ctx.config.auth.profiles).some((profile) => profile.provider === state.provider);
 }
 
@@ -106,7 +107,7 @@ export function orderProfiles<T>(ctx: RunContext<T>, candidate: Candidate, state
   const pinned = sessionPin(ctx.session.entry, candidate.provider, explicit);
   return resolveProfileOrder({
     state,
-    configOrder: ctx.config.auth.order[candidate.provider],
+    configOrder: configuredOrder(ctx.config, candidate.provider),
     configProfiles: ctx.config.auth.profiles,
     ...(pinned === undefined ? {} : { pinned }),
     model: candidate.model,

@@ -10,6 +10,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { CREDENTIAL_TYPES } from '@understudy/auth-profile-store';
 import type { AuthProfileRecord, AuthProfileStore } from '@understudy/auth-profile-store';
+import { configuredOrder } from '@understudy/config';
 import { Secret, normalizeProviderId, parseProfileId } from '@understudy/contracts';
 import type { Credential, CredentialType, ProfileId, UsageStatsMap } from '@understudy/contracts';
 import { clearCooldown, resolveProfileOrder } from '@understudy/cooldown-scheduler';
@@ -185,7 +186,7 @@ async function knownProfileIds(context: CommandContext, store: AuthProfileStore,
 
 async function printOrder(context: CommandContext, store: AuthProfileStore, provider: string): Promise<void> {
   const state = await store.loadProviderAuthState(provider);
-  const configOrder = context.config.auth.order[provider];
+  const configOrder = configuredOrder(context.config, provider);
   const order = resolveProfileOrder({ state, configOrder, configProfiles: context.config.auth.profiles, nowMs: Date.now() });
   const document = {
     provider,

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { configuredSelection } from '@understudy/candidate-chain';
+import { configuredOrder } from '@understudy/config';
 import { formatModelRef, normalizeProviderId, providerOfProfileId } from '@understudy/contracts';
 import type { CredentialType, FailoverReason, ProfileId } from '@understudy/contracts';
 import { resolveProfileOrder } from '@understudy/cooldown-scheduler';
@@ -94,7 +95,7 @@ async function buildStatusReport(context: CommandContext, store: AuthProfileStor
   const profiles: StatusProfile[] = [];
   for (const provider of [...providers].sort()) {
     const state = await store.loadProviderAuthState(provider);
-    const configOrder = config.auth.order[provider];
+    const configOrder = configuredOrder(config, provider);
     const model = chainModel.get(provider);
     const order = resolveProfileOrder({ state, configOrder, configProfiles: config.auth.profiles, model, nowMs });
     if (state.profiles.length === 0 && order.ineligible.length === 0 && state.storedOrder === undefined && configOrder === undefined) continue;
