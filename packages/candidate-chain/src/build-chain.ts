@@ -11,7 +11,7 @@ import type {
   SessionFields,
   SessionPatch,
 } from '@understudy/contracts';
-import { formatModelRef, modelRefKey, sameModelRef } from '@understudy/contracts';
+import { CLEAR_MODEL_OVERRIDE_PATCH, formatModelRef, modelRefKey, sameModelRef } from '@understudy/contracts';
 import type { AgentsModelConfig } from './agents-config.js';
 import { resolveModelRef } from './agents-config.js';
 import type { ConfiguredSelectionKind } from './configured-selection.js';
@@ -80,14 +80,6 @@ export interface CandidateChainPlan {
   readonly sessionActions: readonly SessionAction[];
 }
 
-const CLEAR_AUTO_OVERRIDE: SessionPatch = Object.freeze({
-  providerOverride: null,
-  modelOverride: null,
-  modelOverrideSource: null,
-  modelOverrideOrigin: null,
-  lastOriginProbeAt: null,
-});
-
 /**
  * Builds the candidate chain with its provenance (the model-failover doc "Candidate chain rules", "Selection source policy"):
  * - the requested model is always first; candidates are deduplicated by provider/model;
@@ -125,7 +117,7 @@ export function resolveCandidateChain(input: CandidateChainInput): CandidateChai
         Object.freeze({
           kind: 'clear_auto_override' as const,
           ...(origin === undefined ? {} : { origin: formatModelRef(origin) }),
-          patch: CLEAR_AUTO_OVERRIDE,
+          patch: CLEAR_MODEL_OVERRIDE_PATCH,
         }),
       );
       session = undefined;

@@ -15,6 +15,8 @@ export {
   normalizeProfileId,
   parseProfileId,
   providerOfProfileId,
+  qualifyProfileId,
+  splitModelAndProfile,
 } from './profile-id.js';
 export type { ProfileId } from './profile-id.js';
 export { Secret } from './secret.js';
@@ -35,6 +37,7 @@ export type {
   TokenCredential,
 } from './credential.js';
 export type { ProfileUsageStats, UsageStatsMap } from './usage-stats.js';
+export { CLEAR_AUTH_PIN_PATCH, CLEAR_MODEL_OVERRIDE_PATCH } from './session.js';
 export type {
   ChatType,
   FallbackNoticeState,

@@ -50,3 +50,38 @@ export function inlineProfileId(provider: string): ProfileId {
 export function isInlineProfileId(id: string): boolean {
   return parseProfileId(id)?.name === INLINE_PROFILE_NAME;
 }
+
+/**
+ * The profile id a user meant for a model of `provider`: a full id (`provider:name`) normalised, a bare name
+ * (`work`) as `provider:name`. Whether that profile exists is the store's question.
+ *
+ * @example qualifyProfileId('openai', 'work') // 'openai:work'
+ * @example qualifyProfileId('openai', ' OpenAI:ada@example.com ') // 'openai:ada@example.com'
+ */
+export function qualifyProfileId(provider: string, text: string): ProfileId {
+  const trimmed = text.trim();
+  return parseProfileId(trimmed) === undefined ? formatProfileId(provider, trimmed) : normalizeProfileId(trimmed);
+}
+
+/** `provider:name` right after an `@`: the start of a profile id. */
+const PROFILE_ID_START = /^[A-Za-z0-9][A-Za-z0-9._-]*:\S/;
+
+/**
+ * Splits a user's `ref@profile` (`/model`, `sessions.patch`'s `model`, a simulated live switch). The profile part
+ * starts at the first `@` that is followed by `provider:`, so profile ids holding an email
+ * (`openai:ada@example.com`) and model ids holding `@` (`vertex/claude@20240620@vertex:work`) both read right.
+ * Without such an `@`, the text after the last `@` is taken as a bare profile name (see {@link qualifyProfileId});
+ * a trailing `@` names no profile and stays in `model`.
+ *
+ * @example splitModelAndProfile('openai/gpt-4o@openai:work') // { model: 'openai/gpt-4o', profile: 'openai:work' }
+ * @example splitModelAndProfile('openai/gpt-4o') // { model: 'openai/gpt-4o' }
+ */
+export function splitModelAndProfile(argument: string): { readonly model: string; readonly profile?: string } {
+  for (let index = argument.indexOf('@'); index !== -1; index = argument.indexOf('@', index + 1)) {
+    const rest = argument.slice(index + 1);
+    if (index > 0 && PROFILE_ID_START.test(rest)) return { model: argument.slice(0, index), profile: rest };
+  }
+  const last = argument.lastIndexOf('@');
+  if (last > 0 && last < argument.length - 1) return { model: argument.slice(0, last), profile: argument.slice(last + 1) };
+  return { model: argument };
+}

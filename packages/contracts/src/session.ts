@@ -73,3 +73,27 @@ export interface SessionEntry extends SessionFields {
  * A partial update of session fields. A key set to `null` clears that field; an absent key leaves it alone.
  */
 export type SessionPatch = { readonly [K in keyof SessionFields]?: SessionFields[K] | null };
+
+/**
+ * The patch that removes a session's model override together with what belongs to it: the provider, the source,
+ * a legacy automatic override's origin and its probe stamp. The one copy: the chain builder clears a stale
+ * legacy override with it, the runner clears one whose origin answered again, and a user's `/model` and
+ * `/model default` start from it (docs/policy.md#failover-reasons).
+ */
+export const CLEAR_MODEL_OVERRIDE_PATCH: SessionPatch = Object.freeze({
+  providerOverride: null,
+  modelOverride: null,
+  modelOverrideSource: null,
+  modelOverrideOrigin: null,
+  lastOriginProbeAt: null,
+});
+
+/**
+ * The patch that removes a session's auth pin, user or automatic, with the compaction count it was chosen at
+ * (the model-failover doc "Session stickiness").
+ */
+export const CLEAR_AUTH_PIN_PATCH: SessionPatch = Object.freeze({
+  authProfileOverride: null,
+  authProfileOverrideSource: null,
+  authProfileOverrideCompactionCount: null,
+});

@@ -25,6 +25,8 @@ export { isOwnException } from './own-exception.js';
 export { MAX_LIVE_SWITCHES, runFollowingLiveSwitches } from './live-switch-owner.js';
 export type { FollowLiveSwitchesOptions } from './live-switch-owner.js';
 export { isUserPin } from './session-state.js';
+export { configuredModelPatch, sessionResetPatch, userModelPatch } from './user-selection.js';
+export type { UserModelSelection } from './user-selection.js';
 export { markFailureAfterOutput } from './retry.js';
 export { continueAfterOutput } from './continuation.js';
 export type { ContinuationOutcome, ContinueAfterOutputOptions } from './continuation.js';

@@ -5,7 +5,7 @@
  * by a fallback), and report exhaustion with every attempt.
  */
 import type { Candidate, ChatType, FailoverReason, ModelRef } from '@understudy/contracts';
-import { formatModelRef, modelRefKey, sameModelRef } from '@understudy/contracts';
+import { CLEAR_MODEL_OVERRIDE_PATCH, formatModelRef, modelRefKey, sameModelRef } from '@understudy/contracts';
 import { resolveCandidateChain } from '@understudy/candidate-chain';
 import type { AttemptRecord } from './attempt-record.js';
 import { planRunChain } from './auto-override.js';
@@ -20,7 +20,7 @@ import { consumeHonouredSwitch, nextCandidateIndex } from './live-switch.js';
 import { noticeTransition } from './notice.js';
 import type { FallbackRunResult, RunWithModelFallbackOptions } from './options.js';
 import { RunContext } from './run-context.js';
-import { CLEAR_AUTO_OVERRIDE_PATCH, SessionState, autoPinPatch } from './session-state.js';
+import { SessionState, autoPinPatch } from './session-state.js';
 
 /**
  * Runs one turn with auth-profile rotation and model fallback (the model-failover doc "Runtime flow"; docs/policy.md).
@@ -180,7 +180,7 @@ async function finish<T>(
     notice = transition.notice;
     const pin =
       profile !== null && !explicitProfile && candidate.provider === chain.selected.provider ? autoPinPatch(entry, profile) : undefined;
-    const patch = { ...(clearsOverride ? CLEAR_AUTO_OVERRIDE_PATCH : {}), ...transition.patch, ...pin };
+    const patch = { ...(clearsOverride ? CLEAR_MODEL_OVERRIDE_PATCH : {}), ...transition.patch, ...pin };
     return Object.keys(patch).length === 0 ? undefined : patch;
   }, nowMs);
   if (ctx.session.key === undefined) {

@@ -127,12 +127,3 @@ export function autoPinPatch(entry: SessionEntry | undefined, profile: ProfileId
     authProfileOverrideCompactionCount: compactionCount,
   };
 }
-
-/** Clears a legacy automatic model override once its origin answered again. */
-export const CLEAR_AUTO_OVERRIDE_PATCH: SessionPatch = Object.freeze({
-  providerOverride: null,
-  modelOverride: null,
-  modelOverrideSource: null,
-  modelOverrideOrigin: null,
-  lastOriginProbeAt: null,
-});

@@ -5,7 +5,7 @@
  */
 import { CandidateChainError } from '@understudy/candidate-chain';
 import type { AuthStorePort, ProfileId, ProfileUsageStats, SessionEntry } from '@understudy/contracts';
-import { formatModelRef, parseModelRef, sameModelRef } from '@understudy/contracts';
+import { formatModelRef, parseModelRef, qualifyProfileId, sameModelRef, splitModelAndProfile } from '@understudy/contracts';
 import type { AttemptRecord, FallbackDecisionEvent } from '@understudy/fallback-runner';
 import {
   AuthFailureSkipCache,
@@ -15,6 +15,7 @@ import {
   continueAfterOutput,
   runFollowingLiveSwitches,
   runWithModelFallback,
+  userModelPatch,
 } from '@understudy/fallback-runner';
 import { FakeClock, seededRandom } from '@understudy/fallback-runner/testing';
 import { RuntimeEnvError, parseRuntimeEnv } from '@understudy/runtime';
@@ -151,27 +152,16 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
 
 /**
  * A user's `/model provider/model[@profile]` arriving while a call is in flight (a result's `liveSwitch`): the
- * session gets the user model override and a pending live switch, as the gateway's `/model` writes them.
+ * gateway's `/model` split of the text and the runner's {@link userModelPatch}, written with compare-and-set.
  */
 async function switchSessionModel(port: AuthStorePort, sessionKey: string, text: string, nowMs: number): Promise<void> {
-  const at = text.indexOf('@');
-  const ref = parseModelRef(at === -1 ? text : text.slice(0, at));
+  const split = splitModelAndProfile(text.trim());
+  const ref = parseModelRef(split.model);
   if (ref === undefined) return;
-  const authProfile = at === -1 ? undefined : text.slice(at + 1).trim();
+  const selection = { ref, ...(split.profile === undefined ? {} : { profileId: qualifyProfileId(ref.provider, split.profile) }) };
   for (let tries = 0; tries < 3; tries += 1) {
     const current = await port.getSession(sessionKey);
-    const written = await port.writeSession(
-      sessionKey,
-      current?.revision ?? null,
-      {
-        providerOverride: ref.provider,
-        modelOverride: ref.model,
-        modelOverrideSource: 'user',
-        pendingLiveSwitch: { provider: ref.provider, model: ref.model, ...(authProfile === undefined ? {} : { authProfile }), requestedAt: nowMs },
-        ...(authProfile === undefined ? {} : { authProfileOverride: authProfile, authProfileOverrideSource: 'user' as const }),
-      },
-      nowMs,
-    );
+    const written = await port.writeSession(sessionKey, current?.revision ?? null, userModelPatch(current, selection, nowMs), nowMs);
     if (written.ok) return;
   }
 }

@@ -4,7 +4,7 @@
  * scenario can carry its own notes or expectations. `config` is checked by `@understudy/config` afterwards.
  */
 import { assertAgentId } from '@understudy/auth-profile-store';
-import { FAILOVER_REASONS, parseModelRef, parseProfileId } from '@understudy/contracts';
+import { FAILOVER_REASONS, parseModelRef, parseProfileId, splitModelAndProfile } from '@understudy/contracts';
 import * as z from 'zod';
 
 const epochMs = z.number().int().nonnegative();
@@ -31,7 +31,7 @@ const agentId = nonBlank.refine(isAgentId, { message: 'an agent id is 1-64 lette
 const okResult = z.looseObject({ ok: z.literal(true, 'write "ok": true (a failure is { "status" } or { "error" })'), latencyMs: durationMs.optional() });
 
 /** A user's `/model` during the call: `"provider/model"` or `"provider/model@provider:name"`. */
-const liveSwitchRef = nonBlank.refine((text) => parseModelRef(text.split('@')[0] ?? '') !== undefined, 'write "provider/model" or "provider/model@provider:name"');
+const liveSwitchRef = nonBlank.refine((text) => parseModelRef(splitModelAndProfile(text).model) !== undefined, 'write "provider/model" or "provider/model@provider:name"');
 
 /** `{ "status", "headers"?, "body"?, "afterOutput"?, "latencyMs"?, "liveSwitch"? }` */
 const httpResult = z.looseObject({

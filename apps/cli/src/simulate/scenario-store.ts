@@ -28,12 +28,12 @@ import type {
 import {
   Secret,
   credentialFacts,
-  formatProfileId,
   normalizeProfileId,
   normalizeProviderId,
   parseModelRef,
   parseProfileId,
   providerOfProfileId,
+  qualifyProfileId,
 } from '@understudy/contracts';
 import { ScenarioFieldError } from './scenario-load.js';
 import type { ScenarioProfile, ScenarioSession } from './scenario-schema.js';
@@ -202,7 +202,7 @@ export async function openScenarioStore(options: {
     const profileIds: ProfileId[] = [];
     for (const profile of options.profiles) {
       const provider = normalizeProviderId(profile.provider ?? providerOfProfileId(profile.id) ?? '');
-      const id = parseProfileId(profile.id) === undefined ? formatProfileId(provider, profile.id) : normalizeProfileId(profile.id);
+      const id = qualifyProfileId(provider, profile.id);
       const credential = placeholderCredential(profile, provider);
       const earlier = profileIds.indexOf(id);
       if (earlier !== -1) throw new ScenarioFieldError(`profiles[${profileIds.length}].id`, `"${id}" is already profiles[${earlier}]: list each auth profile once`);

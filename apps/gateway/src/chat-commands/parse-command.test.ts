@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseChatCommand, splitModelAndProfile } from './parse-command.js';
+import { parseChatCommand } from './parse-command.js';
 
 describe('parseChatCommand', () => {
   // docs/contracts.md#gateway: a last user message that is a command is handled by the gateway; anything else goes to the model.
@@ -49,18 +49,5 @@ describe('parseChatCommand', () => {
         if (!text.trim().startsWith('/')) expect(command).toBeUndefined();
       }),
     );
-  });
-});
-
-describe('splitModelAndProfile', () => {
-  it.each([
-    { argument: 'vertex/claude@20240620@vertex:work', model: 'vertex/claude@20240620', profile: 'vertex:work' },
-    { argument: 'openai/gpt-4o@work', model: 'openai/gpt-4o', profile: 'work' },
-    { argument: 'openai/gpt-4o', model: 'openai/gpt-4o', profile: undefined },
-    { argument: 'openai/gpt-4o@', model: 'openai/gpt-4o@', profile: undefined },
-  ])('splits $argument', ({ argument, model, profile }) => {
-    const split = splitModelAndProfile(argument);
-    expect(split.model).toBe(model);
-    expect(split.profile).toBe(profile);
   });
 });

@@ -4,6 +4,7 @@
  * the model-failover doc "Session overrides and live model switching", "Session stickiness"). Other slash words go to the
  * model untouched.
  */
+import { splitModelAndProfile } from '@understudy/contracts';
 
 /** A parsed chat command. */
 export type ChatCommand =
@@ -28,24 +29,6 @@ export const MODEL_USAGE =
 
 /** Session flags the seed's examples carry (`/model … -s`); the gateway's commands always act on the session. */
 const SESSION_FLAGS = new Set(['-s', '--session']);
-
-/** `provider:name` right after an `@`: the start of a profile id. */
-const PROFILE_ID_START = /^[A-Za-z0-9][A-Za-z0-9._-]*:\S/;
-
-/**
- * Splits `ref@profile`. The profile part starts at the first `@` that is followed by `provider:`, so profile ids
- * holding an email (`openai:ada@example.com`) and model ids holding `@` (`vertex/claude@20240620@vertex:work`)
- * both read right. Without such an `@`, the text after the last `@` is taken as a bare profile name.
- */
-export function splitModelAndProfile(argument: string): { readonly model: string; readonly profile?: string } {
-  for (let index = argument.indexOf('@'); index !== -1; index = argument.indexOf('@', index + 1)) {
-    const rest = argument.slice(index + 1);
-    if (index > 0 && PROFILE_ID_START.test(rest)) return { model: argument.slice(0, index), profile: rest };
-  }
-  const last = argument.lastIndexOf('@');
-  if (last > 0 && last < argument.length - 1) return { model: argument.slice(0, last), profile: argument.slice(last + 1) };
-  return { model: argument };
-}
 
 /**
  * Reads a chat command from the text of the last user message, or returns `undefined` when the text is not one

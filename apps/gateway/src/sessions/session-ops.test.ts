@@ -170,6 +170,26 @@ describe('sessions.patch', () => {
     expect(cleared?.pendingLiveSwitch).toMatchObject({ provider: 'openai', model: 'gpt-a' });
   });
 
+  it('a model change writes what /model writes: the notice state and the pin of another provider are cleared', async () => {
+    await store.writeSession('n', null, {
+      authProfileOverride: 'openai:a',
+      authProfileOverrideSource: 'user',
+      fallbackNotice: { selected: 'openai/gpt-a', active: 'anthropic/claude-b', reason: 'auth', since: 1 },
+    }, 1);
+    const entry = await patchSession(context, 'n', parseSessionPatchBody({ model: 'claude' }));
+    expect(entry).toMatchObject({ modelOverride: 'claude-b', modelOverrideSource: 'user', pendingLiveSwitch: { provider: 'anthropic', model: 'claude-b' } });
+    expect(entry?.fallbackNotice).toBeUndefined();
+    expect(entry?.authProfileOverride).toBeUndefined();
+  });
+
+  it('an automatic override an operator sets is no live switch, and keeps the origin it replaced', async () => {
+    await store.writeSession('a', null, { modelOverrideOrigin: 'openai/gpt-a', lastOriginProbeAt: 3 }, 1);
+    const entry = await patchSession(context, 'a', parseSessionPatchBody({ model: 'claude', modelOverrideSource: 'auto' }));
+    expect(entry).toMatchObject({ modelOverride: 'claude-b', modelOverrideSource: 'auto', modelOverrideOrigin: 'openai/gpt-a' });
+    expect(entry?.pendingLiveSwitch).toBeUndefined();
+    expect(entry?.lastOriginProbeAt).toBeUndefined();
+  });
+
   it('a new compaction count releases an automatic pin, not a user pin', async () => {
     await store.writeSession('auto', null, { authProfileOverride: 'openai:a', authProfileOverrideSource: 'auto', authProfileOverrideCompactionCount: 0, compactionCount: 0 }, 1);
     const released = await patchSession(context, 'auto', parseSessionPatchBody({ compactionCount: 1 }));

@@ -10,8 +10,8 @@ import { configuredSelection, lookupModelRef } from '@understudy/candidate-chain
 import type { UnderstudyConfig } from '@understudy/config';
 import { isConfiguredProvider } from '@understudy/config';
 import type { ModelRef, ProfileId, SessionEntry, SessionPatch } from '@understudy/contracts';
-import { formatModelRef, normalizeProfileId, parseProfileId } from '@understudy/contracts';
-import { isUserPin } from '@understudy/fallback-runner';
+import { formatModelRef, qualifyProfileId } from '@understudy/contracts';
+import { configuredModelPatch, sessionResetPatch, userModelPatch } from '@understudy/fallback-runner';
 import { GatewayError, invalidRequest } from '../gateway-error.js';
 
 /** What the session operations work with. */
@@ -75,8 +75,7 @@ export function resolveUserModel(text: string, config: UnderstudyConfig, field =
  * @throws {GatewayError} 400 listing the provider's profiles.
  */
 export async function resolveUserProfile(store: AuthProfileStore, provider: string, text: string): Promise<ProfileId> {
-  const trimmed = text.trim();
-  const id = parseProfileId(trimmed) === undefined ? `${provider}:${trimmed}` : normalizeProfileId(trimmed);
+  const id = qualifyProfileId(provider, text);
   const profile = await store.getProfile(id);
   if (profile !== undefined && profile.provider === provider) return id;
   const available = (await store.listProfiles({ provider })).map((entry) => entry.id);
@@ -87,31 +86,10 @@ export async function resolveUserProfile(store: AuthProfileStore, provider: stri
   );
 }
 
-const CLEAR_MODEL: SessionPatch = {
-  providerOverride: null,
-  modelOverride: null,
-  modelOverrideSource: null,
-  modelOverrideOrigin: null,
-  lastOriginProbeAt: null,
-};
-
-const CLEAR_PIN: SessionPatch = {
-  authProfileOverride: null,
-  authProfileOverrideSource: null,
-  authProfileOverrideCompactionCount: null,
-};
-
-/** The pin fields to clear when the pin belongs to another provider than `provider` (an incompatible pin). */
-function pinPatchFor(current: SessionEntry | undefined, provider: string | undefined): SessionPatch {
-  const pinned = current?.authProfileOverride;
-  if (pinned === undefined) return {};
-  return provider !== undefined && parseProfileId(pinned)?.provider === provider ? {} : CLEAR_PIN;
-}
-
 /**
- * `/model <ref>[@profile]` and a `sessions.patch` model change: a user model override (strict), an optional
- * user auth pin, and a pending live switch. Without a profile, a pin of another provider is cleared and a pin
- * of the same provider kept. The notice state is cleared: the selection changed.
+ * `/model <ref>[@profile]` and a `sessions.patch` model change: the runner's {@link userModelPatch} (a strict user
+ * override, an optional user auth pin, a pending live switch, the notice state cleared), written with
+ * compare-and-set.
  */
 export async function selectUserModel(
   context: SessionContext,
@@ -119,17 +97,7 @@ export async function selectUserModel(
   ref: ModelRef,
   profileId?: ProfileId,
 ): Promise<SessionEntry | undefined> {
-  return updateSession(context, key, (current) => ({
-    ...CLEAR_MODEL,
-    providerOverride: ref.provider,
-    modelOverride: ref.model,
-    modelOverrideSource: 'user',
-    fallbackNotice: null,
-    pendingLiveSwitch: { provider: ref.provider, model: ref.model, ...(profileId === undefined ? {} : { authProfile: profileId }), requestedAt: context.nowMs },
-    ...(profileId === undefined
-      ? pinPatchFor(current, ref.provider)
-      : { authProfileOverride: profileId, authProfileOverrideSource: 'user', authProfileOverrideCompactionCount: current?.compactionCount ?? null }),
-  }));
+  return updateSession(context, key, (current) => userModelPatch(current, { ref, ...(profileId === undefined ? {} : { profileId }) }, context.nowMs));
 }
 
 /** The agent's configured primary (what the session runs once its override is gone). */
@@ -138,38 +106,22 @@ export function configuredPrimary(config: UnderstudyConfig, agentId: string): Mo
 }
 
 /**
- * `/model default`: clears the model override; keeps an auth pin of the configured primary's provider and
- * clears one of another provider; the return to the configured model is a pending live switch.
+ * `/model default`: the runner's {@link configuredModelPatch} for the agent's configured primary (the override
+ * cleared, a pin of the primary's provider kept, the return a pending live switch), written with compare-and-set;
+ * a session that does not exist is left so.
  */
 export async function clearUserModel(context: SessionContext, key: string): Promise<SessionEntry | undefined> {
   const primary = configuredPrimary(context.config, context.agentId);
-  return updateSession(context, key, (current) => {
-    if (current === undefined) return undefined;
-    return {
-      ...CLEAR_MODEL,
-      fallbackNotice: null,
-      pendingLiveSwitch: primary === undefined ? null : { provider: primary.provider, model: primary.model, requestedAt: context.nowMs },
-      ...pinPatchFor(current, primary?.provider),
-    };
-  });
+  return updateSession(context, key, (current) => (current === undefined ? undefined : configuredModelPatch(current, primary, context.nowMs)));
 }
 
 /**
- * `/new`, `/reset`, `sessions.reset`: clears automatic state (a legacy auto model override, an automatic auth
- * pin, the notice state, the pending switch and probe stamps) and keeps what the user chose (a user or legacy
- * model override, a user auth pin), the compaction count and the chat type. The revision is bumped, so a turn
- * that read the session before the reset cannot write over it.
+ * `/new`, `/reset`, `sessions.reset`: the runner's {@link sessionResetPatch} (automatic state cleared, the user's
+ * choices kept), written with compare-and-set; a session that does not exist is left so. The revision is bumped,
+ * so a turn that read the session before the reset cannot write over it.
  */
 export async function resetSessionState(context: SessionContext, key: string): Promise<SessionEntry | undefined> {
-  return updateSession(context, key, (current) => {
-    if (current === undefined) return undefined;
-    return {
-      ...(current.modelOverrideSource === 'auto' ? CLEAR_MODEL : { modelOverrideOrigin: null, lastOriginProbeAt: null }),
-      ...(isUserPin(current) ? {} : CLEAR_PIN),
-      fallbackNotice: null,
-      pendingLiveSwitch: null,
-    };
-  });
+  return updateSession(context, key, (current) => (current === undefined ? undefined : sessionResetPatch(current)));
 }
 
 /** `provider/model` of a session's model override, or `undefined`. */

@@ -5,10 +5,10 @@
  * auth pin so the next turn re-picks it (the model-failover doc "Session stickiness").
  */
 import type { SessionEntry, SessionPatch } from '@understudy/contracts';
-import { formatModelRef, normalizeProfileId, parseModelRef, parseProfileId } from '@understudy/contracts';
+import { CLEAR_AUTH_PIN_PATCH, formatModelRef, normalizeProfileId, parseModelRef, parseProfileId, splitModelAndProfile } from '@understudy/contracts';
+import { configuredModelPatch, userModelPatch } from '@understudy/fallback-runner';
 import * as z from 'zod';
 import { invalidRequest } from '../gateway-error.js';
-import { splitModelAndProfile } from '../chat-commands/parse-command.js';
 import type { SessionContext } from './session-ops.js';
 import { configuredPrimary, resolveUserModel, resolveUserProfile, updateSession } from './session-ops.js';
 
@@ -102,55 +102,40 @@ export async function patchSession(context: SessionContext, key: string, body: S
     profileId = await resolveUserProfile(context.store, provider, normalizeProfileId(profileText));
   }
 
+  const source = body.modelOverrideSource ?? 'user';
   return updateSession(context, key, (entry) => {
     const patch: Record<string, unknown> = {};
-    for (const field of ['modelOverrideOrigin', 'authProfileOverrideCompactionCount', 'chatType'] as const) {
-      if (has(body, field)) patch[field] = body[field];
-    }
+    // The model change itself is what `/model` and `/model default` write (docs/policy.md#failover-reasons).
     if (ref !== undefined) {
-      Object.assign(patch, {
-        providerOverride: ref.provider,
-        modelOverride: ref.model,
-        modelOverrideSource: body.modelOverrideSource ?? 'user',
-        fallbackNotice: null,
-        lastOriginProbeAt: null,
-      });
-      if ((body.modelOverrideSource ?? 'user') === 'user') {
-        patch['pendingLiveSwitch'] = {
-          provider: ref.provider,
-          model: ref.model,
-          ...(typeof profileId === 'string' ? { authProfile: profileId } : {}),
-          requestedAt: context.nowMs,
-        };
+      Object.assign(patch, userModelPatch(entry, { ref, ...(typeof profileId === 'string' ? { profileId } : {}) }, context.nowMs));
+      if (source !== 'user') {
+        // An automatic override set by an operator is no user switch: no pending live switch, and the origin it
+        // replaced stays as stored unless the body names one.
+        delete patch['pendingLiveSwitch'];
+        delete patch['modelOverrideOrigin'];
+        patch['modelOverrideSource'] = source;
       }
     } else if (modelText === null) {
-      const primary = configuredPrimary(context.config, context.agentId);
-      Object.assign(patch, {
-        providerOverride: null,
-        modelOverride: null,
-        modelOverrideSource: null,
-        modelOverrideOrigin: null,
-        lastOriginProbeAt: null,
-        fallbackNotice: null,
-        pendingLiveSwitch: primary === undefined ? null : { provider: primary.provider, model: primary.model, requestedAt: context.nowMs },
-      });
+      Object.assign(patch, configuredModelPatch(entry, configuredPrimary(context.config, context.agentId), context.nowMs));
     } else if (has(body, 'modelOverrideSource')) {
       patch['modelOverrideSource'] = body.modelOverrideSource;
+    }
+    // The fields the body names win; a cleared model keeps no origin.
+    for (const field of ['modelOverrideOrigin', 'authProfileOverrideCompactionCount', 'chatType'] as const) {
+      if (has(body, field) && !(field === 'modelOverrideOrigin' && modelText === null)) patch[field] = body[field];
     }
 
     const pinned = entry?.authProfileOverride;
     if (profileId === null) {
-      Object.assign(patch, { authProfileOverride: null, authProfileOverrideSource: null, authProfileOverrideCompactionCount: null });
+      Object.assign(patch, CLEAR_AUTH_PIN_PATCH);
     } else if (typeof profileId === 'string') {
       Object.assign(patch, {
         authProfileOverride: profileId,
         authProfileOverrideSource: body.authProfileOverrideSource ?? 'user',
         ...(has(body, 'authProfileOverrideCompactionCount') ? {} : { authProfileOverrideCompactionCount: body.compactionCount ?? entry?.compactionCount ?? null }),
       });
-    } else if (pinned !== undefined && (ref !== undefined || modelText === null) && parseProfileId(pinned)?.provider !== targetProvider) {
-      // The selection moved to another provider: its pin no longer matches.
-      Object.assign(patch, { authProfileOverride: null, authProfileOverrideSource: null, authProfileOverrideCompactionCount: null });
-    } else if (has(body, 'authProfileOverrideSource')) {
+    } else if (has(body, 'authProfileOverrideSource') && patch['authProfileOverride'] !== null) {
+      // (A model change to another provider has just cleared the pin: there is no pin left to re-source.)
       patch['authProfileOverrideSource'] = body.authProfileOverrideSource;
     }
 
@@ -159,7 +144,7 @@ export async function patchSession(context: SessionContext, key: string, body: S
       const changed = (body.compactionCount ?? undefined) !== entry?.compactionCount;
       if (changed && profileId === undefined && pinned !== undefined && entry?.authProfileOverrideSource !== 'user') {
         // Compaction releases an automatic pin: the next turn picks a profile afresh.
-        Object.assign(patch, { authProfileOverride: null, authProfileOverrideSource: null, authProfileOverrideCompactionCount: null });
+        Object.assign(patch, CLEAR_AUTH_PIN_PATCH);
       }
     }
     return patch as SessionPatch;
