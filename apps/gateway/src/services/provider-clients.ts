@@ -18,15 +18,21 @@ function providerTimeouts(config: UnderstudyConfig, provider: ProviderConfig): P
   return {
     connectTimeoutMs: timeouts.connectMs,
     headersTimeoutMs: timeouts.headersMs,
-    // A non-streamed answer's headers arrive with the whole answer: only the whole-request limit bounds it.
-    completeHeadersTimeoutMs: timeouts.requestMs,
+    // A non-streamed answer's headers arrive with the whole answer: only the whole-request limit bounds it, and
+    // that limit is each attempt's own deadline (turn/run-turn.ts, `providerRequestTimeoutMs`), from the call to
+    // its last byte. No second timer for it here.
+    completeHeadersTimeoutMs: 0,
     bodyTimeoutMs: timeouts.stallMs,
     firstTokenTimeoutMs: timeouts.firstTokenMs,
     stallTimeoutMs: timeouts.stallMs,
   };
 }
 
-/** The whole-request limit of a provider's non-streaming calls, ms (`models.timeouts.requestMs`). */
+/**
+ * The whole-request limit of a provider's non-streaming calls, ms (`models.timeouts.requestMs`, overridden by
+ * `models.providers.<id>.timeouts.requestMs`): the one place it is applied is the attempt deadline of
+ * turn/run-turn.ts; the provider clients get no timer for it.
+ */
 export function providerRequestTimeoutMs(config: UnderstudyConfig, providerId: string): number {
   return providerSettings(config, providerId)?.timeouts?.requestMs ?? config.models.timeouts.requestMs;
 }
