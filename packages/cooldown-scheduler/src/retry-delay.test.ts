@@ -1,4 +1,4 @@
-import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, FAILOVER_REASONS } from '@understudy/contracts';
+import { FAILOVER_REASONS } from '@understudy/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RetryDelayInput } from './index.js';
@@ -12,7 +12,7 @@ import {
   retryDelayMs,
 } from './index.js';
 
-describe('retry delay (docs/policy.md#retries-probes-and-rotation: full jitter, base 250 ms, cap 5 s, or the Retry-After when shorter than the SDK cap)', () => {
+describe('retry delay (docs/policy.md#retries-probes-and-rotation: full jitter, base 250 ms, cap 5 s, or the Retry-After)', () => {
   it.each<[string, RetryDelayInput, number | null]>([
     ['first retry waits up to the base', { attempt: 1, random: () => 0.999 }, 249],
     ['jitter can be zero', { attempt: 3, random: () => 0 }, 0],
@@ -20,9 +20,8 @@ describe('retry delay (docs/policy.md#retries-probes-and-rotation: full jitter, 
     ['the ceiling is capped at 5 s', { attempt: 10, random: () => 0.5 }, 2_500],
     ['a custom base and cap', { attempt: 2, baseMs: 100, capMs: 150, random: () => 1 }, 150],
     ['attempt numbers below 1 count as the first retry', { attempt: 0, random: () => 0.5 }, 125],
-    ['a Retry-After within the cap is waited exactly', { attempt: 1, retryAfterMs: 20_000.2, random: () => 0 }, 20_001],
-    ['a Retry-After longer than the SDK cap means fail over now', { attempt: 1, retryAfterMs: 60_001, random: () => 0 }, null],
-    ['the SDK cap is configurable', { attempt: 1, retryAfterMs: 2_000, maxRetryAfterMs: 1_000, random: () => 0 }, null],
+    ['a Retry-After is waited exactly (rounded up to whole ms)', { attempt: 1, retryAfterMs: 20_000.2, random: () => 0 }, 20_001],
+    ['a Retry-After is no backoff: the ceiling does not bound it', { attempt: 1, retryAfterMs: 60_001, random: () => 0 }, 60_001],
     ['a null Retry-After falls back to backoff', { attempt: 1, retryAfterMs: null, random: () => 0.5 }, 125],
     ['a wait longer than the rest of the retry window means no retry', { attempt: 1, retryAfterMs: 5_000, remainingWindowMs: 4_999, random: () => 0 }, null],
     ['a wait that fits the window is fine', { attempt: 1, retryAfterMs: 5_000, remainingWindowMs: 5_000, random: () => 0 }, 5_000],
@@ -68,12 +67,6 @@ describe('profile rotations per reason (docs/policy.md#what-each-reason-does)', 
 });
 
 describe('retryDelayMs defaults (one owner each, issue 13)', () => {
-  it('waits out a Retry-After up to the 60 s SDK cap by default and fails over beyond it', () => {
-    expect(DEFAULT_SDK_RETRY_MAX_WAIT_MS).toBe(60_000);
-    expect(retryDelayMs({ attempt: 1, retryAfterMs: 60_000, random: () => 0 })).toBe(60_000);
-    expect(retryDelayMs({ attempt: 1, retryAfterMs: 60_001, random: () => 0 })).toBeNull();
-  });
-
   it('backs off from 250 ms, capped at 5000 ms, by default', () => {
     expect([DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS]).toEqual([250, 5_000]);
     const almostOne = () => 1 - Number.EPSILON;

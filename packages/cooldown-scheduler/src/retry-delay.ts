@@ -2,7 +2,6 @@
  * Same-profile retry pacing and profile-rotation budgets (docs/policy.md#retries-probes-and-rotation "Retries, probes, rotation").
  */
 import type { FailoverReason } from '@understudy/contracts';
-import { DEFAULT_SDK_RETRY_MAX_WAIT_MS } from '@understudy/contracts';
 import { REASON_POLICY } from '@understudy/error-classifier';
 import type { CooldownPolicy } from './policy.js';
 import { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './policy.js';
@@ -15,13 +14,11 @@ export interface RetryDelayInput {
   readonly baseMs?: number | undefined;
   /** Backoff cap, ms (`retry.provider.maxDelayMs`). @default 5000 */
   readonly capMs?: number | undefined;
-  /** The provider's Retry-After, ms. */
-  readonly retryAfterMs?: number | null | undefined;
   /**
-   * The longest Retry-After worth waiting for, ms (the SDK cap, `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS` × 1000).
-   * A longer Retry-After means: do not retry, fail over now. @default 60000
+   * The provider's Retry-After, ms, as the classifier read it. Whether one is worth waiting for at all (the SDK
+   * cap, `UNDERSTUDY_SDK_RETRY_MAX_WAIT_SECONDS`) is the runner's decision, made once before it asks for a delay.
    */
-  readonly maxRetryAfterMs?: number | undefined;
+  readonly retryAfterMs?: number | null | undefined;
   /** Time left in the candidate's retry window (`retry.provider.windowMs`), ms; a longer wait means no retry. */
   readonly remainingWindowMs?: number | undefined;
   /** Uniform random source in `[0, 1)` for the jitter. */
@@ -30,19 +27,17 @@ export interface RetryDelayInput {
 
 /**
  * How long to wait before a same-profile retry, ms, or `null` when the retry should not happen. With a
- * Retry-After no longer than `maxRetryAfterMs` the wait is that Retry-After; a longer one gives `null` (fail
- * over instead of sleeping). Otherwise exponential backoff with full jitter: `random() × min(capMs, baseMs ×
- * 2^(attempt − 1))`, floored. A wait longer than `remainingWindowMs` gives `null`.
+ * Retry-After the wait is that Retry-After (rounded up to whole ms); otherwise exponential backoff with full
+ * jitter: `random() × min(capMs, baseMs × 2^(attempt − 1))`, floored. A wait longer than `remainingWindowMs`
+ * gives `null`.
  *
  * @example retryDelayMs({ attempt: 2, random: () => 0.5 }) // 250  (0.5 × min(5000, 250 × 2))
  */
 export function retryDelayMs(input: RetryDelayInput): number | null {
   const baseMs = Math.max(0, input.baseMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
   const capMs = Math.max(0, input.capMs ?? DEFAULT_RETRY_MAX_DELAY_MS);
-  const maxRetryAfterMs = input.maxRetryAfterMs ?? DEFAULT_SDK_RETRY_MAX_WAIT_MS;
   let delay: number;
   if (input.retryAfterMs !== undefined && input.retryAfterMs !== null && Number.isFinite(input.retryAfterMs)) {
-    if (input.retryAfterMs > maxRetryAfterMs) return null;
     delay = Math.max(0, Math.ceil(input.retryAfterMs));
   } else {
     const unit = Math.min(Math.max(input.random(), 0), 1);

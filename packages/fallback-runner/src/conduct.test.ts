@@ -66,6 +66,16 @@ describe('a short Retry-After (≤ retry.provider.maxRetryAfterWaitMs)', () => {
     expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a rate_limit 429', 'call anthropic/claude-x@anthropic:a']);
     expect(w.clock.sleeps).toEqual([]);
   });
+
+  it('is still bounded by the SDK cap when that is shorter (the one place the cap applies)', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    const result = await w.run({ openai: [{ status: 429, headers: { 'retry-after': '2' } }] }, {}, { maxRetryAfterMs: 1_000 });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a rate_limit 429', 'call anthropic/claude-x@anthropic:a']);
+    expect(w.clock.sleeps).toEqual([]);
+    const exact = world({ profiles: ['openai:a', 'anthropic:a'] });
+    await exact.run({ openai: [{ status: 429, headers: { 'retry-after': '2' } }] }, {}, { maxRetryAfterMs: 2_000 });
+    expect(exact.clock.sleeps).toEqual([2_000]);
+  });
 });
 
 describe('context overflow moves only to a larger declared window', () => {

@@ -78,6 +78,10 @@ function retriesInPlace<T>(ctx: RunContext<T>, input: ProfileAttemptInput, failu
   const reason = classification.reason;
   const policy = REASON_POLICY[reason];
   const rotationLeft = input.alternatives?.rotationLeft(reason) ?? false;
+  // The SDK cap, applied here and nowhere else (docs/policy.md#retries-probes-and-rotation): a Retry-After longer
+  // than it is not waited out, whatever the reason; the failure surfaces at once and recovery moves on.
+  const cap = ctx.retry.maxRetryAfterMs;
+  if (classification.retryAfterMs !== null && cap !== null && classification.retryAfterMs > cap) return false;
   if (policy.waitsShortRetryAfter) {
     const waitMs = classification.retryAfterMs;
     if (waitMs !== null && waitMs <= ctx.retry.maxRetryAfterWaitMs && !rotationLeft) return true;
@@ -209,7 +213,6 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
         baseMs,
         capMs: ctx.retry.maxDelayMs,
         retryAfterMs: classification.retryAfterMs,
-        maxRetryAfterMs: ctx.retry.maxRetryAfterMs ?? Number.POSITIVE_INFINITY,
         remainingWindowMs: ctx.retry.windowMs - (nowMs - input.candidateStartMs),
         random: ctx.random,
       });

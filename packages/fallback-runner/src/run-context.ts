@@ -32,9 +32,12 @@ export interface RetrySettings {
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
   readonly windowMs: number;
-  /** `null`: no cap. */
+  /** The SDK cap, ms: the longest Retry-After waited out on the same profile (`retry.ts` applies it); `null`: no cap. */
   readonly maxRetryAfterMs: number | null;
-  /** `retry.provider.maxRetryAfterWaitMs`: a shorter Retry-After of a rate limit is waited out when no other profile can take the request. */
+  /**
+   * `retry.provider.maxRetryAfterWaitMs`: a shorter Retry-After of a rate limit is waited out when no other profile
+   * can take the request (and only within the SDK cap).
+   */
   readonly maxRetryAfterWaitMs: number;
 }
 
@@ -108,7 +111,7 @@ export class RunContext<T> {
       maxDelayMs: provider.maxDelayMs,
       windowMs: provider.windowMs,
       maxRetryAfterMs: cap,
-      maxRetryAfterWaitMs: cap === null ? provider.maxRetryAfterWaitMs : Math.min(provider.maxRetryAfterWaitMs, cap),
+      maxRetryAfterWaitMs: provider.maxRetryAfterWaitMs,
     };
     const refreshMs = options.lastUsedRefreshMs ?? 0;
     if (!(refreshMs >= 0 && Number.isFinite(refreshMs))) {
