@@ -5,10 +5,9 @@
  */
 import type { Command } from 'commander';
 import { AuthStoreError, DEFAULT_AGENT_ID, LegacyAuthFilesError, connectPostgresState, listAgentIds, openAuthProfileStore } from '@understudy/auth-profile-store';
-import type { AuthProfileStore, InlineKey, StatePaths } from '@understudy/auth-profile-store';
-import { ConfigError } from '@understudy/config';
+import type { AuthProfileStore, StatePaths } from '@understudy/auth-profile-store';
+import { ConfigError, inlineKeysOf } from '@understudy/config';
 import type { UnderstudyConfig } from '@understudy/config';
-import { Secret } from '@understudy/contracts';
 import { ConfigFileError, homeDirOf, loadConfig, resolveConfigLocation, resolveSharedState } from '@understudy/runtime';
 import type { LoadedConfig } from '@understudy/runtime';
 import { CliError, ExitCode, settingsOf } from './io.js';
@@ -84,13 +83,6 @@ export function requireKnownAgent(context: CommandContext): void {
       `check --agent, or add agents.entries.${context.agentId} to the config (models auth add --agent ${context.agentId} creates its store)`,
     { exitCode: ExitCode.usage, code: 'unknown_agent' },
   );
-}
-
-/** The config's inline keys (`models.providers.<id>.apiKey`) as `<provider>:inline` profiles. */
-export function inlineKeysOf(config: UnderstudyConfig): InlineKey[] {
-  return Object.entries(config.models.providers)
-    .filter(([, provider]) => provider.apiKey !== undefined && provider.apiKey.trim() !== '')
-    .map(([provider, settings]) => ({ provider, key: new Secret(settings.apiKey ?? '') }));
 }
 
 /**

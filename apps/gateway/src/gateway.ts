@@ -19,7 +19,7 @@ import type { Clock, RandomSource } from '@understudy/contracts';
 import { UnderstudyError, formatModelRef } from '@understudy/contracts';
 import { AuthFailureSkipCache } from '@understudy/fallback-runner';
 import type { RuntimeEnv } from '@understudy/runtime';
-import { POSTGRES_URL_ENV, resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
+import { POSTGRES_URL_ENV, fallbackSkipTtlMsOf, resolveSharedState, systemClock, systemRandom } from '@understudy/runtime';
 import { profileUnavailability } from '@understudy/cooldown-scheduler';
 import type { AdminContext } from './admin/admin-api.js';
 import { loggerPort } from './logger.js';
@@ -156,7 +156,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const stateDir = gatewayStateDir(config, settings, options.homeDir);
   const shared = sharedStateOf(config, options.env ?? {});
   const stores = new AgentStores({ stateDir, config, nowMs: () => clock.nowMs(), shared, logger: port });
-  const skipCache = new AuthFailureSkipCache({ ttlMs: settings.fallbackSkipTtlMs ?? config.session.fallbackSkipTtlMs ?? 0 });
+  const skipCache = new AuthFailureSkipCache({ ttlMs: fallbackSkipTtlMsOf(settings, config) });
 
   const activeWindows = async (): Promise<ActiveWindow[]> => {
     const nowMs = clock.nowMs();

@@ -21,7 +21,8 @@ export { configIssuesFromZod, configJsonSchema, formatConfigPath, parseConfig, s
 export type { ConfigParseResult } from './parse-config.js';
 export { expandEnvPlaceholders } from './env-placeholders.js';
 export { isLoopbackHost } from './loopback.js';
-export { configuredOrder, isConfiguredProvider, providerSettings } from './config-lookup.js';
+export { configuredOrder, inlineKeysOf, isConfiguredProvider, providerSettings, turnDeadlineAtMs } from './config-lookup.js';
+export type { ConfiguredInlineKey } from './config-lookup.js';
 export {
   BUILT_IN_MODEL_METADATA,
   MODEL_INPUT_KINDS,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SDK_RETRY_MAX_WAIT_MS } from '@understudy/contracts';
-import { RuntimeEnvError, otlpTracesUrlOf, parseRuntimeEnv } from './runtime-env.js';
+import { parseConfig } from '@understudy/config';
+import { RuntimeEnvError, fallbackSkipTtlMsOf, otlpTracesUrlOf, parseRuntimeEnv } from './runtime-env.js';
 
 describe('parseRuntimeEnv', () => {
   it('leaves unset (and blank) variables unset, with the 60 s SDK retry cap by default', () => {
@@ -75,5 +76,18 @@ describe('parseRuntimeEnv', () => {
     expect(parseRuntimeEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }).otlpTracesUrl).toBeUndefined();
     expect(() => parseRuntimeEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT: expected an http\(s\) URL/);
     expect(otlpTracesUrlOf('http://c:4318/base')).toBe('http://c:4318/base/v1/traces');
+  });
+});
+
+describe('fallbackSkipTtlMsOf', () => {
+  const configured = parseConfig({ session: { fallbackSkipTtlMs: 30_000 } });
+  it.each([
+    ['the variable wins over the config', { UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '60000' }, configured, 60_000],
+    ['its alias too', { OPENCLAW_FALLBACK_SKIP_TTL_MS: '45000' }, configured, 45_000],
+    ['0 in the variable turns off a configured cache', { UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '0' }, configured, 0],
+    ['without the variable the config decides', {}, configured, 30_000],
+    ['with neither the cache is off', {}, parseConfig({}), 0],
+  ])('%s', (_sentence, env, config, expected) => {
+    expect(fallbackSkipTtlMsOf(parseRuntimeEnv(env), config)).toBe(expected);
   });
 });

@@ -6,6 +6,7 @@
  * Units: the SDK retry cap is named in seconds by its variable and converted here, once, to ms.
  */
 import * as z from 'zod';
+import type { UnderstudyConfig } from '@understudy/config';
 import { DEFAULT_SDK_RETRY_MAX_WAIT_MS, UnderstudyError } from '@understudy/contracts';
 
 /** An environment as `process.env` holds it. */
@@ -145,4 +146,17 @@ export function parseRuntimeEnv(env: EnvironmentRecord): RuntimeEnv {
       values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
       (values.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : otlpTracesUrlOf(values.OTEL_EXPORTER_OTLP_ENDPOINT)),
   };
+}
+
+/**
+ * The auth failure skip cache TTL a process runs with, ms, before clamping (docs/policy.md#retries-probes-and-rotation
+ * "Auth failure skip cache"): `UNDERSTUDY_FALLBACK_SKIP_TTL_MS` (or its alias) when set, else
+ * `session.fallbackSkipTtlMs`, else `0` (off). The cache clamps it to 1 s – 10 min (`AuthFailureSkipCache` of the
+ * fallback runner); the gateway and `simulate` both build their cache from this.
+ *
+ * @example fallbackSkipTtlMsOf(parseRuntimeEnv({ UNDERSTUDY_FALLBACK_SKIP_TTL_MS: '60000' }), config) // 60000
+ * @example fallbackSkipTtlMsOf(parseRuntimeEnv({}), config) // config.session.fallbackSkipTtlMs ?? 0
+ */
+export function fallbackSkipTtlMsOf(settings: Pick<RuntimeEnv, 'fallbackSkipTtlMs'>, config: Pick<UnderstudyConfig, 'session'>): number {
+  return settings.fallbackSkipTtlMs ?? config.session.fallbackSkipTtlMs ?? 0;
 }

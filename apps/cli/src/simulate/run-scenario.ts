@@ -4,6 +4,7 @@
  * drives the jitter). Turns run in order and share the store, the session, the probe throttle and the skip cache.
  */
 import { CandidateChainError } from '@understudy/candidate-chain';
+import { turnDeadlineAtMs } from '@understudy/config';
 import type { AuthStorePort, ProfileId, ProfileUsageStats, SessionEntry } from '@understudy/contracts';
 import { formatModelRef, parseModelRef, qualifyProfileId, sameModelRef, splitModelAndProfile } from '@understudy/contracts';
 import type { AttemptRecord, FallbackDecisionEvent } from '@understudy/fallback-runner';
@@ -18,7 +19,7 @@ import {
   userModelPatch,
 } from '@understudy/fallback-runner';
 import { FakeClock, seededRandom } from '@understudy/fallback-runner/testing';
-import { RuntimeEnvError, parseRuntimeEnv } from '@understudy/runtime';
+import { RuntimeEnvError, fallbackSkipTtlMsOf, parseRuntimeEnv } from '@understudy/runtime';
 import type { LoadedScenario } from './scenario-load.js';
 import { ScenarioFieldError } from './scenario-load.js';
 import type { ScenarioTurn } from './scenario-schema.js';
@@ -118,7 +119,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
   try {
     // The same parse, with the same grammar, as the gateway's (docs/configuration.md#environment-variables).
     const settings = parseRuntimeEnv(options.env);
-    skipCache = new AuthFailureSkipCache({ ttlMs: settings.fallbackSkipTtlMs ?? config.session.fallbackSkipTtlMs ?? 0 });
+    skipCache = new AuthFailureSkipCache({ ttlMs: fallbackSkipTtlMsOf(settings, config) });
     maxRetryAfterMs = settings.sdkRetryMaxWaitMs;
   } catch (error) {
     if (!RuntimeEnvError.isInstance(error)) throw error;
@@ -188,7 +189,7 @@ async function runTurn(input: {
   const liveSwitch = (ref: string) => switchSessionModel(input.seeded.port, input.sessionKey, ref, clock.nowMs());
   const attempt = scriptedAttempt(turn.outcomes, clock, liveSwitch);
   // The turn's deadline, set once as the gateway sets it (docs/architecture.md#one-request-through-the-gateway).
-  const turnDeadlineAtMs = clock.nowMs() + input.loaded.config.gateway.turnTimeoutMs;
+  const deadlineAtMs = turnDeadlineAtMs(input.loaded.config, clock.nowMs());
   try {
     const request0 = {
         agentId: input.agentId,
@@ -210,7 +211,7 @@ async function runTurn(input: {
           attempt,
           clock,
           random: input.random,
-          turnDeadlineAtMs,
+          turnDeadlineAtMs: deadlineAtMs,
           maxRetryAfterMs: input.maxRetryAfterMs,
           skipCache: input.skipCache,
           ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
@@ -238,7 +239,7 @@ async function runTurn(input: {
           failure: error.classification,
           attempt,
           clock,
-          turnDeadlineAtMs,
+          turnDeadlineAtMs: deadlineAtMs,
           ...(onDecision === undefined ? {} : { onDecision: (event: FallbackDecisionEvent) => onDecision(event, turnIndex) }),
         });
         const all = [...error.attempts, ...outcome.attempts];

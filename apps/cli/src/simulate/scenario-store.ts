@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import { openAuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
+import { inlineKeysOf } from '@understudy/config';
 import type {
   AuthProfileView,
   AuthStorePort,
@@ -194,10 +195,7 @@ export async function openScenarioStore(options: {
   const remove = (): void => fs.rmSync(stateDir, { recursive: true, force: true });
   let store: AuthProfileStore | undefined;
   try {
-    const inlineProfiles = Object.entries(options.config.models.providers)
-      .filter(([, provider]) => provider.apiKey !== undefined)
-      .map(([provider, entry]) => ({ provider, key: new Secret(entry.apiKey ?? '') }));
-    store = await openAuthProfileStore({ stateDir, agentId: options.agentId, inlineProfiles, nowMs: options.nowMs, legacyFiles: 'ignore' });
+    store = await openAuthProfileStore({ stateDir, agentId: options.agentId, inlineProfiles: inlineKeysOf(options.config), nowMs: options.nowMs, legacyFiles: 'ignore' });
     const unstorable = new Map<ProfileId, { view: AuthProfileView; credential: Credential }>();
     const profileIds: ProfileId[] = [];
     for (const profile of options.profiles) {

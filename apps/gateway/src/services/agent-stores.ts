@@ -9,15 +9,8 @@ import type { Logger } from '@understudy/contracts';
 import { silentLogger } from '@understudy/contracts';
 import type { SharedStateSettings } from '@understudy/runtime';
 import type { UnderstudyConfig } from '@understudy/config';
-import { Secret } from '@understudy/contracts';
+import { inlineKeysOf } from '@understudy/config';
 import { shuttingDown, storeError, storeUnavailable } from './store-errors.js';
-
-/** The config's inline keys (`models.providers.<id>.apiKey`) as `<provider>:inline` profiles. */
-export function inlineKeysOf(config: UnderstudyConfig): InlineKey[] {
-  return Object.entries(config.models.providers)
-    .filter(([, provider]) => provider.apiKey !== undefined && provider.apiKey.trim() !== '')
-    .map(([provider, settings]) => ({ provider, key: new Secret(settings.apiKey ?? '') }));
-}
 
 /** Health of the state the stores use (`/healthz`, `understudy_state_store_up`). */
 export interface StateHealth {

@@ -9,6 +9,7 @@
 import { turnStore } from '../services/turn-store.js';
 import type { AuthProfileStore } from '@understudy/auth-profile-store';
 import type { UnderstudyConfig } from '@understudy/config';
+import { turnDeadlineAtMs } from '@understudy/config';
 import type { AbortSignalLike, AttemptFunction, Candidate, ChatType, Clock, FailureClassification, Logger, ModelRef, ProfileId, RandomSource } from '@understudy/contracts';
 import { formatModelRef, sameModelRef } from '@understudy/contracts';
 import type { AttemptRecord, AuthFailureSkipCache, FallbackRunResult } from '@understudy/fallback-runner';
@@ -121,7 +122,7 @@ function timedAttempt<T>(
  * own deadline and a continuation all take this instant (docs/architecture.md#one-request-through-the-gateway).
  */
 function turnDeadline(services: TurnServices): number {
-  return services.clock.nowMs() + services.config.gateway.turnTimeoutMs;
+  return turnDeadlineAtMs(services.config, services.clock.nowMs());
 }
 
 /**
