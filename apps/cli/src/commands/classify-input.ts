@@ -5,6 +5,7 @@
  * parsed JSON object as `body`, a single string as `details`.
  */
 import type { FailurePhase, ProviderFailure } from '@understudy/contracts';
+import { TIMEOUT_CODES } from '@understudy/contracts';
 
 /** A parsed input line. */
 export type ClassifyInput =
@@ -20,7 +21,8 @@ export interface ClassifyInputDefaults {
 class FieldError extends Error {}
 
 const PHASES: ReadonlySet<string> = new Set<FailurePhase>(['connect', 'headers', 'body', 'stream']);
-const TIMEOUT_KINDS: ReadonlySet<string> = new Set(['connect', 'headers', 'first_token', 'stall', 'body', 'turn']);
+/** The timeout kinds the providers report: the keys of the one list of timeout codes. */
+const TIMEOUT_KINDS: ReadonlySet<string> = new Set(Object.keys(TIMEOUT_CODES));
 
 function optionalString(record: Record<string, unknown>, field: string, { allowNumber = false, allowJson = false } = {}): string | undefined {
   const value = record[field];
