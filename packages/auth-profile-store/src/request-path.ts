@@ -35,7 +35,7 @@ import type { ProfileRow } from './profile-records.js';
 import { RawSelect, plainColumns } from './raw-select.js';
 import type { SelectList } from './raw-select.js';
 import type { SessionsTable } from './schema.js';
-import { SESSION_COLUMN_NAMES, applySessionPatch, sessionFromRow } from './session-rows.js';
+import { SESSION_COLUMN_NAMES, nextSessionRow, sessionFromRow } from './session-rows.js';
 import { parseStoredUsageStats, serializeUsageStats } from './usage-stats-codec.js';
 
 /** A credential row with the profile columns `credentialFromRow` needs. */
@@ -172,19 +172,10 @@ export class RequestPath {
     });
     this.#writeSession = sqlite.transaction(
       (key: string, expectedRevision: number | null, patch: SessionPatch, nowMs: number): SessionWriteResult => {
-        const current = this.#sessionOf.get(key);
-        if ((current?.revision ?? null) !== expectedRevision) {
-          return { ok: false, current: current === undefined ? undefined : sessionFromRow(current) };
-        }
-        const row: SessionsTable = {
-          key,
-          revision: (current?.revision ?? 0) + 1,
-          created_at: current?.created_at ?? nowMs,
-          updated_at: nowMs,
-          ...applySessionPatch(current, patch),
-        };
-        this.#putSession.run(row);
-        return { ok: true, entry: sessionFromRow(row) };
+        const next = nextSessionRow(key, this.#sessionOf.get(key), expectedRevision, patch, nowMs);
+        if (!next.ok) return next;
+        this.#putSession.run(next.row);
+        return { ok: true, entry: sessionFromRow(next.row) };
       },
     );
   }

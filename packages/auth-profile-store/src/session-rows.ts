@@ -73,6 +73,28 @@ export function applySessionPatch(current: SessionsTable | undefined, patch: Ses
   return columns as unknown as FieldColumns;
 }
 
+/**
+ * The compare-and-set step of a session write, the same in every store (docs/architecture.md, the store port):
+ * given the stored row (`undefined`: none yet) and the revision the writer read (`null`: it read no row), either the
+ * conflict with the entry as stored now, or the next row — revision + 1, `created_at` kept, `updated_at` = `nowMs`
+ * (epoch ms), `patch` applied. The store writes the row inside the transaction that read `current`.
+ */
+export function nextSessionRow(
+  key: string,
+  current: SessionsTable | undefined,
+  expectedRevision: number | null,
+  patch: SessionPatch,
+  nowMs: number,
+): { readonly ok: false; readonly current: SessionEntry | undefined } | { readonly ok: true; readonly row: SessionsTable } {
+  if ((current?.revision ?? null) !== expectedRevision) {
+    return { ok: false, current: current === undefined ? undefined : sessionFromRow(current) };
+  }
+  return {
+    ok: true,
+    row: { key, revision: (current?.revision ?? 0) + 1, created_at: current?.created_at ?? nowMs, updated_at: nowMs, ...applySessionPatch(current, patch) },
+  };
+}
+
 /** Column values with every field cleared except `keep`. */
 export function resetSessionColumns(current: SessionsTable, keep: readonly (keyof SessionFields)[]): FieldColumns {
   const columns: Record<string, string | number | null> = {};

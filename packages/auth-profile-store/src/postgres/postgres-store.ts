@@ -51,7 +51,7 @@ import {
 } from '../profile-records.js';
 import type { ProfileRow } from '../profile-records.js';
 import type { CredentialsTable, SessionsTable } from '../schema.js';
-import { SESSION_COLUMN_NAMES, applySessionPatch, resetSessionColumns, sessionFromRow } from '../session-rows.js';
+import { SESSION_COLUMN_NAMES, nextSessionRow, resetSessionColumns, sessionFromRow } from '../session-rows.js';
 import type { StatePaths } from '../state-paths.js';
 import type { AuthProfileRecord, AuthProfileStore, InlineKey, SaveRefreshedCredentialResult, StoreStatus, UpsertProfileInput } from '../store-api.js';
 import { parseStoredUsageStats, serializeUsageStats } from '../usage-stats-codec.js';
@@ -323,16 +323,9 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
     const result = await this.#state.transaction(async (client): Promise<SessionWriteResult> => {
       const found = await client.query<SessionsTable>({ name: 'understudy_session_lock', text: `${SESSION_SELECT_SQL} for update`, values: [this.agentId, key] });
       const current = found.rows[0];
-      if ((current?.revision ?? null) !== expectedRevision) {
-        return { ok: false, current: current === undefined ? undefined : sessionFromRow(current) };
-      }
-      const row: SessionsTable = {
-        key,
-        revision: (current?.revision ?? 0) + 1,
-        created_at: current?.created_at ?? nowMs,
-        updated_at: nowMs,
-        ...applySessionPatch(current, patch),
-      };
+      const next = nextSessionRow(key, current, expectedRevision, patch, nowMs);
+      if (!next.ok) return next;
+      const row = next.row;
       if (current === undefined) {
         // No row to lock yet: a concurrent first write wins the insert, and this one reports the conflict.
         const inserted = await client.query({
