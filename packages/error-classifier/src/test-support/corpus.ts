@@ -40,6 +40,8 @@ export const CORPUS_FILES = [
   'provider-errors-7-heldout.jsonl',
   'provider-errors-8.jsonl',
   'provider-errors-8-heldout.jsonl',
+  'provider-errors-9.jsonl',
+  'provider-errors-9-heldout.jsonl',
 ] as const;
 
 /** The corpus files added before `file` (the files a new set must not repeat). */
