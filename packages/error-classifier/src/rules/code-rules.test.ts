@@ -50,3 +50,18 @@ describe('SDK classes with a vendor or layer prefix (provider-errors-7, dev rows
     expect(explain({ body: 'AcmeRateLimitError: slow' }).reason).toBe('rate_limit');
   });
 });
+
+describe('codes from the ninth set (provider-errors-9, provider documentation, dev rows)', () => {
+  it('a window code under a 402 yields to the payment status and its text', () => {
+    expect(explain({ status: 402, body: '{"error":{"code":402,"message":"Your prepaid balance has no credits left.","status":"RESOURCE_EXHAUSTED"}}' }).reason).toBe('billing');
+    expect(explain({ status: 402, code: 'RESOURCE_EXHAUSTED', body: 'payment needed' }).reason).toBe('billing');
+    expect(explain({ status: 429, code: 'RESOURCE_EXHAUSTED', body: 'slow' }).reason).toBe('rate_limit');
+  });
+  it('reads the Gemini Interactions invalid_request code as a format error', () => {
+    expect(explain({ body: '{"error":{"code":"invalid_request","message":"bad tools"}}' }).reason).toBe('format');
+  });
+  it("reads Qianfan's tokens_too_long and characters_too_long codes as an overflow", () => {
+    expect(explain({ status: 400, code: 'tokens_too_long', body: 'rejected' }).reason).toBe('context_overflow');
+    expect(explain({ status: 400, body: '{"error":{"code":"characters_too_long","message":"too big","type":"invalid_request_error"}}' }).reason).toBe('context_overflow');
+  });
+});

@@ -148,6 +148,9 @@ const DECISIVE: CodeTable = {
   session_expired: ['code.session_expired', 'session_expired'],
   session_not_found: ['code.session_not_found', 'session_expired'],
   conversation_not_found: ['code.conversation_not_found', 'session_expired'],
+  // context overflow named outright (Qianfan ModelBuilder, beside the family type invalid_request_error)
+  tokens_too_long: ['qianfan.tokens_too_long', 'context_overflow'],
+  characters_too_long: ['qianfan.characters_too_long', 'context_overflow'],
   // format
   tool_use_failed: ['groq.tool_use_failed', 'format'],
   // explicit aborts
@@ -177,6 +180,7 @@ const BROAD: CodeTable = {
   resourcenotfoundexception: ['aws.resource_not_found', 'model_not_found'],
   notfounderror: ['sdk.not_found', 'model_not_found'],
   invalid_request_error: ['code.invalid_request_error', 'format'],
+  invalid_request: ['gemini.invalid_request', 'format'],
   invalid_argument: ['grpc.invalid_argument', 'format'],
   failed_precondition: ['grpc.failed_precondition', 'format'],
   validationexception: ['aws.validation', 'format'],
@@ -305,7 +309,11 @@ const BROAD_SUFFIXES: readonly Affix[] = [
  * @example decisiveCode(buildEvidence({ code: 'ECONNRESET' }))?.reason // 'timeout'
  */
 export function decisiveCode(evidence: Evidence): Verdict | null {
-  return lookup(DECISIVE, evidence.tokens, DECISIVE_PREFIXES);
+  const verdict = lookup(DECISIVE, evidence.tokens, DECISIVE_PREFIXES);
+  // A window code under a 402 (Gemini's RESOURCE_EXHAUSTED for depleted prepaid credits, sent as 402 since the
+  // prepay change) names the family, not the cause: the payment status and the text decide (docs/policy.md).
+  if (verdict?.reason === 'rate_limit' && evidence.status === 402) return null;
+  return verdict;
 }
 
 /** The finish / stop / block reason that names a failure, or `null` (`stop`, `end_turn` … are not failures). */

@@ -25,6 +25,11 @@ describe('provider-scoped rules (seed: provider-specific matchers stay scoped to
     ['Zhipu code 1113 is billing', { provider: 'zai', status: 429, body: '{"error":{"code":"1113","message":"..."}}' }, 'billing', 'zhipu.1113'],
     ['Zhipu code 1305 is capacity', { provider: 'zhipu', body: '{"error":{"code":"1305","message":"..."}}' }, 'overloaded', 'zhipu.1305'],
     ['Zhipu code 1305 under a 429 is this caller throttled, as "overloaded" under a 429', { provider: 'zhipu', status: 429, body: '{"error":{"code":"1305","message":"..."}}' }, 'rate_limit', 'zhipu.1305.under_429'],
+    ['Zhipu code 1121 (locked for a violation) is permanent', { provider: 'zhipu', body: '{"error":{"code":"1121","message":"..."}}' }, 'auth_permanent', 'zhipu.1121'],
+    ['Zhipu code 1215 (parameters that exclude each other) is format', { provider: 'glm', body: '{"error":{"code":"1215","message":"..."}}' }, 'format', 'zhipu.1215'],
+    ['Zhipu code 1221 (an API taken offline) is a missing model', { provider: 'zhipu', code: '1221', body: 'gone' }, 'model_not_found', 'zhipu.1221'],
+    ['Zhipu code 1234 (a network error with an error id) is transport-shaped, as the reference reads it', { provider: 'zhipu', code: '1234', body: 'x' }, 'timeout', 'zhipu.1234'],
+    ['Zhipu code 1312 (a model overloaded) is capacity', { provider: 'zhipu', code: '1312', body: 'x' }, 'overloaded', 'zhipu.1312'],
     ['Zhipu codes are ignored for other providers', { provider: 'openai', status: 429, body: '{"error":{"code":"1305","message":"..."}}' }, 'rate_limit', 'status.429'],
   ];
   it.each(cases)('%s', (...row) => check(row));

@@ -55,17 +55,30 @@ export const TRAILING_PROVIDER_RULES: readonly TextRule[] = family(
   (evidence) => isOpenRouter(evidence) && !STATUS_CAUSES.has(evidence.status ?? 0),
 );
 
-/** Zhipu / Z.AI business codes (documented numeric `code` values). */
+/** Zhipu / Z.AI business codes (the numeric `code` values of docs.bigmodel.cn's error-code table). */
 const ZHIPU_CODES: Readonly<Record<string, FailoverReason>> = {
   '1000': 'auth',
   '1001': 'auth',
   '1002': 'auth',
   '1003': 'auth',
   '1004': 'auth',
+  '1005': 'auth',
+  '1110': 'auth_permanent',
+  '1111': 'auth_permanent',
   '1112': 'auth_permanent',
   '1113': 'billing',
+  '1121': 'auth_permanent',
+  '1210': 'format',
   '1211': 'model_not_found',
+  '1212': 'format',
+  '1213': 'format',
+  '1214': 'format',
+  '1215': 'format',
   '1220': 'auth',
+  '1221': 'model_not_found',
+  '1222': 'model_not_found',
+  '1230': 'server_error',
+  '1234': 'timeout',
   '1261': 'context_overflow',
   '1301': 'refusal',
   '1302': 'rate_limit',
@@ -76,6 +89,7 @@ const ZHIPU_CODES: Readonly<Record<string, FailoverReason>> = {
   '1309': 'billing',
   '1310': 'rate_limit',
   '1311': 'billing',
+  '1312': 'overloaded',
 };
 
 const ZHIPU_CODE = /["']?code["']?\s?[:=]\s?["']?(1\d{3})(?!\d)/;

@@ -98,3 +98,17 @@ describe('shapes from the eighth public set (provider-errors-8, dev rows)', () =
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('access families from the ninth set (provider-errors-9, provider documentation, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['a Chinese account locked by the platform is permanent', { body: '错误：该账号已被锁定，请联系管理员' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a Chinese account in an inactive state is permanent', { body: '当前帐户处于未激活状态' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a Japanese suspended account is permanent', { body: 'このアカウントは停止されています' }, 'auth_permanent', 'text.auth_permanent'],
+    ['an expired login session is a credential to renew, not a lost conversation', { status: 401, body: 'Your login session has expired; sign in to continue.' }, 'auth', 'text.auth'],
+    ['an expired OAuth session without a status is auth too', { body: 'oauth session is expired' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('a conversation session that expired is still session_expired', () => {
+    expect(explain({ status: 404, body: 'The chat session has expired.' }).reason).toBe('session_expired');
+  });
+});

@@ -23,7 +23,12 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
   ],
-  zh: [/(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销)|已被封禁/],
+  zh: [
+    /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销|锁定)|已被封禁/,
+    // an account in a state only support changes (Zhipu 1110 "您的账户当前处于非活动状态")
+    /(?:账号|账户|帐号|帐户)(?:当前)?(?:处于)?(?:非活动|未激活|冻结|锁定)状态/,
+  ],
+  ja: [/アカウント(?:が|は)?(?:停止|無効化|凍結|削除|ロック)され/],
 });
 
 /** Wrong or missing API keys: read before the format family, so "Incorrect API key" under a 400 stays auth. */
@@ -51,6 +56,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /sorry, you have been blocked|you are unable to access/,
     /scope requirement|insufficient scope|missing scope/,
     /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate/,
+    /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
   ],
   zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问/],
 });

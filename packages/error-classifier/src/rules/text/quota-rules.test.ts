@@ -136,3 +136,12 @@ describe('"exceeded your current quota" decides by provider (reference vectors; 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('capacity offered as a guess (provider-errors-9, provider documentation, dev rows)', () => {
+  it('a timeout "possibly due to server overload" is the stated timeout', () => {
+    expect(explain({ status: 408, body: 'The call took too long, probably due to server overload.' }).reason).toBe('timeout');
+  });
+  it('a plain overload is still capacity', () => {
+    expect(explain({ status: 503, body: 'The server is overloaded right now.' }).reason).toBe('overloaded');
+  });
+});

@@ -142,7 +142,8 @@ function notUnderClientError(evidence: Evidence): boolean {
  * (`engine_overloaded_error`) still say capacity.
  */
 export const OVERLOADED_RULES: readonly TextRule[] = [
-  ...family('text.overloaded', 'overloaded', [/overload/], (evidence) => evidence.status !== 429),
+  // overload offered as a guess ("took too long, possibly due to server overload") is not the stated fact
+  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)overload/], (evidence) => evidence.status !== 429),
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
   ...family('text.overloaded', 'overloaded', {
   en: [

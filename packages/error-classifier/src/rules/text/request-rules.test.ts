@@ -160,3 +160,22 @@ describe('shapes from the eighth public set (provider-errors-8, dev rows)', () =
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('request families from the ninth set (provider-errors-9, provider documentation, dev rows)', () => {
+  const cases: RuleCase[] = [
+    ['input flagged by a model that requires moderation is a refusal, before a 403', { status: 403, body: 'This model requires moderation and your prompt was flagged for self-harm.' }, 'refusal', 'text.refusal'],
+    ['a Japanese safety-filter block is a refusal', { body: '安全フィルターにより応答がブロックされました' }, 'refusal', 'text.refusal'],
+    ['a prompt that must be smaller than the context window is an overflow, even under a 403', { status: 403, body: 'prompt plus completion must be smaller than the model context window' }, 'context_overflow', 'text.context_overflow'],
+    ['a stated maximum input size is an overflow', { status: 400, body: 'maximum input tokens is 8192' }, 'context_overflow', 'text.context_overflow'],
+    ['"input tokens too long" is an overflow', { body: 'error: input tokens too long for this deployment' }, 'context_overflow', 'text.context_overflow'],
+    ['a Chinese over-long prompt is an overflow', { body: '提示词超长，请精简后重试' }, 'context_overflow', 'text.context_overflow'],
+    ['a Japanese context overflow is an overflow', { body: '入力が長すぎます' }, 'context_overflow', 'text.context_overflow'],
+    ['a value a parameter does not take is a format error', { body: "The value 'fast' is not supported for 'mode' at 'config'." }, 'format', 'text.format'],
+    ['two Chinese parameters that exclude each other are a format error', { body: 'temperature 与 top_p 不能同时使用' }, 'format', 'text.format'],
+    ['a Chinese call method the model does not take is a format error', { body: '该模型不支持同步调用方式' }, 'format', 'text.format'],
+    ['a Japanese invalid parameter is a format error', { body: 'パラメータが不正です' }, 'format', 'text.format'],
+    ['a Chinese API taken offline is a missing model', { body: '接口 chat-v1 已下线' }, 'model_not_found', 'text.model_not_found'],
+    ['a Japanese missing model is a missing model', { body: 'モデルが見つかりません' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -30,8 +30,10 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
+    /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
     /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk/,
   ],
+  ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
   zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
 });
 
@@ -43,7 +45,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
-    /(?:prompt|input|request|message)s?(?: token)?(?: length)? (?:is |are )?too long/,
+    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long/,
+    /must be (?:less|smaller|lower) than (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:length|window|size)|max(?:imum)? input (?:characters|tokens|length) is/,
     /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
@@ -58,7 +61,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /request (?:size )?(?:exceeds|is larger than|is bigger than) (?:the )?(?:model(?:'s)? )?(?:maximum (?:allowed )?(?:size|length)|context)/,
     /too many (?:input )?tokens in (?:the )?(?:prompt|input|request)|load the model with a larger context length/,
   ],
-  zh: [/上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文/],
+  ja: [/コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/],
+  zh: [/(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文/],
 });
 
 /**
@@ -73,7 +77,8 @@ export const STATED_OVERFLOW_RULES: readonly TextRule[] = family('text.context_o
 /** The provider no longer knows the conversation (session, thread or previous response). */
 export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_expired', 'session_expired', {
   en: [
-    /session (?:has |is |was )?(?:expired|timed out|not found|does not exist|no longer (?:exists|valid)|invalid)/,
+    // not a credential's session ("OAuth session expired" is a login to renew: auth)
+    /(?<!(?:oauth|login|auth|sign-in) )session (?:has |is |was )?(?:expired|timed out|not found|does not exist|no longer (?:exists|valid)|invalid)/,
     /(?:invalid|unknown|expired) session|no (?:such|active) session|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     /(?:conversation|thread|session|history(?: node| entry)?|previous response) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
@@ -105,8 +110,14 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
     /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
     /unknown request url|unrecognized request url/,
+    /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
   ],
-  zh: [/参数(?:错误|无效|不合法|不正确|格式|非法)|请求格式(?:错误|不正确)/],
+  zh: [
+    /参数(?:错误|无效|不合法|不正确|格式|非法)|请求格式(?:错误|不正确)/,
+    // two parameters that exclude each other, a call method the model does not take (Zhipu 1215, 1212)
+    /不能同时(?:设置|使用|指定|传入)|不支持[^，。,；]{0,30}调用方式/,
+  ],
+  ja: [/パラメータ(?:が|は)?(?:不正|無効)|リクエスト(?:の)?形式(?:が|は)?(?:不正|正しくありません)/],
 });
 
 /** The model (or deployment) does not exist or is not offered to this account. */
@@ -127,5 +138,6 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
   ],
-  zh: [/模型(?:不存在|未找到|已下线|已停用)|找不到模型|无可用渠道/],
+  zh: [/模型(?:不存在|未找到|已下线|已停用)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
+  ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
 });
