@@ -5,10 +5,13 @@
  * earlier fixture by text. The held-back part is chosen by provider family as in the eighth set: every row whose family
  * (`providerFamily`, src/test-support/scores.ts) is one the seeded provider split holds back across all corpus files
  * (`heldBackFamilies`) lives in the held-back file, so no wording of a held-back provider is looked at while rules
- * change (fixtures/SCORES.md, ninth pass). Rows become classification tests after the held-back score is taken.
+ * change (fixtures/SCORES.md, ninth pass). Every row, held back or not, is a test (its `expect`, or a reason its
+ * `accept` list allows), except the dev row pinned in {@link KNOWN_DEV_MISSES}; the held-back rows became tests only
+ * after their score was taken, before and after the rule changes.
  */
 import { describe, expect, it } from 'vitest';
-import { loadJsonLines } from './test-support/fixtures.js';
+import { classifyFailure } from './index.js';
+import { FIXTURE_NOW_MS, loadJsonLines } from './test-support/fixtures.js';
 import type { CorpusRow } from './test-support/fixtures.js';
 import { CORPUS_FILES, corpusFilesBefore, expectNoKeyLikeSecret, expectSourcedRows, fixtureTexts, repeatedRows } from './test-support/corpus.js';
 import { heldBackFamilies, providerFamily } from './test-support/scores.js';
@@ -47,5 +50,26 @@ describe('provider-errors-9 (provider documentation, held back by provider famil
 
   it('carries no key-like secret', () => {
     expectNoKeyLikeSecret(rows);
+  });
+});
+
+/**
+ * Dev rows the rules miss, each pinned to what the classifier answers, with why no family covers it
+ * (SCORES.md, ninth pass).
+ */
+const KNOWN_DEV_MISSES: ReadonlyMap<string, { readonly got: string; readonly why: string }> = new Map([
+  ['c9-e7ca429f57', { got: 'format', why: 'Featherless "This Model is Cold / Not Ready for Inference" sent as a 400: capacity words under a client status other than 408/409/429 step aside (a wrapper label, set 3), and one cold-model row is too little to make "cold" a capacity fact that overrules the 400' }],
+]);
+
+describe('provider-errors-9 rows', () => {
+  it.each(rows.map((row) => [`${row.id} [${row.split}] (${row.provider}) → ${row.expect}`, row] as const))('%s', (_name, row) => {
+    const result = classifyFailure(row, { nowMs: FIXTURE_NOW_MS });
+    const miss = KNOWN_DEV_MISSES.get(row.id);
+    if (miss !== undefined) {
+      expect(result.reason, miss.why).toBe(miss.got);
+      return;
+    }
+    expect([row.expect, ...(row.accept ?? [])], `${row.why} (got ${result.reason})`).toContain(result.reason);
+    if (typeof row.status === 'number') expect(result.status).toBe(row.status);
   });
 });
