@@ -31,7 +31,7 @@ export type {
   ProfilePin,
 } from './profile-order.js';
 export { UNAVAILABLE_REASON_PRIORITY, computedCooldownIndex, providerUnavailableReason, soonestExpiry } from './provider-state.js';
-export { decideUnavailableCandidate, probeThrottleKey, retryInPlaceKey } from './probe-decision.js';
+export { decideUnavailableCandidate, probeThrottleKey, profileProbeKey, retryInPlaceKey } from './probe-decision.js';
 export type { SkipWhy, UnavailableCandidateDecision, UnavailableCandidateInput } from './probe-decision.js';
 export { maxProfileRotations, retryBackoffCeilingMs, retryDelayMs } from './retry-delay.js';
 export { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './policy.js';

@@ -19,6 +19,18 @@ export function probeThrottleKey(provider: string): string {
 }
 
 /**
+ * The store key of one profile's probe slot (`AuthStorePort.tryAcquireProbe` keys): the first call of a profile
+ * whose window ran out takes it, and every probe of the profile and the failure that opens its computed cooldown
+ * stamp it, so that call never follows the profile's last test by less than one throttle, while another profile
+ * of the same provider stays free to answer (docs/policy.md#retries-probes-and-rotation "Probes").
+ *
+ * @example profileProbeKey('openai:work') // 'probe/openai:work'
+ */
+export function profileProbeKey(profileId: string): string {
+  return `probe/${profileId}`;
+}
+
+/**
  * The store key of a profile's retry-in-place slot (`AuthStorePort.tryAcquireProbe` keys): while one request
  * waits to retry the profile in place, another request's failure of it is not retried
  * (docs/policy.md#retries-probes-and-rotation). `profileId` is `null` for a keyless provider.

@@ -14,6 +14,7 @@ import {
   isInlineKeyDisabled,
   maxProfileRotations,
   probeThrottleKey,
+  profileProbeKey,
   profileUnavailability,
   providerUnavailableReason,
   resolveProfileOrder,
@@ -132,7 +133,9 @@ async function rotate<T>(
       if (rotations >= maxProfileRotations(last.reason, ctx.policy)) break;
       rotations += 1;
     }
-    if (!(await mayCallReturning(ctx, candidate, entry.profileId))) {
+    const onlyChance = !laterCandidate && position === available.length - 1;
+    const kind = await returningKind(ctx, candidate, entry.profileId, onlyChance);
+    if (kind === 'passed_over') {
       probeTaken ??= entry;
       continue;
     }
@@ -145,37 +148,46 @@ async function rotate<T>(
     const outcome = await attemptProfile(ctx, {
       candidate,
       profile: { view: entry.profile, credential },
-      kind: 'call',
+      kind,
       candidateStartMs,
       alternatives,
     });
     last = settle(ctx, candidate, index, entry.profileId, outcome);
+    if (kind === 'probe' && last.kind === 'failed' && REASON_POLICY[last.reason].transient) ctx.transientProbeUsed.add(candidate.provider);
     if (last.kind === 'success' || last.reason === 'tls_certificate') return last;
   }
   if (last !== undefined) return last;
   if (probeTaken !== undefined) {
     const reason = ctx.knownStats(candidate.provider, probeTaken.profileId)?.cooldownReason ?? 'unknown';
-    return skip(ctx, candidate, index, { why: 'probe_throttled', reason, profile: probeTaken.profileId });
+    // The slot is free again one throttle from now at the latest.
+    const untilMs = ctx.nowMs() + ctx.policy.probeThrottleMs;
+    return skip(ctx, candidate, index, { why: 'probe_throttled', reason, profile: probeTaken.profileId, untilMs });
   }
   return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
 }
 
 /**
- * Whether a profile may be called now as far as its return from a window goes. A profile whose last cooldown for
- * this model (or last disable) ran out with nothing recorded since ({@link windowRanOut}) was last seen failing:
- * its first call is the provider's probe and takes the probe slot, so concurrent requests (of any replica) at the
- * end of a window send one call between them, and that call never follows a probe by less than one throttle
- * (docs/policy.md#retries-probes-and-rotation "Probes"). A request that finds the slot taken reads the profile again
- * (one read): when a call answered since, the profile is simply available; otherwise it is passed over.
+ * How a profile may be called now as far as its return from a window goes. A profile whose last cooldown for this
+ * model (or last disable) ran out with nothing recorded since ({@link windowRanOut}) was last seen failing: its
+ * first call is a `probe` of it and takes the profile's probe slot ({@link profileProbeKey}; it stamps the
+ * provider's too), so concurrent requests (of any replica) at the end of a window send it one call between them,
+ * and that call never follows the profile's last probe by less than one throttle (docs/policy.md#retries-probes-and-rotation "Probes"). A request
+ * that finds the slot taken reads the profile again (one read): when a call answered since, the profile is simply
+ * available (`call`); when it is the turn's last chance (no later profile or candidate) it is probed anyway rather
+ * than leave the caller without an answer; otherwise it is `passed_over`. Any other profile is a plain `call`.
  */
-async function mayCallReturning<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId): Promise<boolean> {
+async function returningKind<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId, onlyChance: boolean): Promise<'call' | 'probe' | 'passed_over'> {
   const query = { nowMs: ctx.nowMs(), model: candidate.model };
-  if (!windowRanOut(ctx.knownStats(candidate.provider, profileId), query)) return true;
-  if (await ctx.store.tryAcquireProbe(probeThrottleKey(candidate.provider), query.nowMs, ctx.policy.probeThrottleMs)) return true;
+  if (!windowRanOut(ctx.knownStats(candidate.provider, profileId), query)) return 'call';
+  if (await ctx.store.tryAcquireProbe(profileProbeKey(profileId), query.nowMs, ctx.policy.probeThrottleMs)) {
+    // A probe of the provider as well: the next probe of a cooling profile of it waits one throttle.
+    await ctx.store.tryAcquireProbe(probeThrottleKey(candidate.provider), query.nowMs, ctx.policy.probeThrottleMs);
+    return 'probe';
+  }
   const fresh = (await ctx.store.loadProviderAuthState(candidate.provider)).usageStats[profileId];
-  if (fresh === undefined) return true;
-  ctx.rememberStats(candidate.provider, { [profileId]: fresh });
-  return !windowRanOut(fresh, query) && profileUnavailability(fresh, query) === undefined;
+  if (fresh !== undefined) ctx.rememberStats(candidate.provider, { [profileId]: fresh });
+  if (fresh === undefined || (!windowRanOut(fresh, query) && profileUnavailability(fresh, query) === undefined)) return 'call';
+  return onlyChance ? 'probe' : 'passed_over';
 }
 
 /** Every profile is unavailable: the scheduler decides skip, probe (throttled in the store) or sibling try. */
@@ -217,6 +229,8 @@ async function runUnavailable<T>(
   const computedTarget = computedIndex >= 0 ? order.profiles[computedIndex] : undefined;
   const target = computedTarget !== undefined && targets.includes(computedTarget) ? computedTarget : targets[0];
   if (target === undefined) return skip(ctx, candidate, index, { why: 'no_eligible_profile', reason: 'auth' });
+  // The probe is also the profile's latest test: its first call after the window waits one throttle from here.
+  if (decision.kind === 'probe') await ctx.store.tryAcquireProbe(profileProbeKey(target.profileId), nowMs, decision.throttleMs);
   ctx.emit({
     event: 'model_fallback_decision',
     decision: 'probe_cooldown_candidate',

@@ -5,6 +5,7 @@
  * one clock, and the primary's calls are held until all of them are in flight.
  */
 import type { AttemptFunction, Candidate, ProviderFailure, ResolvedProfile } from '@understudy/contracts';
+import { profileProbeKey } from '@understudy/cooldown-scheduler';
 import { describe, expect, it } from 'vitest';
 import { runWithModelFallback } from './index.js';
 import type { FallbackRunResult } from './index.js';
@@ -102,13 +103,13 @@ describe('concurrent requests when a computed cooldown has just run out', () => 
     await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, failureCounts: { overloaded: 1 }, cooldownUntil: nowMs - 1_000, cooldownReason: 'overloaded', lastFailureAt: nowMs - 31_000 }));
   }
 
-  it('send one call to the profile that was cooling (the provider probe); the others answer from the fallback, passed over as probe_throttled', async () => {
+  it('send one call to the profile that was cooling (its probe); the others answer from the fallback, passed over as probe_throttled', async () => {
     const w = world({ profiles: ['openai:a', 'anthropic:a'] });
     await cooledThenExpired(w);
     const { results, primaryCalls } = await concurrentRuns(w, 4, UNAVAILABLE);
     expect(primaryCalls).toBe(1);
     const lines = results.map((result) => brief(result.attempts).join(' | '));
-    expect(lines.filter((line) => line.startsWith('call openai/gpt-x@openai:a overloaded 503 | call anthropic'))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith('probe openai/gpt-x@openai:a overloaded 503 | call anthropic'))).toHaveLength(1);
     expect(lines.filter((line) => line === 'skip openai/gpt-x@openai:a overloaded | call anthropic/claude-x@anthropic:a')).toHaveLength(3);
     expect(results.flatMap((result) => result.attempts).filter((attempt) => attempt.kind === 'skip').map((attempt) => attempt.detail)).toEqual(['probe_throttled', 'probe_throttled', 'probe_throttled']);
   });
@@ -119,7 +120,7 @@ describe('concurrent requests when a computed cooldown has just run out', () => 
     const nowMs = w.clock.nowMs();
     const before = await w.store.loadProviderAuthState('openai');
     // Another request took the probe slot and its call answered (the success ended the cooldown's record).
-    expect(await w.store.tryAcquireProbe('openai', nowMs, 30_000)).toBe(true);
+    expect(await w.store.tryAcquireProbe(profileProbeKey('openai:a'), nowMs, 30_000)).toBe(true);
     await w.store.updateUsageStats('openai:a', () => ({ lastUsed: nowMs }));
     let stale = true;
     const store = new Proxy(w.store, {
@@ -136,6 +137,20 @@ describe('concurrent requests when a computed cooldown has just run out', () => 
     expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a']);
   });
 
+  it('a probe of one profile does not hold back another profile of the provider whose window ran out', async () => {
+    const w = world({ profiles: ['openai:a', 'openai:b', 'anthropic:a'] });
+    await cooledThenExpired(w);
+    const nowMs = w.clock.nowMs();
+    await w.store.updateUsageStats('openai:b', () => ({ errorCount: 1, cooldownUntil: nowMs - 1_000, cooldownReason: 'overloaded', lastFailureAt: nowMs - 31_000 }));
+    // openai:a was probed a moment ago (the provider's slot is taken) and failed again.
+    expect(await w.store.tryAcquireProbe('openai', nowMs, 30_000)).toBe(true);
+    expect(await w.store.tryAcquireProbe(profileProbeKey('openai:a'), nowMs, 30_000)).toBe(true);
+    const result = await w.run({ 'openai/gpt-x@openai:a': [UNAVAILABLE] });
+    // openai:a is passed over (its slot is taken); openai:b's own slot is free: it is probed and answers.
+    expect(brief(result.attempts)).toEqual(['probe openai/gpt-x@openai:b']);
+    expect(result.profile).toBe('openai:b');
+  });
+
   it('a model-scoped cooldown of another model does not make the profile returning for this one', async () => {
     const w = world({ profiles: ['openai:a', 'anthropic:a'] });
     const nowMs = w.clock.nowMs();
@@ -144,3 +159,40 @@ describe('concurrent requests when a computed cooldown has just run out', () => 
     expect(primaryCalls).toBe(3);
   });
 });
+
+describe('when nothing else could answer (one candidate, one profile)', () => {
+  const strict = { agents: { defaults: { model: { primary: 'openai/gpt-x', fallbacks: [] } } } };
+
+  it('concurrent requests at the start of an outage keep their retry budget: a blip is retried, not answered with an error', async () => {
+    const w = world({ profiles: ['openai:a'], config: strict });
+    const { results, primaryCalls } = await concurrentRunsUntil(w, 5);
+    expect(results.every((result) => result.value === 'openai/gpt-x@openai:a')).toBe(true);
+    expect(primaryCalls).toBe(10);
+  });
+
+  it('a profile whose window ran out is called by each of them even when its probe slot is taken', async () => {
+    const w = world({ profiles: ['openai:a'], config: strict });
+    await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, cooldownUntil: w.clock.nowMs() - 1_000, cooldownReason: 'overloaded', lastFailureAt: w.clock.nowMs() - 31_000 }));
+    const { results, primaryCalls } = await concurrentRuns(w, 4, 'ok');
+    expect(primaryCalls).toBe(4);
+    expect(results.map((result) => brief(result.attempts).join(' | '))).toEqual(Array.from({ length: 4 }, () => 'probe openai/gpt-x@openai:a'));
+  });
+});
+
+/** `count` concurrent runs on one profile: the first `count` calls (one per run, held until all are in flight) fail with 503, later calls answer. */
+async function concurrentRunsUntil(w: World, count: number): Promise<{ results: FallbackRunResult<string>[]; primaryCalls: number }> {
+  let calls = 0;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const attempt: AttemptFunction<string> = async (candidate, profile) => {
+    calls += 1;
+    if (calls > count) return { ok: true, value: `${candidate.provider}/${candidate.model}@${profile?.view.id ?? '-'}` };
+    if (calls === count) open();
+    await gate;
+    return { ok: false, failure: UNAVAILABLE };
+  };
+  const runs = Array.from({ length: count }, (_, index) =>
+    runWithModelFallback({ request: { agentId: 'main', sessionKey: `u${index}` }, config: w.config, store: w.store, attempt, clock: w.clock, random: seededRandom(5) }),
+  );
+  return { results: await Promise.all(runs), primaryCalls: calls };
+}

@@ -23,6 +23,7 @@ import type { CooldownPolicy } from '@understudy/cooldown-scheduler';
 import {
   computedCooldownIndex,
   probeThrottleKey,
+  profileProbeKey,
   recordFailure,
   recordProbe,
   recordSuccess,
@@ -118,7 +119,8 @@ function returningWithinProbeThrottle<T>(ctx: RunContext<T>, input: ProfileAttem
  * before the first retry and held for as long as the retries may wait (the sum of the backoff ceilings of
  * `retry.provider.maxRetries` retries, at least this first wait); the request that took it keeps its later
  * retries. A wait the provider named (a short Retry-After) is waited out by every request it was given to, and
- * takes no slot.
+ * takes no slot; so does a request for which nothing else could answer (no profile left to rotate to, no later
+ * candidate): it keeps its retry budget rather than turn a blip into an error.
  */
 async function takeRetrySlot<T>(
   ctx: RunContext<T>,
@@ -128,6 +130,9 @@ async function takeRetrySlot<T>(
   delayMs: number,
 ): Promise<boolean> {
   if (classification.retryAfterMs !== null) return true;
+  // Nothing else could answer this turn: giving up at once would only turn a blip into an error.
+  const alternatives = input.alternatives;
+  if (alternatives === undefined || (!alternatives.rotationLeft(classification.reason) && !alternatives.laterCandidate)) return true;
   let backoffMs = 0;
   for (let attempt = 1; attempt <= ctx.retry.maxRetries; attempt += 1) backoffMs += retryBackoffCeilingMs(attempt, baseMs, ctx.retry.maxDelayMs);
   const holdMs = Math.max(delayMs, backoffMs, 1);
@@ -360,6 +365,7 @@ async function markProfileFailure(
   // Only the failure that opens the window stamps the slot: retries in place inside it have nothing to add.
   if (!probe && !wasCooling && next !== undefined && computedCooldownIndex([next], query) === 0) {
     await store.tryAcquireProbe(probeThrottleKey(mark.provider), nowMs, policy.probeThrottleMs);
+    await store.tryAcquireProbe(profileProbeKey(profileId), nowMs, policy.probeThrottleMs);
   }
   return next;
 }
