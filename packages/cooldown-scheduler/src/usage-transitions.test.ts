@@ -76,6 +76,27 @@ describe('cooldown lane (the model-failover doc "Cooldowns": 30 s, 1 min, then 5
     expect(recordFailure({}, { reason: 'rate_limit', model: 'gpt-x', scope: 'profile', nowMs: 0 }, policy).cooldownModel).toBeUndefined();
   });
 
+  it('a model that does not exist never widens another model\'s window, and its own window is taken over by a real failure of another model', () => {
+    const missing = recordFailure({}, { reason: 'model_not_found', model: 'nope-1', nowMs: 0 }, policy);
+    expect(missing).toMatchObject({ cooldownModel: 'nope-1', cooldownReason: 'model_not_found', cooldownUntil: 30_000 });
+    // A second bogus model: counted, but the window stays on nope-1; the real model is still served.
+    const twice = recordFailure(missing, { reason: 'model_not_found', model: 'nope-2', nowMs: 1_000 }, policy);
+    expect(twice).toMatchObject({ cooldownModel: 'nope-1', cooldownUntil: 30_000, errorCount: 2 });
+    expect(isProfileAvailable(twice, { nowMs: 2_000, model: 'gpt-real' })).toBe(true);
+    // A bogus model during a real model-scoped window does not widen it either.
+    const limited = recordFailure({}, { reason: 'rate_limit', model: 'gpt-real', nowMs: 0 }, policy);
+    const probed = recordFailure(limited, { reason: 'model_not_found', model: 'nope-1', nowMs: 1_000 }, policy);
+    expect(probed).toMatchObject({ cooldownModel: 'gpt-real', cooldownUntil: 30_000 });
+    expect(isProfileAvailable(probed, { nowMs: 2_000, model: 'gpt-other' })).toBe(true);
+    // A real failure of another model takes the missing model's window over (never extended: its end stays).
+    const real = recordFailure(missing, { reason: 'rate_limit', model: 'gpt-real', nowMs: 2_000 }, policy);
+    expect(real).toMatchObject({ cooldownModel: 'gpt-real', cooldownReason: 'rate_limit', cooldownUntil: 30_000 });
+    expect(isProfileAvailable(real, { nowMs: 3_000, model: 'nope-1' })).toBe(true);
+    const overloaded = recordFailure(missing, { reason: 'overloaded', model: 'gpt-real', nowMs: 2_000 }, policy);
+    expect(overloaded.cooldownModel).toBeUndefined();
+    expect(overloaded).toMatchObject({ cooldownReason: 'overloaded', cooldownUntil: 30_000 });
+  });
+
   it('widens an active model-scoped window to the whole profile when another model fails, keeping its end', () => {
     const scoped = recordFailure({}, { reason: 'rate_limit', model: 'gpt-a', nowMs: 0 }, policy);
     const widened = recordFailure(scoped, { reason: 'rate_limit', model: 'gpt-b', nowMs: 5_000 }, policy);

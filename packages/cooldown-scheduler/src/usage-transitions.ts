@@ -83,7 +83,9 @@ export function clearExpiredWindows(
  * disable window by the count of that reason inside the failure window, capped. In both lanes a Retry-After
  * longer than the window becomes the window (a cooldown so named by the provider is marked `cooldownNamed`), and an active window is never extended (probes included); a failure
  * of another model (or a profile-scoped failure) during an active model-scoped cooldown widens it to the whole
- * profile, keeping its end. Every failure with a lane counts in `failureCounts` and sets `lastFailureAt`.
+ * profile, keeping its end — except that a reason that is about the model alone (`modelOnly`: `model_not_found`)
+ * never widens a window, and a window it opened gives way to another model's failure: it then blocks what failed
+ * (that model, or the whole profile for a profile-scoped reason) until its end. Every failure with a lane counts in `failureCounts` and sets `lastFailureAt`.
  * Reasons of lane `none` (`format`, `context_overflow`, `abort`, …) say nothing about the credential: the stats
  * are returned unchanged (same reference, no `lastFailureAt`).
  *
@@ -116,9 +118,15 @@ export function recordFailure(
     const scope = event.scope === undefined ? reasonPolicy.scope : event.scope;
     const modelScoped = scope === 'model' && model !== undefined && model !== '';
     if (isWindowActive(current.cooldownUntil, nowMs)) {
-      if (current.cooldownModel !== undefined && (!modelScoped || model !== current.cooldownModel)) {
-        next.cooldownModel = undefined;
+      const otherModel = current.cooldownModel !== undefined && (!modelScoped || model !== current.cooldownModel);
+      if (!otherModel || reasonPolicy.modelOnly) return compact(next);
+      if (REASON_POLICY[current.cooldownReason ?? 'unknown'].modelOnly) {
+        // The window only said another model is missing: it now blocks what failed (keeping its end).
+        next.cooldownModel = modelScoped ? model : undefined;
+        next.cooldownReason = event.reason;
+        return compact(next);
       }
+      next.cooldownModel = undefined;
       return compact(next);
     }
     if (disableActive) return compact(next);

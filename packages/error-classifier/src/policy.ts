@@ -50,6 +50,13 @@ export interface ReasonPolicy {
   readonly lane: FailureLane;
   /** Cooldown scope when the lane is not `none`. */
   readonly scope: CooldownScope | null;
+  /**
+   * The failure is about the model alone (it does not exist, or is not served to this key), never about the key:
+   * a window it opens never widens another model's window to the whole profile, and gives way to a failure of
+   * another model, which opens its own window in its place (docs/policy.md#windows "Model scope"). A caller naming
+   * models that do not exist can then not take a healthy profile out of service.
+   */
+  readonly modelOnly: boolean;
   /** A provider whose profiles are all unavailable for this reason may still be probed. */
   readonly probeable: boolean;
   /**
@@ -68,6 +75,7 @@ const transientCooldown = (scope: CooldownScope): ReasonPolicy => ({
   advancesFallback: true,
   lane: 'cooldown',
   scope,
+  modelOnly: false,
   probeable: true,
   transient: true,
 });
@@ -81,6 +89,7 @@ const terminal: ReasonPolicy = {
   advancesFallback: false,
   lane: 'none',
   scope: null,
+  modelOnly: false,
   probeable: true,
   transient: false,
 };
@@ -94,6 +103,7 @@ const advanceOnly: ReasonPolicy = {
   advancesFallback: true,
   lane: 'none',
   scope: null,
+  modelOnly: false,
   probeable: true,
   transient: false,
 };
@@ -117,6 +127,7 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
     advancesFallback: true,
     lane: 'cooldown',
     scope: 'profile',
+    modelOnly: false,
     probeable: false,
     transient: false,
   },
@@ -129,6 +140,7 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
     advancesFallback: true,
     lane: 'disable',
     scope: 'profile',
+    modelOnly: false,
     probeable: false,
     transient: false,
   },
@@ -141,10 +153,11 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
     advancesFallback: true,
     lane: 'disable',
     scope: 'profile',
+    modelOnly: false,
     probeable: true,
     transient: false,
   },
-  model_not_found: { ...advanceOnly, lane: 'cooldown', scope: 'model' },
+  model_not_found: { ...advanceOnly, lane: 'cooldown', scope: 'model', modelOnly: true },
   format: advanceOnly,
   session_expired: advanceOnly,
   tls_certificate: advanceOnly,
