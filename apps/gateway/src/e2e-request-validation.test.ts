@@ -174,6 +174,36 @@ describe('an empty or blank model', () => {
     expect(await fixture.emulator.requests()).toEqual([]);
   });
 
+  it.each(['openai/gpt-a\u0000', 'openai/gpt\r\nx-injected: 1', 'anthropic/claude-b\u0007', 'openai/gpt-a\u0085'])(
+    '%j: a control character inside the name is a 400 invalid_model naming model, in every dialect, before any upstream',
+    async (model) => {
+      const chat = await openAIFailure(() => openai.chat.completions.create({ model, messages: user }));
+      expect(chat).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'model', code: 'invalid_model' });
+      expect(chat.message).toContain('model: must not contain control characters');
+      const responses = await openAIFailure(() => openai.responses.create({ model, input: 'hi', stream: true }));
+      expect(responses).toMatchObject({ status: 400, param: 'model', code: 'invalid_model' });
+      const messages = await anthropicFailure(() => anthropic.messages.create({ model, max_tokens: 16, messages: user }));
+      expect(messages).toMatchObject({ status: 400, type: 'invalid_request_error' });
+      expectNothingEchoed(chat.body + responses.body + messages.body);
+      expect(await fixture.emulator.requests()).toEqual([]);
+    },
+  );
+
+  it('a model name outside ASCII is answered, its x-understudy-model header percent-encoded (never a 500 after the upstream answered)', async () => {
+    for (const stream of [false, true]) {
+      const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${CLIENT_KEY}` },
+        body: JSON.stringify({ model: 'openai/模型-100%', messages: user, stream }),
+      });
+      await response.text();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-understudy-model')).toBe('openai/%E6%A8%A1%E5%9E%8B-100%25');
+      expect(decodeURIComponent(response.headers.get('x-understudy-model') ?? '')).toBe('openai/模型-100%');
+    }
+    expect((await fixture.emulator.requests()).map((request) => request.model)).toEqual(['模型-100%', '模型-100%']);
+  });
+
   it('"default" and an absent model still run the configured chain', async () => {
     const named = await openai.chat.completions.create({ model: 'default', messages: user });
     expect(named.model).toBe('openai/gpt-a');

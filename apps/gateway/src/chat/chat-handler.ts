@@ -18,7 +18,7 @@ import { invalidRequest } from '../gateway-error.js';
 import type { BodyLimits } from '../http/body.js';
 import { readJsonBody } from '../http/body.js';
 import type { HeaderMap } from '../http/respond.js';
-import { SseSink, sendJson } from '../http/respond.js';
+import { SseSink, safeHeaderValue, sendJson } from '../http/respond.js';
 import type { AgentStores } from '../services/agent-stores.js';
 import type { TracedAnswer, TracedTurn } from '../telemetry/turn-trace.js';
 import { checkSessionKey } from '../sessions/session-key.js';
@@ -130,11 +130,15 @@ function answerId(dialect: WireDialect): string {
   return `${ID_PREFIX[dialect.id]}${randomUUID().replaceAll('-', '')}`;
 }
 
-/** The `x-understudy-*` headers of an answer: the model and profile that answered, the fallback reason. */
+/**
+ * The `x-understudy-*` headers of an answer: the model and profile that answered, the fallback reason. A model
+ * ref is the caller's or the config's text, so it goes through {@link safeHeaderValue}: a name outside printable ASCII
+ * (`openai/模型`) is sent percent-encoded rather than failing the answer (docs/contracts.md#gateway).
+ */
 export function answerHeaders(result: FallbackRunResult<unknown>): HeaderMap {
   return {
-    'x-understudy-model': formatModelRef(result.candidate),
-    ...(result.profile === null ? {} : { 'x-understudy-profile': result.profile }),
+    'x-understudy-model': safeHeaderValue(formatModelRef(result.candidate)),
+    ...(result.profile === null ? {} : { 'x-understudy-profile': safeHeaderValue(result.profile) }),
     ...(result.fallbackReason === undefined ? {} : { 'x-understudy-fallback': result.fallbackReason }),
   };
 }

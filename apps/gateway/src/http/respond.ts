@@ -87,3 +87,22 @@ export class SseSink {
     this.#response.end(text);
   }
 }
+
+/**
+ * `text` as an HTTP header value: every character outside printable ASCII and space (U+0020–U+007E), and `%`
+ * itself, percent-encoded as UTF-8 bytes (a lone surrogate as U+FFFD), so any model name can be named in a header
+ * and read back with `decodeURIComponent`.
+ *
+ * @example safeHeaderValue('openai/gpt-4o') // 'openai/gpt-4o'
+ * @example safeHeaderValue('local/模型') // 'local/%E6%A8%A1%E5%9E%8B'
+ */
+export function safeHeaderValue(text: string): string {
+  let out = '';
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    if (code >= 0x20 && code <= 0x7e && character !== '%') out += character;
+    // A lone surrogate (invalid UTF-16 from the JSON body) has no UTF-8 bytes: the replacement character stands in.
+    else out += code >= 0xd800 && code <= 0xdfff ? '%EF%BF%BD' : encodeURIComponent(character);
+  }
+  return out;
+}

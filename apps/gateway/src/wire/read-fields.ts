@@ -113,6 +113,15 @@ export function readUnderstudyExtension(body: JsonRecord): { readonly fallbacks:
   return { fallbacks: fallbacks.map((entry: string) => entry.trim()) };
 }
 
+/** True when `text` holds a C0 or C1 control character or DEL (U+0000–U+001F, U+007F–U+009F). */
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
+
 /** What a `model` field may name, for its 400s. */
 const MODEL_NAMES = 'name "default", an agent id, a configured alias or "provider/model" (GET /v1/models lists them)';
 
@@ -121,8 +130,9 @@ const MODEL_NAMES = 'name "default", an agent id, a configured alias or "provide
  * no name of `default`, docs/contracts.md#gateway). `undefined` when absent or null: the agent's configured chain
  * runs, as for `default`.
  *
- * @throws {GatewayError} 400 `invalid_model` (`param: "model"`) when it is not a string, is empty, or is only
- *   whitespace.
+ * @throws {GatewayError} 400 `invalid_model` (`param: "model"`) when it is not a string, is empty, is only
+ *   whitespace, or holds a control character inside it (no model id has one; surrounding whitespace gets the
+ *   lookup's 404 instead).
  * @example readModelField({ model: 'default' }) // 'default'
  * @example readModelField({ model: '' }) // throws 400 "model: must not be empty; name \"default\", …"
  */
@@ -132,5 +142,7 @@ export function readModelField(body: JsonRecord): string | undefined {
   if (typeof value !== 'string') throw fieldError('model', 'expected a string such as "default" or "openai/gpt-4o"', 'invalid_model');
   if (value === '') throw fieldError('model', `must not be empty; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
   if (value.trim() === '') throw fieldError('model', `must not be only whitespace; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
+  // Surrounding whitespace (a tab, a newline) is left to the lookup, whose 404 says to drop it.
+  if (hasControlCharacter(value.trim())) throw fieldError('model', `must not contain control characters (U+0000–U+001F, U+007F–U+009F); ${MODEL_NAMES}`, 'invalid_model');
   return value;
 }
