@@ -225,7 +225,10 @@ export function runCountTokensTurn(services: TurnServices, input: TurnInput, tim
   const attempt: AttemptFunction<number> = async (candidate, profile, signal) => {
     const client = services.providers.get(candidate.provider);
     if (client?.api !== 'anthropic-messages') return { ok: true, value: estimate };
-    return client.countTokens(shape(candidate), callOptions(profile, signal, { credentialStore: input.store }));
+    const counted = await client.countTokens(shape(candidate), callOptions(profile, signal, { credentialStore: input.store }));
+    // A 404 from the counting endpoint (an Anthropic-compatible upstream without it) says nothing of the model:
+    // the estimate answers, and nothing is marked (docs/wire-mapping.md#count-tokens).
+    return !counted.ok && counted.failure.status === 404 ? { ok: true, value: estimate } : counted;
   };
   return run(services, input, attempt, timer, true);
 }
