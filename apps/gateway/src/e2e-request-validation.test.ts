@@ -189,6 +189,20 @@ describe('an empty or blank model', () => {
     },
   );
 
+  it('a model name longer than 256 characters is a 400 invalid_model before any upstream call (its header would be unreadable)', async () => {
+    for (const model of [`openai/${'a'.repeat(17_000)}`, `openai/${'模'.repeat(300)}`]) {
+      const chat = await openAIFailure(() => openai.chat.completions.create({ model, messages: user }));
+      expect(chat).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'model', code: 'invalid_model' });
+      expect(chat.message).toContain('model: at most 256 characters');
+      const messages = await anthropicFailure(() => anthropic.messages.create({ model, max_tokens: 16, messages: user }));
+      expect(messages).toMatchObject({ status: 400, type: 'invalid_request_error' });
+      expect(chat.body.length + messages.body.length).toBeLessThan(4_000);
+    }
+    const fits = await openai.chat.completions.create({ model: `openai/${'b'.repeat(249)}`, messages: user }).withResponse();
+    expect(fits.response.headers.get('x-understudy-model')).toBe(`openai/${'b'.repeat(249)}`);
+    expect((await fixture.emulator.requests()).map((request) => request.model)).toEqual(['b'.repeat(249)]);
+  });
+
   it('a model name outside ASCII is answered, its x-understudy-model header percent-encoded (never a 500 after the upstream answered)', async () => {
     for (const stream of [false, true]) {
       const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {

@@ -3,6 +3,7 @@
  * probe behavior", "Observability and failure summaries").
  */
 import type { FailoverReason, ProfileUsageStats } from '@understudy/contracts';
+import { REASON_POLICY } from '@understudy/error-classifier';
 import type { AvailabilityQuery } from './availability.js';
 import { profileUnavailability } from './availability.js';
 import { isWindowActive } from './window.js';
@@ -38,7 +39,8 @@ const DISABLE_WEIGHT = 1_000_000;
 /**
  * Why a provider's profiles are unavailable for a query (the reason its candidates are skipped or probed). Only
  * profiles blocked for the query count. An active disable window dominates (its `disabledReason`); otherwise the
- * failure counts (`failureCounts`) of the cooling profiles are summed and the largest wins, ties broken by
+ * failure counts (`failureCounts`) of the cooling profiles are summed (a `modelOnly` reason's only when it is the
+ * reason of the blocking window itself) and the largest wins, ties broken by
  * {@link UNAVAILABLE_REASON_PRIORITY}; a cooling profile without counts contributes its `cooldownReason` (else
  * `unknown`) once.
  *
@@ -61,7 +63,10 @@ export function providerUnavailableReason(
       add(stats.disabledReason ?? block.reason, DISABLE_WEIGHT);
       continue;
     }
-    const counts = Object.entries(stats.failureCounts ?? {}).filter(([, count]) => (count ?? 0) > 0);
+    // A count about a missing model speaks only for that model's own window, never for another one's.
+    const counts = Object.entries(stats.failureCounts ?? {}).filter(
+      ([reason, count]) => (count ?? 0) > 0 && (!REASON_POLICY[reason as FailoverReason].modelOnly || block.reason === reason),
+    );
     if (counts.length === 0) add(block.reason, 1);
     for (const [reason, count] of counts) add(reason as FailoverReason, count ?? 0);
   }

@@ -81,7 +81,10 @@ describe('cooldown lane (the model-failover doc "Cooldowns": 30 s, 1 min, then 5
     expect(missing).toMatchObject({ cooldownModel: 'nope-1', cooldownReason: 'model_not_found', cooldownUntil: 30_000 });
     // A second bogus model: counted, but the window stays on nope-1; the real model is still served.
     const twice = recordFailure(missing, { reason: 'model_not_found', model: 'nope-2', nowMs: 1_000 }, policy);
-    expect(twice).toMatchObject({ cooldownModel: 'nope-1', cooldownUntil: 30_000, errorCount: 2 });
+    expect(twice).toMatchObject({ cooldownModel: 'nope-1', cooldownUntil: 30_000, failureCounts: { model_not_found: 2 } });
+    // The credential's own failure clock and ladder are untouched: a real model keeps its retries and its first step.
+    expect(twice.errorCount).toBeUndefined();
+    expect(twice.lastFailureAt).toBeUndefined();
     expect(isProfileAvailable(twice, { nowMs: 2_000, model: 'gpt-real' })).toBe(true);
     // A bogus model during a real model-scoped window does not widen it either.
     const limited = recordFailure({}, { reason: 'rate_limit', model: 'gpt-real', nowMs: 0 }, policy);
@@ -270,7 +273,9 @@ describe('properties', () => {
           expect(cooldownWindowMs(used, priorErrors + 1)).toBeLessThanOrEqual(cooldownWindowMs(used, priorErrors + 2));
           const stats = recordFailure({ errorCount: priorErrors, lastFailureAt: 0 }, { reason, nowMs: 1_000, retryAfterMs }, used);
           const windowMs = (stats.cooldownUntil ?? 0) - 1_000;
-          expect(windowMs).toBe(Math.max(cooldownWindowMs(used, priorErrors + 1), retryAfterMs ?? 0));
+          // A missing model's window steps by its own count (here its first), not the profile's error count.
+          const step = REASON_POLICY[reason].modelOnly ? 1 : priorErrors + 1;
+          expect(windowMs).toBe(Math.max(cooldownWindowMs(used, step), retryAfterMs ?? 0));
           expect(windowMs).toBeGreaterThanOrEqual(retryAfterMs ?? 0);
         },
       ),

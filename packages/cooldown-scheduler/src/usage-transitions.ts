@@ -85,7 +85,8 @@ export function clearExpiredWindows(
  * of another model (or a profile-scoped failure) during an active model-scoped cooldown widens it to the whole
  * profile, keeping its end — except that a reason that is about the model alone (`modelOnly`: `model_not_found`)
  * never widens a window, and a window it opened gives way to another model's failure: it then blocks what failed
- * (that model, or the whole profile for a profile-scoped reason) until its end. Every failure with a lane counts in `failureCounts` and sets `lastFailureAt`.
+ * (that model, or the whole profile for a profile-scoped reason) until its end; it counts only in `failureCounts`
+ * (its own window's step), never in `errorCount` or `lastFailureAt`. Every other failure with a lane counts in `failureCounts` and sets `lastFailureAt`.
  * Reasons of lane `none` (`format`, `context_overflow`, `abort`, …) say nothing about the credential: the stats
  * are returned unchanged (same reference, no `lastFailureAt`).
  *
@@ -104,7 +105,9 @@ export function recordFailure(
   const next: MutableStats = { ...current };
   const failureCount = (current.failureCounts?.[event.reason] ?? 0) + 1;
   next.failureCounts = { ...current.failureCounts, [event.reason]: failureCount };
-  next.lastFailureAt = nowMs;
+  // A failure about the model alone says nothing of the credential: the profile's own failure clock and error
+  // count (its retries in place, its ladder) are left as they are.
+  if (!reasonPolicy.modelOnly) next.lastFailureAt = nowMs;
   const retryAfterMs =
     event.retryAfterMs !== undefined && event.retryAfterMs !== null && Number.isFinite(event.retryAfterMs)
       ? Math.max(0, event.retryAfterMs)
@@ -112,8 +115,8 @@ export function recordFailure(
   const disableActive = isWindowActive(current.disabledUntil, nowMs);
 
   if (reasonPolicy.lane === 'cooldown') {
-    const errorCount = (current.errorCount ?? 0) + 1;
-    next.errorCount = errorCount;
+    const errorCount = (current.errorCount ?? 0) + (reasonPolicy.modelOnly ? 0 : 1);
+    if (!reasonPolicy.modelOnly) next.errorCount = errorCount;
     const model = event.model?.trim();
     const scope = event.scope === undefined ? reasonPolicy.scope : event.scope;
     const modelScoped = scope === 'model' && model !== undefined && model !== '';
@@ -130,7 +133,7 @@ export function recordFailure(
       return compact(next);
     }
     if (disableActive) return compact(next);
-    const computedMs = cooldownWindowMs(policy, errorCount);
+    const computedMs = cooldownWindowMs(policy, reasonPolicy.modelOnly ? failureCount : errorCount);
     next.cooldownUntil = nowMs + Math.max(computedMs, retryAfterMs);
     next.cooldownModel = modelScoped ? model : undefined;
     next.cooldownReason = event.reason;

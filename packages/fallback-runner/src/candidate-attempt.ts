@@ -173,12 +173,13 @@ async function rotate<T>(
  * provider's too), so concurrent requests (of any replica) at the end of a window send it one call between them,
  * and that call never follows the profile's last probe by less than one throttle (docs/policy.md#retries-probes-and-rotation "Probes"). A request
  * that finds the slot taken reads the profile again (one read): when a call answered since, the profile is simply
- * available (`call`); when it is the turn's last chance (no later profile or candidate) it is probed anyway rather
- * than leave the caller without an answer; otherwise it is `passed_over`. Any other profile is a plain `call`.
+ * available (`call`); otherwise it is `passed_over`. Any other profile — and the turn's last chance (no later
+ * profile or candidate), which an error would leave without an answer — is a plain `call` with its retries.
  */
 async function returningKind<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId, onlyChance: boolean): Promise<'call' | 'probe' | 'passed_over'> {
   const query = { nowMs: ctx.nowMs(), model: candidate.model };
-  if (!windowRanOut(ctx.knownStats(candidate.provider, profileId), query)) return 'call';
+  // The turn's last chance is called with its retry budget, slot or not: an error would be all the caller gets.
+  if (onlyChance || !windowRanOut(ctx.knownStats(candidate.provider, profileId), query)) return 'call';
   if (await ctx.store.tryAcquireProbe(profileProbeKey(profileId), query.nowMs, ctx.policy.probeThrottleMs)) {
     // A probe of the provider as well: the next probe of a cooling profile of it waits one throttle.
     await ctx.store.tryAcquireProbe(probeThrottleKey(candidate.provider), query.nowMs, ctx.policy.probeThrottleMs);
@@ -187,7 +188,7 @@ async function returningKind<T>(ctx: RunContext<T>, candidate: Candidate, profil
   const fresh = (await ctx.store.loadProviderAuthState(candidate.provider)).usageStats[profileId];
   if (fresh !== undefined) ctx.rememberStats(candidate.provider, { [profileId]: fresh });
   if (fresh === undefined || (!windowRanOut(fresh, query) && profileUnavailability(fresh, query) === undefined)) return 'call';
-  return onlyChance ? 'probe' : 'passed_over';
+  return 'passed_over';
 }
 
 /** Every profile is unavailable: the scheduler decides skip, probe (throttled in the store) or sibling try. */

@@ -170,12 +170,19 @@ describe('when nothing else could answer (one candidate, one profile)', () => {
     expect(primaryCalls).toBe(10);
   });
 
-  it('a profile whose window ran out is called by each of them even when its probe slot is taken', async () => {
+  it('a profile whose window ran out is called by each of them, as ordinary calls with their retries', async () => {
     const w = world({ profiles: ['openai:a'], config: strict });
     await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, cooldownUntil: w.clock.nowMs() - 1_000, cooldownReason: 'overloaded', lastFailureAt: w.clock.nowMs() - 31_000 }));
     const { results, primaryCalls } = await concurrentRuns(w, 4, 'ok');
     expect(primaryCalls).toBe(4);
-    expect(results.map((result) => brief(result.attempts).join(' | '))).toEqual(Array.from({ length: 4 }, () => 'probe openai/gpt-x@openai:a'));
+    expect(results.map((result) => brief(result.attempts).join(' | '))).toEqual(Array.from({ length: 4 }, () => 'call openai/gpt-x@openai:a'));
+  });
+
+  it('the first call after its window keeps its retries in place: a blip is answered, not an error', async () => {
+    const w = world({ profiles: ['openai:a'], config: strict });
+    await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, cooldownUntil: w.clock.nowMs() - 1_000, cooldownReason: 'overloaded', lastFailureAt: w.clock.nowMs() - 31_000 }));
+    const result = await w.run({ openai: [UNAVAILABLE] });
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call openai/gpt-x@openai:a']);
   });
 });
 
@@ -196,3 +203,28 @@ async function concurrentRunsUntil(w: World, count: number): Promise<{ results: 
   );
   return { results: await Promise.all(runs), primaryCalls: calls };
 }
+
+describe('a model that does not exist costs its caller only (docs/policy.md#windows "Model scope")', () => {
+  const MISSING: ProviderFailure = { status: 404, body: '{"error":{"message":"The model `bogus` does not exist","type":"invalid_request_error","code":"model_not_found"}}' };
+
+  it('a real model of the same profile keeps its retries in place, its own reason and its first step of the ladder', async () => {
+    const w = world({ profiles: ['openai:a', 'anthropic:a'] });
+    const bogus = await w.fail({ 'openai/bogus': [MISSING] }, { model: 'openai/bogus', source: 'user' });
+    expect(bogus).toBeDefined();
+    expect(w.store.usageStats('openai:a')).toMatchObject({ cooldownModel: 'bogus', cooldownReason: 'model_not_found' });
+    // A blip of the real model is still retried in place, though a fallback could answer (the 404 was no failure of
+    // the credential, so the profile did not just fail).
+    const blip = await w.run({ 'openai/gpt-x': [UNAVAILABLE] });
+    expect(brief(blip.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call openai/gpt-x@openai:a']);
+    // A real rate limit of it is reported as a rate limit, and steps the ladder from its first step.
+    const limited: ProviderFailure = { status: 429, body: '{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}' };
+    await w.fail({ 'openai/bogus': [MISSING] }, { model: 'openai/bogus', source: 'user' });
+    expect(w.store.usageStats('openai:a').failureCounts).toEqual({ model_not_found: 1 });
+    const error = await w.fail({ 'openai/gpt-x': [limited, limited, limited, limited] }, { model: 'openai/gpt-x', source: 'user' });
+    expect(error).toMatchObject({ reason: 'rate_limit' });
+    expect(w.store.usageStats('openai:a')).toMatchObject({ cooldownModel: 'gpt-x', cooldownReason: 'rate_limit', errorCount: 1 });
+    // While it cools, its turns are told it is rate limited — never that it does not exist.
+    const skipped = await w.fail({}, { model: 'openai/gpt-x', source: 'user' });
+    expect(skipped).toMatchObject({ reason: 'rate_limit' });
+  });
+});

@@ -92,9 +92,20 @@ function retriesInPlace<T>(ctx: RunContext<T>, input: ProfileAttemptInput, failu
   // outage) gets this one call and no second in place: a provider that is still down sees at most one call per
   // window from understudy, not a burst of retries each time a cooldown runs out
   // (docs/policy.md#retries-probes-and-rotation).
-  if (returningWithinProbeThrottle(ctx, input)) return false;
+  if (returningWithinProbeThrottle(ctx, input) && !nothingElseCouldAnswer(input, reason)) return false;
   if (policy.timeLimitRetryLastResort && spentTimeLimit(failure)) return !rotationLeft && input.alternatives?.laterCandidate !== true;
   return true;
+}
+
+/**
+ * No other profile of the provider could be tried after a failure of `reason`, and no later candidate remains
+ * (a strict `provider/model` request on one profile, the chain's last resort). The rules that spare a failing
+ * provider — one retrier per profile, a returning profile's single call — then step aside for the caller: the
+ * bounded retry budget applies (docs/policy.md#retries-probes-and-rotation).
+ */
+function nothingElseCouldAnswer(input: ProfileAttemptInput, reason: FailoverReason): boolean {
+  const alternatives = input.alternatives;
+  return alternatives === undefined || (!alternatives.rotationLeft(reason) && !alternatives.laterCandidate);
 }
 
 /**
@@ -131,8 +142,7 @@ async function takeRetrySlot<T>(
 ): Promise<boolean> {
   if (classification.retryAfterMs !== null) return true;
   // Nothing else could answer this turn: giving up at once would only turn a blip into an error.
-  const alternatives = input.alternatives;
-  if (alternatives === undefined || (!alternatives.rotationLeft(classification.reason) && !alternatives.laterCandidate)) return true;
+  if (nothingElseCouldAnswer(input, classification.reason)) return true;
   let backoffMs = 0;
   for (let attempt = 1; attempt <= ctx.retry.maxRetries; attempt += 1) backoffMs += retryBackoffCeilingMs(attempt, baseMs, ctx.retry.maxDelayMs);
   const holdMs = Math.max(delayMs, backoffMs, 1);
@@ -363,7 +373,8 @@ async function markProfileFailure(
     );
   });
   // Only the failure that opens the window stamps the slot: retries in place inside it have nothing to add.
-  if (!probe && !wasCooling && next !== undefined && computedCooldownIndex([next], query) === 0) {
+  // A missing model says nothing of the provider's health: its window takes no slot.
+  if (!probe && !wasCooling && !REASON_POLICY[classification.reason].modelOnly && next !== undefined && computedCooldownIndex([next], query) === 0) {
     await store.tryAcquireProbe(probeThrottleKey(mark.provider), nowMs, policy.probeThrottleMs);
     await store.tryAcquireProbe(profileProbeKey(profileId), nowMs, policy.probeThrottleMs);
   }

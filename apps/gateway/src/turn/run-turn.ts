@@ -226,9 +226,10 @@ export function runCountTokensTurn(services: TurnServices, input: TurnInput, tim
     const client = services.providers.get(candidate.provider);
     if (client?.api !== 'anthropic-messages') return { ok: true, value: estimate };
     const counted = await client.countTokens(shape(candidate), callOptions(profile, signal, { credentialStore: input.store }));
-    // A 404 from the counting endpoint (an Anthropic-compatible upstream without it) says nothing of the model:
-    // the estimate answers, and nothing is marked (docs/wire-mapping.md#count-tokens).
-    return !counted.ok && counted.failure.status === 404 ? { ok: true, value: estimate } : counted;
+    // The counting endpoint is advisory and not every Anthropic-compatible server has it (404, 403, 501, its own
+    // limits): its failure says nothing of the model, so the estimate answers and nothing is marked
+    // (docs/wire-mapping.md#count-tokens).
+    return counted.ok ? counted : { ok: true, value: estimate };
   };
   return run(services, input, attempt, timer, true);
 }

@@ -122,6 +122,12 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
+/**
+ * The longest `model` accepted, characters. Model ids are far shorter; the name is echoed in the
+ * `x-understudy-model` header, which clients cap (undici refuses headers over 16 KiB in all).
+ */
+const MAX_MODEL_LENGTH = 256;
+
 /** What a `model` field may name, for its 400s. */
 const MODEL_NAMES = 'name "default", an agent id, a configured alias or "provider/model" (GET /v1/models lists them)';
 
@@ -131,8 +137,8 @@ const MODEL_NAMES = 'name "default", an agent id, a configured alias or "provide
  * runs, as for `default`.
  *
  * @throws {GatewayError} 400 `invalid_model` (`param: "model"`) when it is not a string, is empty, is only
- *   whitespace, or holds a control character inside it (no model id has one; surrounding whitespace gets the
- *   lookup's 404 instead).
+ *   whitespace, is longer than 256 characters, or holds a control character inside it (no model id has one;
+ *   surrounding whitespace gets the lookup's 404 instead).
  * @example readModelField({ model: 'default' }) // 'default'
  * @example readModelField({ model: '' }) // throws 400 "model: must not be empty; name \"default\", …"
  */
@@ -143,6 +149,7 @@ export function readModelField(body: JsonRecord): string | undefined {
   if (value === '') throw fieldError('model', `must not be empty; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
   if (value.trim() === '') throw fieldError('model', `must not be only whitespace; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
   // Surrounding whitespace (a tab, a newline) is left to the lookup, whose 404 says to drop it.
+  if (value.length > MAX_MODEL_LENGTH) throw fieldError('model', `at most ${MAX_MODEL_LENGTH} characters (this one has ${value.length}); ${MODEL_NAMES}`, 'invalid_model');
   if (hasControlCharacter(value.trim())) throw fieldError('model', `must not contain control characters (U+0000–U+001F, U+007F–U+009F); ${MODEL_NAMES}`, 'invalid_model');
   return value;
 }
