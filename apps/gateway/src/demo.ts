@@ -21,6 +21,10 @@ import { createLogger } from './logger.js';
 
 const KEYS = { primary: 'demo-key-primary-1111', backup: 'demo-key-backup-2222', anthropic: 'demo-key-anthropic-3333' };
 const SESSION = 'demo-session';
+/**
+ * The first cooldown step and the probe throttle of the demo (30 s each by default). The first call after a
+ * cooldown is the profile's probe, one per throttle, so the throttle is as short as the cooldown here.
+ */
 const COOLDOWN_MS = 3000;
 
 const print = (line = ''): void => {
@@ -102,7 +106,7 @@ async function main(): Promise<number> {
         anthropic: { baseUrl: emulator.url, api: 'anthropic-messages', apiKey: KEYS.anthropic, models: ['claude-demo'] },
       },
     },
-    auth: { order: { openai: ['openai:primary', 'openai:backup'] }, cooldowns: { cooldownStepsMs: [COOLDOWN_MS, 2 * COOLDOWN_MS, 4 * COOLDOWN_MS], overloadedBackoffMs: 10 } },
+    auth: { order: { openai: ['openai:primary', 'openai:backup'] }, cooldowns: { cooldownStepsMs: [COOLDOWN_MS, 2 * COOLDOWN_MS, 4 * COOLDOWN_MS], probeThrottleMs: COOLDOWN_MS, overloadedBackoffMs: 10 } },
     agents: { defaults: { model: { primary: 'openai/gpt-demo', fallbacks: ['anthropic/claude-demo'] } } },
     retry: { provider: { maxRetries: 0 } },
     gateway: { port: 0 },

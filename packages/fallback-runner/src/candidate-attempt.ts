@@ -171,9 +171,10 @@ async function rotate<T>(
  * model (or last disable) ran out with nothing recorded since ({@link windowRanOut}) was last seen failing: its
  * first call is a `probe` of it and takes the profile's probe slot ({@link profileProbeKey}; it stamps the
  * provider's too), so concurrent requests (of any replica) at the end of a window send it one call between them,
- * and that call never follows the profile's last probe by less than one throttle (docs/policy.md#retries-probes-and-rotation "Probes"). A request
- * that finds the slot taken reads the profile again (one read): when a call answered since, the profile is simply
- * available (`call`); otherwise it is `passed_over`. Any other profile — and the turn's last chance (no later
+ * and that call never follows the profile's last probe by less than one throttle
+ * (docs/policy.md#retries-probes-and-rotation "Probes"). A request that finds the slot taken reads the profile
+ * again (one read): when a call answered since, the profile is simply available (`call`); otherwise it is
+ * `passed_over`. Any other profile — and the turn's last chance (no later
  * profile or candidate), which an error would leave without an answer — is a plain `call` with its retries.
  */
 async function returningKind<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId, onlyChance: boolean): Promise<'call' | 'probe' | 'passed_over'> {
