@@ -1,6 +1,6 @@
 /** The command line, as other projects use it: `node dist/main.js --port 0 --script FILE`. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,8 +83,12 @@ describe('emulator command line', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'emulator-'));
     const file = path.join(dir, 'bad.json5');
     writeFileSync(file, '{ routes: [{ match: { api: "openai" }, steps: [{}] }] }');
-    const run = await (await start(['--script', file])).stop();
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/routes\.0\.match\.api/);
+    try {
+      const run = await (await start(['--script', file])).stop();
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/routes\.0\.match\.api/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

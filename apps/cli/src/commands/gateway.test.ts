@@ -34,9 +34,13 @@ describe('understudy gateway', () => {
     const record = path.join(dir, 'args.json');
     fs.writeFileSync(entry, `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2))); process.exit(3);`);
     const { io: cliIo } = io({ ...process.env, [GATEWAY_ENTRY_ENV]: entry });
-    const code = await runCli(['gateway', '--config', 'c.json5', '--port', '0'], cliIo);
-    expect(code).toBe(3);
-    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual(['--config', 'c.json5', '--port', '0']);
+    try {
+      const code = await runCli(['gateway', '--config', 'c.json5', '--port', '0'], cliIo);
+      expect(code).toBe(3);
+      expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual(['--config', 'c.json5', '--port', '0']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says how to build the gateway when its entry is missing', async () => {
