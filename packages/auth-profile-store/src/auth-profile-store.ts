@@ -170,6 +170,10 @@ class SqliteAuthProfileStore implements AuthProfileStore {
     return this.#writableRequests().tryAcquireProbe(key, nowMs, throttleMs);
   }
 
+  async releaseProbe(key: string, takenAtMs: number): Promise<void> {
+    this.#writableRequests().releaseProbe(key, takenAtMs);
+  }
+
   async tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
     const id = assertProfileId(profileId);
     const { queries, kysely } = this.#writable();

@@ -123,6 +123,7 @@ export class RequestPath {
   readonly #readProvider: Database.Transaction<(provider: string) => ProviderRows>;
   readonly #updateUsageStats: Database.Transaction<(id: ProfileId, transition: UsageStatsTransition, nowMs: () => number) => ProfileUsageStats>;
   readonly #tryAcquireProbe: Database.Transaction<(key: string, nowMs: number, throttleMs: number) => boolean>;
+  readonly #releaseProbe: Database.Statement<[string, number]>;
   readonly #writeSession: Database.Transaction<
     (key: string, expectedRevision: number | null, patch: SessionPatch, nowMs: number) => SessionWriteResult
   >;
@@ -164,6 +165,7 @@ export class RequestPath {
       this.#putUsageStats.run(id, serializeUsageStats(next), nowMs());
       return next;
     });
+    this.#releaseProbe = sqlite.prepare<[string, number]>('delete from probe_throttle where key = ? and last_probe_at = ?');
     this.#tryAcquireProbe = sqlite.transaction((key: string, nowMs: number, throttleMs: number) => {
       const lastProbeAt = this.#lastProbeOf.get(key);
       if (lastProbeAt !== undefined && nowMs - lastProbeAt < throttleMs) return false;
@@ -228,6 +230,11 @@ export class RequestPath {
   /** One `BEGIN IMMEDIATE` read-modify-write of a probe slot: taken when free for at least `throttleMs`. */
   tryAcquireProbe(key: string, nowMs: number, throttleMs: number): boolean {
     return this.#tryAcquireProbe.immediate(key, nowMs, throttleMs);
+  }
+
+  /** Frees the slot `key` if it is still the one taken at `takenAtMs` (one statement, atomic). */
+  releaseProbe(key: string, takenAtMs: number): void {
+    this.#releaseProbe.run(key, takenAtMs);
   }
 
   /** The session entry, or `undefined`. */

@@ -84,6 +84,12 @@ export interface AuthStorePort {
    */
   tryAcquireProbe(key: string, nowMs: number, throttleMs: number): Promise<boolean>;
   /**
+   * Frees the slot named `key` if it is still the one taken at `takenAtMs` (epoch ms, the `nowMs` of the
+   * `tryAcquireProbe` that took it), so a holder that is done early does not block the next caller for the rest
+   * of the window; a slot taken again since, by anyone, is left alone. Does nothing when there is no such slot.
+   */
+  releaseProbe(key: string, takenAtMs: number): Promise<void>;
+  /**
    * Takes the OAuth refresh lock of a profile for `leaseMs` (from `nowMs`, epoch ms), atomically across
    * processes and replicas, when no other holder has an unexpired lease on it. The holder then re-reads the
    * credential, refreshes it only when it is still stale, writes it back and releases the lock, so each

@@ -76,7 +76,7 @@ describe('cooldown lane (the model-failover doc "Cooldowns": 30 s, 1 min, then 5
     expect(recordFailure({}, { reason: 'rate_limit', model: 'gpt-x', scope: 'profile', nowMs: 0 }, policy).cooldownModel).toBeUndefined();
   });
 
-  it('a model that does not exist never widens another model\'s window, and its own window is taken over by a real failure of another model', () => {
+  it('a model that does not exist never widens another model\'s window, and a real failure of another model opens its own window in its place', () => {
     const missing = recordFailure({}, { reason: 'model_not_found', model: 'nope-1', nowMs: 0 }, policy);
     expect(missing).toMatchObject({ cooldownModel: 'nope-1', cooldownReason: 'model_not_found', cooldownUntil: 30_000 });
     // A second bogus model: counted, but the window stays on nope-1; the real model is still served.
@@ -91,13 +91,13 @@ describe('cooldown lane (the model-failover doc "Cooldowns": 30 s, 1 min, then 5
     const probed = recordFailure(limited, { reason: 'model_not_found', model: 'nope-1', nowMs: 1_000 }, policy);
     expect(probed).toMatchObject({ cooldownModel: 'gpt-real', cooldownUntil: 30_000 });
     expect(isProfileAvailable(probed, { nowMs: 2_000, model: 'gpt-other' })).toBe(true);
-    // A real failure of another model takes the missing model's window over (never extended: its end stays).
-    const real = recordFailure(missing, { reason: 'rate_limit', model: 'gpt-real', nowMs: 2_000 }, policy);
-    expect(real).toMatchObject({ cooldownModel: 'gpt-real', cooldownReason: 'rate_limit', cooldownUntil: 30_000 });
+    // A real failure of another model opens its own window in the missing model's place, on its own first step.
+    const real = recordFailure(twice, { reason: 'rate_limit', model: 'gpt-real', nowMs: 2_000 }, policy);
+    expect(real).toMatchObject({ cooldownModel: 'gpt-real', cooldownReason: 'rate_limit', cooldownUntil: 2_000 + 30_000, errorCount: 1 });
     expect(isProfileAvailable(real, { nowMs: 3_000, model: 'nope-1' })).toBe(true);
-    const overloaded = recordFailure(missing, { reason: 'overloaded', model: 'gpt-real', nowMs: 2_000 }, policy);
+    const overloaded = recordFailure(twice, { reason: 'overloaded', model: 'gpt-real', nowMs: 2_000 }, policy);
     expect(overloaded.cooldownModel).toBeUndefined();
-    expect(overloaded).toMatchObject({ cooldownReason: 'overloaded', cooldownUntil: 30_000 });
+    expect(overloaded).toMatchObject({ cooldownReason: 'overloaded', cooldownUntil: 2_000 + 30_000 });
   });
 
   it('widens an active model-scoped window to the whole profile when another model fails, keeping its end', () => {
@@ -305,7 +305,9 @@ describe('properties', () => {
             { reason: event.reason, nowMs, model: event.model, retryAfterMs: event.retryAfterMs, profileId: event.profileId },
             policy,
           );
-          if (stats.cooldownUntil !== undefined && stats.cooldownUntil > nowMs) expect(next.cooldownUntil).toBe(stats.cooldownUntil);
+          // (A missing model's window belongs to that model: another model's real failure opens its own instead.)
+          const missingModels = stats.cooldownReason !== undefined && REASON_POLICY[stats.cooldownReason].modelOnly && !REASON_POLICY[event.reason].modelOnly;
+          if (stats.cooldownUntil !== undefined && stats.cooldownUntil > nowMs && !missingModels) expect(next.cooldownUntil).toBe(stats.cooldownUntil);
           if (stats.disabledUntil !== undefined && stats.disabledUntil > nowMs) expect(next.disabledUntil).toBe(stats.disabledUntil);
           stats = next;
         }

@@ -84,8 +84,8 @@ export function clearExpiredWindows(
  * longer than the window becomes the window (a cooldown so named by the provider is marked `cooldownNamed`), and an active window is never extended (probes included); a failure
  * of another model (or a profile-scoped failure) during an active model-scoped cooldown widens it to the whole
  * profile, keeping its end — except that a reason that is about the model alone (`modelOnly`: `model_not_found`)
- * never widens a window, and a window it opened gives way to another model's failure: it then blocks what failed
- * (that model, or the whole profile for a profile-scoped reason) until its end; it counts only in `failureCounts`
+ * never widens a window, and a window it opened gives way to another model's failure, which opens its own window in
+ * its place (that window belongs to the missing model, so this is no lengthening); it counts only in `failureCounts`
  * (its own window's step), never in `errorCount` or `lastFailureAt`. Every other failure with a lane counts in `failureCounts` and sets `lastFailureAt`.
  * Reasons of lane `none` (`format`, `context_overflow`, `abort`, …) say nothing about the credential: the stats
  * are returned unchanged (same reference, no `lastFailureAt`).
@@ -120,15 +120,11 @@ export function recordFailure(
     const model = event.model?.trim();
     const scope = event.scope === undefined ? reasonPolicy.scope : event.scope;
     const modelScoped = scope === 'model' && model !== undefined && model !== '';
-    if (isWindowActive(current.cooldownUntil, nowMs)) {
-      const otherModel = current.cooldownModel !== undefined && (!modelScoped || model !== current.cooldownModel);
+    const otherModel = current.cooldownModel !== undefined && (!modelScoped || model !== current.cooldownModel);
+    // A window that only says another model is missing belongs to that model: a real failure opens its own.
+    const missingModelsWindow = otherModel && !reasonPolicy.modelOnly && REASON_POLICY[current.cooldownReason ?? 'unknown'].modelOnly;
+    if (isWindowActive(current.cooldownUntil, nowMs) && !missingModelsWindow) {
       if (!otherModel || reasonPolicy.modelOnly) return compact(next);
-      if (REASON_POLICY[current.cooldownReason ?? 'unknown'].modelOnly) {
-        // The window only said another model is missing: it now blocks what failed (keeping its end).
-        next.cooldownModel = modelScoped ? model : undefined;
-        next.cooldownReason = event.reason;
-        return compact(next);
-      }
       next.cooldownModel = undefined;
       return compact(next);
     }

@@ -75,6 +75,9 @@ describe('concurrent requests at the start of an outage', () => {
     const w = world({ profiles: ['openai:a', 'anthropic:a'] });
     const result = await w.run({ openai: [UNAVAILABLE] });
     expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call openai/gpt-x@openai:a']);
+    // The retrier freed its slot when it was answered: the next lone blip, a moment later, is retried too.
+    const next = await w.run({ openai: [UNAVAILABLE] });
+    expect(brief(next.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call openai/gpt-x@openai:a']);
   });
 
   it('a short Retry-After the provider named is waited out by every request it was given to', async () => {

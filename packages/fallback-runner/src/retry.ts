@@ -128,8 +128,8 @@ function returningWithinProbeThrottle<T>(ctx: RunContext<T>, input: ProfileAttem
  * process or another replica) is not retried — that request gives up on the profile at once and marks it, so
  * concurrent requests at the start of an outage cost one call each, not one call plus every retry. It is taken
  * before the first retry and held for as long as the retries may wait (the sum of the backoff ceilings of
- * `retry.provider.maxRetries` retries, at least this first wait); the request that took it keeps its later
- * retries. A wait the provider named (a short Retry-After) is waited out by every request it was given to, and
+ * `retry.provider.maxRetries` retries, at least this first wait) and freed as soon as the try ends; the request
+ * that took it keeps its later retries. A wait the provider named (a short Retry-After) is waited out by every request it was given to, and
  * takes no slot; so does a request for which nothing else could answer (no profile left to rotate to, no later
  * candidate): it keeps its retry budget rather than turn a blip into an error.
  */
@@ -139,16 +139,37 @@ async function takeRetrySlot<T>(
   classification: FailureClassification,
   baseMs: number,
   delayMs: number,
-): Promise<boolean> {
-  if (classification.retryAfterMs !== null) return true;
+): Promise<RetrySlot | undefined> {
+  if (classification.retryAfterMs !== null) return NO_RETRY_SLOT;
   // Nothing else could answer this turn: giving up at once would only turn a blip into an error.
-  if (nothingElseCouldAnswer(input, classification.reason)) return true;
+  if (nothingElseCouldAnswer(input, classification.reason)) return NO_RETRY_SLOT;
   let backoffMs = 0;
   for (let attempt = 1; attempt <= ctx.retry.maxRetries; attempt += 1) backoffMs += retryBackoffCeilingMs(attempt, baseMs, ctx.retry.maxDelayMs);
   const holdMs = Math.max(delayMs, backoffMs, 1);
   const key = retryInPlaceKey(input.candidate.provider, input.profile?.view.id ?? null);
-  return ctx.store.tryAcquireProbe(key, ctx.nowMs(), holdMs);
+  const takenAtMs = ctx.nowMs();
+  if (!(await ctx.store.tryAcquireProbe(key, takenAtMs, holdMs))) return undefined;
+  return {
+    release: async () => {
+      try {
+        await ctx.store.releaseProbe(key, takenAtMs);
+      } catch (error) {
+        // Not freed: the slot runs out by itself at the end of its hold.
+        ctx.logger.warn({ key, error: error instanceof Error ? error.message : String(error) }, 'could not free a retry-in-place slot');
+      }
+    },
+  };
 }
+
+/**
+ * A retry-in-place slot this try holds (or needs none: {@link NO_RETRY_SLOT}), freed as soon as the try ends —
+ * answered or given up — so a later lone failure of the profile keeps its retries.
+ */
+interface RetrySlot {
+  release(): Promise<void>;
+}
+
+const NO_RETRY_SLOT: RetrySlot = { release: () => Promise.resolve() };
 
 /** How a profile's try ended (a terminal failure throws instead). */
 export type ProfileAttemptOutcome<T> =
@@ -170,6 +191,16 @@ export type ProfileAttemptOutcome<T> =
  *   profile is not marked.
  */
 export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemptInput): Promise<ProfileAttemptOutcome<T>> {
+  const held: { slot?: RetrySlot | undefined } = {};
+  try {
+    return await tryProfile(ctx, input, held);
+  } finally {
+    await held.slot?.release();
+  }
+}
+
+/** {@link attemptProfile}'s loop; a retry-in-place slot it takes goes in `held`, for the caller to free. */
+async function tryProfile<T>(ctx: RunContext<T>, input: ProfileAttemptInput, held: { slot?: RetrySlot | undefined }): Promise<ProfileAttemptOutcome<T>> {
   const { candidate, kind } = input;
   const profileId = input.profile?.view.id ?? null;
   let retries = 0;
@@ -231,7 +262,9 @@ export async function attemptProfile<T>(ctx: RunContext<T>, input: ProfileAttemp
         remainingWindowMs: ctx.retry.windowMs - (nowMs - input.candidateStartMs),
         random: ctx.random,
       });
-      if (delayMs !== null && delayMs < ctx.remainingMs() && (retries > 0 || (await takeRetrySlot(ctx, input, classification, baseMs, delayMs)))) {
+      const mayWait = delayMs !== null && delayMs < ctx.remainingMs();
+      if (mayWait && retries === 0) held.slot = await takeRetrySlot(ctx, input, classification, baseMs, delayMs ?? 0);
+      if (mayWait && held.slot !== undefined && delayMs !== null) {
         await ctx.sleep(delayMs, candidate, profileId);
         // Another request may have cooled this profile during the backoff: then no retry into it.
         if (await stillAvailable(ctx, candidate, input.profile)) {

@@ -100,6 +100,10 @@ class ScenarioStorePort implements AuthStorePort {
     return this.#store.tryAcquireProbe(key, nowMs, throttleMs);
   }
 
+  releaseProbe(key: string, takenAtMs: number): Promise<void> {
+    return this.#store.releaseProbe(key, takenAtMs);
+  }
+
   tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
     return this.#store.tryAcquireRefreshLock(profileId, holder, nowMs, leaseMs);
   }

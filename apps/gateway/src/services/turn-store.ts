@@ -49,6 +49,7 @@ export function turnStore(store: AuthProfileStore, logger: Logger, watch: Cooldo
       resolveCredential: (profileId) => store.resolveCredential(profileId),
       updateUsageStats: (profileId, transition) => watchedUpdate(store, watch, profileId, transition),
       tryAcquireProbe: (key, nowMs, throttleMs) => store.tryAcquireProbe(key, nowMs, throttleMs),
+      releaseProbe: (key, takenAtMs) => store.releaseProbe(key, takenAtMs),
       tryAcquireRefreshLock: (profileId, holder, nowMs, leaseMs) => store.tryAcquireRefreshLock(profileId, holder, nowMs, leaseMs),
       releaseRefreshLock: (profileId, holder) => store.releaseRefreshLock(profileId, holder),
       getSession: (key) => store.getSession(key),

@@ -149,7 +149,8 @@ export function readModelField(body: JsonRecord): string | undefined {
   if (value === '') throw fieldError('model', `must not be empty; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
   if (value.trim() === '') throw fieldError('model', `must not be only whitespace; ${MODEL_NAMES}, or leave the field out for "default"`, 'invalid_model');
   // Surrounding whitespace (a tab, a newline) is left to the lookup, whose 404 says to drop it.
-  if (value.length > MAX_MODEL_LENGTH) throw fieldError('model', `at most ${MAX_MODEL_LENGTH} characters (this one has ${value.length}); ${MODEL_NAMES}`, 'invalid_model');
+  const characters = [...value].length;
+  if (characters > MAX_MODEL_LENGTH) throw fieldError('model', `at most ${MAX_MODEL_LENGTH} characters (this one has ${characters}); ${MODEL_NAMES}`, 'invalid_model');
   if (hasControlCharacter(value.trim())) throw fieldError('model', `must not contain control characters (U+0000–U+001F, U+007F–U+009F); ${MODEL_NAMES}`, 'invalid_model');
   return value;
 }

@@ -126,6 +126,8 @@ const PROBE_SQL =
   'on conflict (agent_id, key) do update set last_probe_at = excluded.last_probe_at ' +
   'where probe_throttle.last_probe_at <= $3::bigint - $4::bigint returning last_probe_at';
 
+const PROBE_RELEASE_SQL = 'delete from probe_throttle where agent_id = $1 and key = $2 and last_probe_at = $3::bigint';
+
 const REFRESH_LOCK_SQL =
   'insert into refresh_locks (agent_id, profile_id, holder, expires_at) values ($1, $2, $3, $4::bigint + $5::bigint) ' +
   'on conflict (agent_id, profile_id) do update set holder = excluded.holder, expires_at = excluded.expires_at ' +
@@ -266,6 +268,17 @@ export class PostgresAuthProfileStore implements AuthProfileStore {
       if (last !== undefined && nowMs - last < throttleMs) return false;
       this.#localProbes.set(key, nowMs);
       return true;
+    }
+  }
+
+  async releaseProbe(key: string, takenAtMs: number): Promise<void> {
+    this.#writable();
+    if (this.#localProbes.get(key) === takenAtMs) this.#localProbes.delete(key);
+    try {
+      await this.#state.query({ name: 'understudy_probe_release', text: PROBE_RELEASE_SQL, values: [this.agentId, key, takenAtMs] });
+    } catch (error) {
+      // Outage: the shared slot runs out by itself at the end of its window.
+      if (!isUnreachable(error)) throw error;
     }
   }
 

@@ -157,6 +157,12 @@ export const STORE_CONFORMANCE_CASES: readonly StoreConformanceCase[] = Object.f
       same(await h.store.tryAcquireProbe('anthropic', T0, throttle), true, 'another key has its own slot');
       const later = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? h.store : h.peer).tryAcquireProbe('openai', T0 + throttle, throttle)));
       same(later.filter(Boolean).length, 1, 'probes taken once the window passed');
+      // A holder done early frees its slot; a release of an older taking leaves the current one alone.
+      await h.peer.releaseProbe('openai', T0);
+      same(await h.store.tryAcquireProbe('openai', T0 + throttle + 1, throttle), false, 'a stale release frees nothing');
+      await h.store.releaseProbe('openai', T0 + throttle);
+      same(await h.peer.tryAcquireProbe('openai', T0 + throttle + 1, throttle), true, 'released: the next caller takes it at once');
+      await h.store.releaseProbe('never-taken', T0);
     },
   },
   {

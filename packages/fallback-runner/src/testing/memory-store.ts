@@ -155,6 +155,11 @@ export class MemoryAuthStore implements AuthStorePort {
     return true;
   }
 
+  async releaseProbe(key: string, takenAtMs: number): Promise<void> {
+    await Promise.resolve();
+    if (this.#probes.get(key) === takenAtMs) this.#probes.delete(key);
+  }
+
   async tryAcquireRefreshLock(profileId: ProfileId, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
     await Promise.resolve();
     this.calls.tryAcquireRefreshLock += 1;
