@@ -18,7 +18,7 @@ let anthropic: Anthropic;
 /** What a message carries, to show that no error quotes it. */
 const MARKER = 'content-marker-7f3a';
 /** The key the clients send: no error may echo it. */
-const CLIENT_KEY = 'sk-client-key-never-echoed-5b21';
+const CLIENT_KEY = 'sk-test-client-key-never-echoed-5b21';
 
 beforeAll(async () => {
   fixture = await startFixture();

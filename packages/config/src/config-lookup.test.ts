@@ -26,7 +26,7 @@ describe('values derived from the config', () => {
     const withKeys = parseConfig({
       models: {
         providers: {
-          openai: { baseUrl: 'http://127.0.0.1:9/v1', api: 'openai-completions', apiKey: 'sk-inline-openai' },
+          openai: { baseUrl: 'http://127.0.0.1:9/v1', api: 'openai-completions', apiKey: 'sk-test-inline-openai' },
           anthropic: { baseUrl: 'http://127.0.0.1:9', api: 'anthropic-messages', apiKey: '   ' },
           groq: { baseUrl: 'http://127.0.0.1:9/v1', api: 'openai-completions' },
         },
@@ -34,8 +34,8 @@ describe('values derived from the config', () => {
     });
     const keys = inlineKeysOf(withKeys);
     expect(keys.map((entry) => entry.provider)).toEqual(['openai']);
-    expect(keys[0]?.key.reveal()).toBe('sk-inline-openai');
-    expect(JSON.stringify(keys)).not.toContain('sk-inline-openai');
+    expect(keys[0]?.key.reveal()).toBe('sk-test-inline-openai');
+    expect(JSON.stringify(keys)).not.toContain('sk-test-inline-openai');
   });
 
   it('the turn deadline: gateway.turnTimeoutMs after the start', () => {
