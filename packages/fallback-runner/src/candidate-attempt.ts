@@ -134,8 +134,7 @@ async function rotate<T>(
       rotations += 1;
     }
     const onlyChance = !laterCandidate && position === available.length - 1;
-    const kind = await returningKind(ctx, candidate, entry.profileId, onlyChance);
-    if (kind === 'passed_over') {
+    if (!(await mayCallReturning(ctx, candidate, entry.profileId, onlyChance))) {
       probeTaken ??= entry;
       continue;
     }
@@ -148,12 +147,11 @@ async function rotate<T>(
     const outcome = await attemptProfile(ctx, {
       candidate,
       profile: { view: entry.profile, credential },
-      kind,
+      kind: 'call',
       candidateStartMs,
       alternatives,
     });
     last = settle(ctx, candidate, index, entry.profileId, outcome);
-    if (kind === 'probe' && last.kind === 'failed' && REASON_POLICY[last.reason].transient) ctx.transientProbeUsed.add(candidate.provider);
     if (last.kind === 'success' || last.reason === 'tls_certificate') return last;
   }
   if (last !== undefined) return last;
@@ -167,29 +165,27 @@ async function rotate<T>(
 }
 
 /**
- * How a profile may be called now as far as its return from a window goes. A profile whose last cooldown for this
- * model (or last disable) ran out with nothing recorded since ({@link windowRanOut}) was last seen failing: its
- * first call is a `probe` of it and takes the profile's probe slot ({@link profileProbeKey}; it stamps the
- * provider's too), so concurrent requests (of any replica) at the end of a window send it one call between them,
- * and that call never follows the profile's last probe by less than one throttle
- * (docs/policy.md#retries-probes-and-rotation "Probes"). A request that finds the slot taken reads the profile
- * again (one read): when a call answered since, the profile is simply available (`call`); otherwise it is
- * `passed_over`. Any other profile — and the turn's last chance (no later
- * profile or candidate), which an error would leave without an answer — is a plain `call` with its retries.
+ * Whether a profile may be called now as far as its return from a window goes. A profile whose last cooldown for
+ * this model (or last disable) ran out with nothing recorded since ({@link windowRanOut}) was last seen failing:
+ * its first call takes the profile's probe slot ({@link profileProbeKey}; it stamps the provider's too) and gets
+ * no retry in place, so concurrent requests (of any replica) at the end of a window send it one call between
+ * them, and that call never follows the profile's last probe by less than one throttle
+ * (docs/policy.md#retries-probes-and-rotation "Probes"). It stays an ordinary `call` in the attempt records: the
+ * profile is no longer cooling down. A request that finds the slot taken reads the profile again (one read): when
+ * a call answered since, the profile is simply available; otherwise it is passed over. The turn's last chance (no
+ * later profile or candidate), which an error would leave without an answer, is always called, with its retries.
  */
-async function returningKind<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId, onlyChance: boolean): Promise<'call' | 'probe' | 'passed_over'> {
+async function mayCallReturning<T>(ctx: RunContext<T>, candidate: Candidate, profileId: ProfileId, onlyChance: boolean): Promise<boolean> {
   const query = { nowMs: ctx.nowMs(), model: candidate.model };
-  // The turn's last chance is called with its retry budget, slot or not: an error would be all the caller gets.
-  if (onlyChance || !windowRanOut(ctx.knownStats(candidate.provider, profileId), query)) return 'call';
+  if (onlyChance || !windowRanOut(ctx.knownStats(candidate.provider, profileId), query)) return true;
   if (await ctx.store.tryAcquireProbe(profileProbeKey(profileId), query.nowMs, ctx.policy.probeThrottleMs)) {
-    // A probe of the provider as well: the next probe of a cooling profile of it waits one throttle.
+    // A test of the provider as well: the next probe of a cooling profile of it waits one throttle.
     await ctx.store.tryAcquireProbe(probeThrottleKey(candidate.provider), query.nowMs, ctx.policy.probeThrottleMs);
-    return 'probe';
+    return true;
   }
   const fresh = (await ctx.store.loadProviderAuthState(candidate.provider)).usageStats[profileId];
   if (fresh !== undefined) ctx.rememberStats(candidate.provider, { [profileId]: fresh });
-  if (fresh === undefined || (!windowRanOut(fresh, query) && profileUnavailability(fresh, query) === undefined)) return 'call';
-  return 'passed_over';
+  return fresh === undefined || (!windowRanOut(fresh, query) && profileUnavailability(fresh, query) === undefined);
 }
 
 /** Every profile is unavailable: the scheduler decides skip, probe (throttled in the store) or sibling try. */

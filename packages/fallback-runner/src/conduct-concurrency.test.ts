@@ -106,13 +106,13 @@ describe('concurrent requests when a computed cooldown has just run out', () => 
     await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, failureCounts: { overloaded: 1 }, cooldownUntil: nowMs - 1_000, cooldownReason: 'overloaded', lastFailureAt: nowMs - 31_000 }));
   }
 
-  it('send one call to the profile that was cooling (its probe); the others answer from the fallback, passed over as probe_throttled', async () => {
+  it('send one call to the profile that was cooling (it takes the profile\'s probe slot); the others answer from the fallback, passed over as probe_throttled', async () => {
     const w = world({ profiles: ['openai:a', 'anthropic:a'] });
     await cooledThenExpired(w);
     const { results, primaryCalls } = await concurrentRuns(w, 4, UNAVAILABLE);
     expect(primaryCalls).toBe(1);
     const lines = results.map((result) => brief(result.attempts).join(' | '));
-    expect(lines.filter((line) => line.startsWith('probe openai/gpt-x@openai:a overloaded 503 | call anthropic'))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith('call openai/gpt-x@openai:a overloaded 503 | call anthropic'))).toHaveLength(1);
     expect(lines.filter((line) => line === 'skip openai/gpt-x@openai:a overloaded | call anthropic/claude-x@anthropic:a')).toHaveLength(3);
     expect(results.flatMap((result) => result.attempts).filter((attempt) => attempt.kind === 'skip').map((attempt) => attempt.detail)).toEqual(['probe_throttled', 'probe_throttled', 'probe_throttled']);
   });
@@ -149,8 +149,8 @@ describe('concurrent requests when a computed cooldown has just run out', () => 
     expect(await w.store.tryAcquireProbe('openai', nowMs, 30_000)).toBe(true);
     expect(await w.store.tryAcquireProbe(profileProbeKey('openai:a'), nowMs, 30_000)).toBe(true);
     const result = await w.run({ 'openai/gpt-x@openai:a': [UNAVAILABLE] });
-    // openai:a is passed over (its slot is taken); openai:b's own slot is free: it is probed and answers.
-    expect(brief(result.attempts)).toEqual(['probe openai/gpt-x@openai:b']);
+    // openai:a is passed over (its slot is taken); openai:b's own slot is free: it is called and answers.
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:b']);
     expect(result.profile).toBe('openai:b');
   });
 

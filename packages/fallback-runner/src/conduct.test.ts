@@ -114,8 +114,7 @@ describe('a profile whose cooldown just ended (docs/policy.md#retries-probes-and
     // Failed 25 s ago; the 20 s cooldown has ended, the 30 s probe throttle has not.
     await w.store.updateUsageStats('openai:a', () => ({ errorCount: 1, failureCounts: { overloaded: 1 }, lastFailureAt: w.clock.nowMs() - 25_000, cooldownUntil: w.clock.nowMs() - 5_000, cooldownReason: 'overloaded' }));
     const result = await w.run({ openai: [DOWN, DOWN, DOWN] });
-    // Its window ran out with nothing recorded since: the call is the profile's probe.
-    expect(brief(result.attempts)).toEqual(['probe openai/gpt-x@openai:a overloaded 503', 'call anthropic/claude-x@anthropic:a']);
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call anthropic/claude-x@anthropic:a']);
   });
 
   it('gets one call and no retry in place while its cooldown ended under one probe throttle ago, however old the failure', async () => {
@@ -123,8 +122,7 @@ describe('a profile whose cooldown just ended (docs/policy.md#retries-probes-and
     // Failed 60 s ago into a 60 s window that ended 1 s ago: the provider may well still be down.
     await w.store.updateUsageStats('openai:a', () => ({ errorCount: 2, failureCounts: { overloaded: 2 }, lastFailureAt: w.clock.nowMs() - 61_000, cooldownUntil: w.clock.nowMs() - 1_000, cooldownReason: 'overloaded' }));
     const result = await w.run({ openai: [DOWN, DOWN, DOWN] });
-    // Its window ran out with nothing recorded since: the call is the profile's probe.
-    expect(brief(result.attempts)).toEqual(['probe openai/gpt-x@openai:a overloaded 503', 'call anthropic/claude-x@anthropic:a']);
+    expect(brief(result.attempts)).toEqual(['call openai/gpt-x@openai:a overloaded 503', 'call anthropic/claude-x@anthropic:a']);
   });
 
   it('gets the retries in place again once its last failure is a throttle window old', async () => {

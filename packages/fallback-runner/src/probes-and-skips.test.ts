@@ -160,8 +160,7 @@ describe('auth failure skip cache', () => {
     await w.run({ openai: [{ status: 401 }], anthropic: [{ status: 401 }] }, {}, { skipCache });
     w.clock.advance(61_000);
     const later = await w.run({ openai: [{ status: 401 }] }, {}, { skipCache });
-    // The primary's auth cooldown ran out with nothing recorded since: its call is the profile's probe.
-    expect(brief(later.attempts)).toEqual(['probe openai/gpt-x@openai:a auth 401', 'skip anthropic/claude-x@anthropic:a auth', 'call google/gemini-x@google:a']);
+    expect(brief(later.attempts)).toEqual(['call openai/gpt-x@openai:a auth 401', 'skip anthropic/claude-x@anthropic:a auth', 'call google/gemini-x@google:a']);
     expect(later.attempts[1]?.detail).toBe('auth_failure_cached');
   });
 });

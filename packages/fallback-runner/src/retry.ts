@@ -93,7 +93,7 @@ function retriesInPlace<T>(ctx: RunContext<T>, input: ProfileAttemptInput, failu
   // window from understudy, not a burst of retries each time a cooldown runs out
   // (docs/policy.md#retries-probes-and-rotation).
   if (returningWithinProbeThrottle(ctx, input) && !nothingElseCouldAnswer(input, reason)) return false;
-  if (policy.timeLimitRetryLastResort && spentTimeLimit(failure)) return !rotationLeft && input.alternatives?.laterCandidate !== true;
+  if (policy.timeLimitRetryLastResort && spentTimeLimit(failure)) return nothingElseCouldAnswer(input, reason);
   return true;
 }
 
