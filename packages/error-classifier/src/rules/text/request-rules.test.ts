@@ -18,6 +18,7 @@ describe('refusals (seed: a final provider refusal ends the turn)', () => {
     ['an InternalError-named content inspection failure is a refusal', { status: 400, body: 'InternalError.Algo.DataInspectionFailed: Input text data may contain inappropriate content.' }, 'refusal', 'text.refusal'],
     ['Chinese "content security" wording is a refusal', { status: 400, body: '输入内容可能包含不当内容，请修改后重试' }, 'refusal', 'text.refusal'],
     ['a refusal stop reason in a 200 body is a refusal', { status: 200, body: '{"type":"message","content":[],"stop_reason":"refusal"}' }, 'refusal', 'finish_reason.refusal'],
+    ['a model that declined to answer is a refusal', { message: 'The assistant declined to continue this conversation.' }, 'refusal', 'text.refusal'],
   ];
   it.each(cases)('%s', (...row) => check(row));
   it('never advances fallback and puts nothing on cooldown', () => {
@@ -39,6 +40,9 @@ describe('context overflow (seed: overflow stays in compaction/retry logic and d
     ['an overflow in a 404 body is an overflow, not a missing model', { status: 404, body: 'maximum context length is 8192 tokens' }, 'context_overflow', 'text.context_overflow'],
     ["Groq's 413 tokens-per-minute ceiling is a rate limit: another provider may admit it", { status: 413, body: '413 Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit 8000, Requested 8098' }, 'rate_limit', 'text.rate_limit'],
     ['a bare 413 is an overflow', { status: 413, body: '' }, 'context_overflow', 'status.413'],
+    ["the model's own length ceiling named outright is an overflow", { body: 'sequence max length reached for this model' }, 'context_overflow', 'text.context_overflow'],
+    ["input over the model's maximum sequence length is an overflow", { status: 400, body: "Input exceeds the model's maximum sequence length." }, 'context_overflow', 'text.context_overflow'],
+    ['Japanese: input tokens over the ceiling is an overflow', { body: 'プロンプトのトークン数が最大値を超えています' }, 'context_overflow', 'text.context_overflow'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
@@ -54,6 +58,8 @@ describe('session expiry and the 404 rule (seed: a 404 is model_not_found unless
     ['an OpenAI-style missing model is model_not_found', { body: 'The model `gpt-9` does not exist or you do not have access to it.' }, 'model_not_found', 'text.model_not_found'],
     ["Ollama's missing model is model_not_found", { status: 404, body: '{"error":"model \\"qwen3:8b\\" not found, try pulling it first"}' }, 'model_not_found', 'text.model_not_found'],
     ['"not found" about a user is not a missing model', { status: 401, body: 'User not found.' }, 'auth', 'status.401'],
+    ['a 404 for a session that "not exists" is session_expired', { status: 404, body: '{"msg":"chat session not exists"}' }, 'session_expired', 'text.session_expired'],
+    ['a 404 for a thread with a short id is session_expired', { status: 404, body: 'Thread t1 does not exist.' }, 'session_expired', 'text.session_expired'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });

@@ -32,6 +32,8 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
     /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk/,
+    // the model declined in so many words, or a refusal stop reason written out in a log line
+    /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
   zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
@@ -60,8 +62,13 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /member must have length less than or equal to/,
     /request (?:size )?(?:exceeds|is larger than|is bigger than) (?:the )?(?:model(?:'s)? )?(?:maximum (?:allowed )?(?:size|length)|context)/,
     /too many (?:input )?tokens in (?:the )?(?:prompt|input|request)|load the model with a larger context length/,
+    // the model's own length ceiling named as such ("model max length exceeded", "exceeds the model's max sequence length")
+    /(?:model|sequence|context)(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length (?:exceeded|reached)|exceeds? (?:the )?model(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length/,
   ],
-  ja: [/コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/],
+  ja: [
+    /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/,
+    /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
+  ],
   zh: [/(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文/],
 });
 
@@ -78,11 +85,11 @@ export const STATED_OVERFLOW_RULES: readonly TextRule[] = family('text.context_o
 export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_expired', 'session_expired', {
   en: [
     // not a credential's session ("OAuth session expired" is a login to renew: auth)
-    /(?<!(?:oauth|login|auth|sign-in) )session (?:has |is |was )?(?:expired|timed out|not found|does not exist|no longer (?:exists|valid)|invalid)/,
+    /(?<!(?:oauth|login|auth|sign-in) )session (?:has |is |was )?(?:expired|timed out|not found|does not exist|not exists?|no longer (?:exists|valid)|invalid)/,
     /(?:invalid|unknown|expired) session|no (?:such|active) session|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     /(?:conversation|thread|session|history(?: node| entry)?|previous response) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
-    /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{6,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+    /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
   ],
   zh: [/会话(?:已)?(?:过期|失效|不存在)/],
 });

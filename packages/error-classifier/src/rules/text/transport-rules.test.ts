@@ -56,6 +56,9 @@ describe('server errors (docs/policy.md#failover-reasons: the provider\'s own fa
 describe('aborts (seed: explicit aborts that are not timeout-shaped do not continue)', () => {
   const cases: RuleCase[] = [
     ['an SDK user abort is an abort', { body: 'Error: Request was aborted.' }, 'abort', 'text.abort'],
+    ['a Python KeyboardInterrupt is the user stopping the run', { message: 'Traceback (most recent call last):\n  ...\nKeyboardInterrupt' }, 'abort', 'text.abort'],
+    ["a Go caller's cancelled context is an abort", { message: 'Post "http://localhost:11434/api/chat": context canceled' }, 'abort', 'text.abort'],
+    ['a Go deadline is a timeout, not an abort', { message: 'Post "https://api.example.com/v1/chat": context deadline exceeded' }, 'timeout', 'text.timeout'],
     ['an AbortError behind a "stream error" wrapper is an abort', { body: 'LLM stream error {"error":"AbortError: This operation was aborted"}' }, 'abort', 'text.abort'],
     ['abortCause "user" is an abort whatever the text says', { abortCause: 'user', message: 'socket hang up' }, 'abort', 'abort.user'],
     ['abortCause "timeout" is a timeout', { abortCause: 'timeout', message: 'This operation was aborted' }, 'timeout', 'abort.timeout.request'],

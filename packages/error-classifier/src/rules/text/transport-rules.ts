@@ -91,6 +91,8 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /request (?:was )?aborted|operation (?:was )?aborted|aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope/,
+    // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
+    /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])/,
   ],
   zh: [/用户(?:已)?(?:取消|中止)/],
 });
