@@ -22,6 +22,11 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
 
   it('still reads finish reasons and empty lists of a 200 completion', () => {
     expect(explain({ status: 200, body: '{"choices":[{"message":{"content":null},"finish_reason":"content_filter"}]}' }).reason).toBe('refusal');
+    // No output beside the model's stated refusal (OpenAI structured outputs, Responses refusal items): a refusal, not an empty answer.
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"role":"assistant","content":null,"refusal":"Not something I can do."},"finish_reason":"stop"}]}' }).reason).toBe('refusal');
+    expect(explain({ status: 200, body: '{"object":"response","status":"completed","output":[{"type":"message","content":[{"type":"refusal","refusal":"No."}]}]}' }).reason).toBe('refusal');
+    // A refusal field that is null beside no output stays an empty answer.
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"content":"","refusal":null},"finish_reason":"stop"}]}' }).reason).toBe('empty_response');
     expect(explain({ status: 200, body: '{"choices":[],"usage":null}' }).reason).toBe('empty_response');
   });
 

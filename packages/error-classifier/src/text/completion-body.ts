@@ -5,7 +5,8 @@
  *
  * - its generated text is the model's, not the provider's, so it is blanked before the rules read the body (an
  *   answer that talks about "rate limits" is not a rate limit);
- * - whether it carries any usable output at all (the model-failover doc: `empty_response`): no choices, a choice
+ * - whether it carries any usable output at all (the model-failover doc: `empty_response`) or was refused (Gemini
+ *   `promptFeedback.blockReason`, or no output beside a model's non-blank `refusal` text): no choices, a choice
  *   whose message has neither text nor tool calls, Gemini candidates without parts or a response with neither
  *   candidates nor prompt feedback, a Responses API `output: []`, an Anthropic `content: []`, `{"text": ""}`.
  */
@@ -67,10 +68,24 @@ function hasOutput(value: unknown, depth: number): boolean {
   return false;
 }
 
+/** True when `value` holds a model's stated refusal: a non-blank `refusal` string (OpenAI messages and Responses output items). */
+function hasRefusal(value: unknown, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => hasRefusal(item, depth + 1));
+  if (!isRecord(value)) return false;
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === 'refusal' && typeof entry === 'string' && entry.trim() !== '') return true;
+    if (typeof entry === 'object' && hasRefusal(entry, depth + 1)) return true;
+  }
+  return false;
+}
+
 function shapeOf(record: Record<string, unknown>): CompletionShape {
   const feedback = record.promptFeedback;
   if (isRecord(feedback) && typeof feedback.blockReason === 'string') return 'blocked';
   if (hasOutput(record, 0)) return 'content';
+  // No output, but the model said why: a refusal, not an empty answer.
+  if (hasRefusal(record, 0)) return 'blocked';
   return 'empty';
 }
 

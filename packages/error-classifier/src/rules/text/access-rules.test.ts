@@ -15,6 +15,7 @@ describe('permanent auth (seed: revoked/deactivated keys and deactivated workspa
     ['a disabled organisation under 400 is permanent, not a bad request', { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"This organization has been disabled."}}' }, 'auth_permanent', 'text.auth_permanent'],
     ['a restricted organisation is permanent', { status: 400, body: 'Organization has been restricted. Please reach out to support.' }, 'auth_permanent', 'text.auth_permanent'],
     ['a revoked key is permanent', { status: 401, body: 'API key has been revoked' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a key named by a relative clause that was disabled is permanent', { status: 403, body: 'The key that you supplied has been disabled by an administrator.' }, 'auth_permanent', 'text.auth_permanent'],
     ['a refresh token that was already used needs a new sign-in: permanent', { status: 401, body: 'Your refresh token was already used. Please sign in again.' }, 'auth_permanent', 'text.auth_permanent'],
     ['OAuth invalid_grant is permanent', { status: 400, body: '{"error":"invalid_grant","error_description":"Bad Request"}' }, 'auth_permanent', 'oauth.invalid_grant'],
   ];

@@ -15,7 +15,7 @@ import { family } from '../rule.js';
 /** Bans, deactivations, revocations: the credential will not work again without a human. */
 export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', {
   en: [
-    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}')? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
+    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,

@@ -90,6 +90,8 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     /(?:conversation|thread|session|history(?: node| entry)?|previous response) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+    // a provider-side execution container (code interpreter) that outlived its session
+    /container (?:[a-z0-9_-]{1,64} )?(?:is |has )?expired/,
   ],
   zh: [/会话(?:已)?(?:过期|失效|不存在)/],
 });

@@ -56,6 +56,8 @@ describe('server errors (docs/policy.md#failover-reasons: the provider\'s own fa
 describe('aborts (seed: explicit aborts that are not timeout-shaped do not continue)', () => {
   const cases: RuleCase[] = [
     ['an SDK user abort is an abort', { body: 'Error: Request was aborted.' }, 'abort', 'text.abort'],
+    ['an exception class that glues the phase to "timeout" is a timeout', { message: 'httpcore.ConnectTimeout: [Errno 110]' }, 'timeout', 'text.timeout'],
+    ['a Java SocketTimeoutException is a timeout', { message: 'java.net.SocketTimeoutException: Read failed' }, 'timeout', 'text.timeout'],
     ['a Python KeyboardInterrupt is the user stopping the run', { message: 'Traceback (most recent call last):\n  ...\nKeyboardInterrupt' }, 'abort', 'text.abort'],
     ["a Go caller's cancelled context is an abort", { message: 'Post "http://localhost:11434/api/chat": context canceled' }, 'abort', 'text.abort'],
     ['a Go deadline is a timeout, not an abort', { message: 'Post "https://api.example.com/v1/chat": context deadline exceeded' }, 'timeout', 'text.timeout'],

@@ -30,6 +30,8 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
       /(?<![a-z])timed? ?out(?![a-z])(?!: ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
       /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
+      // exception classes that glue the phase to the word (httpx ReadTimeout, urllib3 ConnectTimeoutError, Java SocketTimeoutException)
+      /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
     zh: [/超时|請求逾時/],
   }),
