@@ -89,16 +89,54 @@ function shapeOf(record: Record<string, unknown>): CompletionShape {
   return 'empty';
 }
 
+/** True when a parsed record is a completion (or a streamed chunk of one) and carries no error object. */
+function isCompletionRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value) || ERROR_KEYS.some((key) => key in value)) return false;
+  return COMPLETION_KEYS.some((key) => key in value) || (value.object === 'response' && 'status' in value);
+}
+
+/** Stream event types that close an answer (Anthropic, OpenAI Responses). */
+const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.done']);
+
+/** True when `value` holds a stop or finish reason (`finish_reason`, `finishReason`, `stop_reason`) that is set. */
+function hasStopReason(value: unknown, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => hasStopReason(item, depth + 1));
+  if (!isRecord(value)) return false;
+  for (const [key, entry] of Object.entries(value)) {
+    if ((key === 'finish_reason' || key === 'finishReason' || key === 'stop_reason') && typeof entry === 'string' && entry !== '') return true;
+    if (typeof entry === 'object' && hasStopReason(entry, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * A streamed answer read as a whole: its chunks (SSE `data:` events, or Gemini's JSON array of chunks) carry output
+ * when any chunk does, were refused when one says so, and are empty only when the stream visibly finished (a chunk
+ * with a stop reason or a closing event) without any output — a stream cut before its end is not an empty answer.
+ */
+function streamOf(chunks: readonly unknown[]): Completion | null {
+  if (chunks.length === 0 || !chunks.every(isRecord) || !chunks.some(isCompletionRecord)) return null;
+  if (chunks.some((chunk) => ERROR_KEYS.some((key) => key in (chunk as Record<string, unknown>)))) return null;
+  const text = JSON.stringify(blankGeneratedText(chunks, 0));
+  const shapes = chunks.map((chunk) => shapeOf(chunk as Record<string, unknown>));
+  if (shapes.includes('content')) return { text, shape: 'content' };
+  if (shapes.includes('blocked')) return { text, shape: 'blocked' };
+  const shape: CompletionShape = 'empty';
+  const finished = chunks.some((chunk) => TERMINAL_EVENT_TYPES.has(String((chunk as Record<string, unknown>).type)) || hasStopReason(chunk, 0));
+  return finished ? { text, shape } : null;
+}
+
 /**
  * The completion read from a parsed body (the `document` that {@link unwrap} returns for JSON without an error
- * object), or `null` when the value is not a completion.
+ * object: one completion, or the chunks of a streamed one), or `null` when the value is not a completion.
  *
  * @example completionOf({ choices: [{ message: { content: '' }, finish_reason: 'stop' }] })?.shape // 'empty'
+ * @example completionOf([{ choices: [{ delta: { content: '' } }] }, { choices: [{ delta: {}, finish_reason: 'stop' }] }])?.shape // 'empty'
  */
 export function completionOf(document: unknown): Completion | null {
-  if (!isRecord(document)) return null;
-  if (ERROR_KEYS.some((key) => key in document)) return null;
-  if (!COMPLETION_KEYS.some((key) => key in document) && !(document.object === 'response' && 'status' in document)) return null;
+  if (Array.isArray(document)) return streamOf(document);
+  if (!isCompletionRecord(document)) return null;
   return { text: JSON.stringify(blankGeneratedText(document, 0)), shape: shapeOf(document) };
 }
 

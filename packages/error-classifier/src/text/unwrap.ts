@@ -269,10 +269,16 @@ function looksLikeError(value: unknown): boolean {
   return httpStatus(value.status) !== null && httpStatus(value.status) !== 200;
 }
 
+/**
+ * The events of an SSE text: the innermost error of the first `error`-shaped event, else — when every `data:` event
+ * was read (at most {@link MAX_SSE_EVENTS}) — the parsed events as an array `document`, so a stream of completion
+ * chunks is read like one completion (`completionOf`); `null` when the text is not an event stream.
+ */
 function unwrapSse(text: string): Unwrapped | null {
   if (!/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(text.slice(0, MAX_PREFIX_CHARS))) return null;
   let events = 0;
   let from = 0;
+  const chunks: unknown[] = [];
   while (events < MAX_SSE_EVENTS) {
     const at = text.indexOf('data:', from);
     if (at === -1) break;
@@ -282,11 +288,17 @@ function unwrapSse(text: string): Unwrapped | null {
     events += 1;
     if (payload === '' || payload === '[DONE]') continue;
     const parsed = tryParse(payload);
-    if (parsed === undefined || !looksLikeError(parsed)) continue;
+    if (parsed === undefined) continue;
+    if (!looksLikeError(parsed)) {
+      chunks.push(parsed);
+      continue;
+    }
     const found = dig(parsed, 0, ['sse', 'json']);
     if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined };
   }
-  return null;
+  // A stream read only in part says nothing about what its unread events carried.
+  const readToEnd = text.indexOf('data:', from) === -1;
+  return chunks.length > 0 && readToEnd ? { layers: ['sse'], inner: null, document: chunks } : null;
 }
 
 /**

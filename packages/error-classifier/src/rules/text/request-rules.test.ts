@@ -42,6 +42,7 @@ describe('context overflow (seed: overflow stays in compaction/retry logic and d
     ['a bare 413 is an overflow', { status: 413, body: '' }, 'context_overflow', 'status.413'],
     ["the model's own length ceiling named outright is an overflow", { body: 'sequence max length reached for this model' }, 'context_overflow', 'text.context_overflow'],
     ["input over the model's maximum sequence length is an overflow", { status: 400, body: "Input exceeds the model's maximum sequence length." }, 'context_overflow', 'text.context_overflow'],
+    ['a stated ceiling on the prompt itself is an overflow', { body: '{"error_code":336007,"error_msg":"the maximum length of the prompt is 2000"}' }, 'context_overflow', 'text.context_overflow'],
     ['Japanese: input tokens over the ceiling is an overflow', { body: 'プロンプトのトークン数が最大値を超えています' }, 'context_overflow', 'text.context_overflow'],
   ];
   it.each(cases)('%s', (...row) => check(row));

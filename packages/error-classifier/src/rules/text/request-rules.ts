@@ -63,6 +63,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /request (?:size )?(?:exceeds|is larger than|is bigger than) (?:the )?(?:model(?:'s)? )?(?:maximum (?:allowed )?(?:size|length)|context)/,
     /too many (?:input )?tokens in (?:the )?(?:prompt|input|request)|load the model with a larger context length/,
     // the model's own length ceiling named as such ("model max length exceeded", "exceeds the model's max sequence length")
+    // the stated ceiling of the question or prompt itself (Baidu ERNIE 336007 "the max length of current question is N")
+    /max(?:imum)? length of (?:the )?(?:current )?(?:question|prompt|input|message|conversation)s? is \d/,
     /(?:model|sequence|context)(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length (?:exceeded|reached)|exceeds? (?:the )?model(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length/,
   ],
   ja: [
