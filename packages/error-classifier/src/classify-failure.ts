@@ -9,6 +9,7 @@
  * | 1 | abort cause / our own timeouts | a user abort ends the turn; an abort caused by a timeout is a timeout |
  * | 2 | literal "no error details", bodiless failures | nothing else to read |
  * | 3 | provider-scoped rules and doc anchors | they overrule generic codes (`#token-limit`, Zhipu codes) |
+ * | 3½ | the innermost error of a wrapped failure: its decisive codes, then specific text over its message | the provider's error names the cause; the wrapper names itself |
  * | 4 | decisive codes, finish reasons | a provider's own type beats the prose around it |
  * | 5 | specific text families | see `rules/text/index.ts` for their order |
  * | 6 | OpenRouter's bare "Provider returned error" | only when nothing more specific was said |
@@ -26,7 +27,7 @@ import { buildEvidence } from './evidence.js';
 import type { Evidence } from './evidence.js';
 import { REASON_POLICY } from './policy.js';
 import { parseRetryAfter } from './retry-after.js';
-import { broadCode, decisiveCode, finishReasonCode } from './rules/code-rules.js';
+import { broadCode, decisiveCode, decisiveWrappedCode, finishReasonCode } from './rules/code-rules.js';
 import {
   abortOrTimeoutFact,
   bareProviderCode,
@@ -80,12 +81,24 @@ export interface FailureExplanation extends FailureClassification {
   readonly trace: DecisionTrace;
 }
 
+/**
+ * The innermost provider error of a wrapped failure, read before the wrapper's words: its own decisive codes, then the
+ * specific phrase families over its message. A client's "aborting request", "Network error - retrying", a LiteLLM
+ * exception class or a Chinese "参数错误" prefix around the provider's own error is the wrapper speaking; the
+ * provider's error names the cause (docs/policy.md, "Nested and proxy-wrapped errors").
+ */
+function wrappedErrorFirst(evidence: Evidence): Verdict | null {
+  if (evidence.wrapped === null) return null;
+  return decisiveWrappedCode(evidence) ?? (evidence.wrapped.text === '' ? null : firstTextMatch(SPECIFIC_TEXT_RULES, evidence, evidence.wrapped));
+}
+
 const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   abortOrTimeoutFact,
   bareProviderCode,
   noErrorDetailsLiteral,
   bodilessFailure,
   leadingProviderRule,
+  wrappedErrorFirst,
   decisiveCode,
   finishReasonCode,
   completionVerdict,

@@ -42,6 +42,12 @@ export interface Evidence {
   /** The innermost provider error found inside a wrapper, with the layers peeled to reach it. */
   readonly inner: InnerError | null;
   readonly layers: readonly string[];
+  /**
+   * The innermost error as the rules read it first, when a wrapper was peeled to reach it (a prefix, a JSON string, an
+   * SSE event, OpenRouter's `metadata.raw`, a message holding JSON): its message, flattened and lower-cased, and its own
+   * codes with the failure's `code` and `errorType`. `null` when the failure was not wrapped.
+   */
+  readonly wrapped: WrappedError | null;
   /** For a completion body (no error object): whether it carried usable output; `null` for other bodies. */
   readonly completion: CompletionShape | null;
   /** Body, message and details, flattened, joined by ` | ` and lower-cased. */
@@ -72,6 +78,33 @@ export interface Evidence {
   readonly headers: Readonly<Record<string, string>> | undefined;
 }
 
+/** The innermost error of a wrapped failure, as {@link Evidence.wrapped} holds it. */
+export interface WrappedError {
+  /** Its message, flattened by {@link prepareText} and lower-cased; `''` when it has none. */
+  readonly text: string;
+  /** The trigrams of {@link text}. */
+  readonly trigrams: TrigramSet;
+  /** True when {@link text} holds CJK characters. */
+  readonly cjk: boolean;
+  /** Its own codes and types, plus the failure's `code` and `errorType`, lower-cased. */
+  readonly codes: ReadonlySet<string>;
+}
+
+/** Han, kana and CJK punctuation/fullwidth forms. */
+const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+
+/** Layers that mean a wrapper was peeled: the innermost error is not the whole failure. */
+const WRAPPER_LAYERS: ReadonlySet<string> = new Set(['prefix', 'json-string', 'metadata.raw', 'message', 'sse']);
+
+function wrappedError(inner: InnerError | null, layers: readonly string[], code: string, errorType: string): WrappedError | null {
+  if (inner === null || !layers.some((layer) => WRAPPER_LAYERS.has(layer))) return null;
+  const text = inner.message === null ? '' : prepareText(boundedWindow(inner.message)).text.toLowerCase();
+  const codes = new Set(inner.codes);
+  if (code !== '') codes.add(code);
+  if (errorType !== '') codes.add(errorType);
+  return { text, trigrams: new TrigramSet(text), cjk: CJK.test(text), codes };
+}
+
 function stringField(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
@@ -88,8 +121,6 @@ function headersField(value: unknown): Readonly<Record<string, string>> | undefi
   return headers;
 }
 
-/** Han, kana and CJK punctuation/fullwidth forms. */
-const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
 
 /** Statuses a wrapper puts around another failure: none, a success, or a generic gateway/server failure. */
 function isWrapperStatus(status: number): boolean {
@@ -170,6 +201,7 @@ export function buildEvidence(input: ProviderFailure): Evidence {
     statedExplicit,
     inner,
     layers: unwrapped.layers,
+    wrapped: wrappedError(inner, unwrapped.layers, code, errorType),
     completion: completion?.shape ?? null,
     text,
     trigrams: new TrigramSet(text),

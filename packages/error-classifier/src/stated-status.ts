@@ -57,7 +57,34 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   { pattern: /:\s(\d{3})\s(?=[a-z{(["])/, min: 400 },
   // "returned 402", "received a 402 response", "got a 402 from the API"
   { pattern: /(?<![a-z])(?:returned|received|got)(?: an?)? (\d{3})(?![\d.])(?= from| response|\s?$|[.,;])/, min: 400 },
+  // "ResponseStatusError: Response 502: <html>", "Unexpected response 429 from"
+  { pattern: /(?<![a-z])response\W{1,3}(\d{3})(?!\d|\.\d)/, min: 400 },
+  // a status alone after an exception class: "NonTransientAiException: 404", "HttpClientErrorException: 401 - Unauthorized"
+  { pattern: /exception\W{1,3}(\d{3})(?!\d|\.\d)(?=\s?$|\s?[-:(])/, min: 400 },
 ];
+
+/** The statuses of reason phrases that open a text on their own ("Not Found: {…}", "Bad Gateway"). */
+const LEADING_REASON_PHRASES: readonly (readonly [phrase: string, status: number])[] = [
+  ['bad request', 400],
+  ['unauthorized', 401],
+  ['payment required', 402],
+  ['forbidden', 403],
+  ['not found', 404],
+  ['request timeout', 408],
+  ['too many requests', 429],
+  ['internal server error', 500],
+  ['bad gateway', 502],
+  ['service unavailable', 503],
+  ['gateway timeout', 504],
+];
+
+/**
+ * A reason phrase that opens the text and is followed by its body, a colon or nothing (a client printing
+ * `statusText: body`). Exported for the pattern audit test.
+ */
+export const LEADING_REASON_PHRASE = new RegExp(
+  `^[^a-z0-9]{0,8}(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?$)`,
+);
 
 /**
  * The status a lower-cased, flattened failure text states, or `null`.
@@ -77,13 +104,17 @@ export function statedStatus(lowerText: string): number | null {
  * @example statedStatusDetail('http 401: {…}') // { status: 401, explicit: true }
  */
 export function statedStatusDetail(lowerText: string): { readonly status: number; readonly explicit: boolean } | null {
-  if (!THREE_DIGITS.test(lowerText)) return null;
-  for (const { pattern, min, explicit } of STATUS_PATTERNS) {
-    const match = pattern.exec(lowerText);
-    const digits = match?.[1];
-    if (digits === undefined) continue;
-    const status = Number(digits);
-    if (status >= min && status <= 599) return { status, explicit: explicit === true };
+  if (THREE_DIGITS.test(lowerText)) {
+    for (const { pattern, min, explicit } of STATUS_PATTERNS) {
+      const match = pattern.exec(lowerText);
+      const digits = match?.[1];
+      if (digits === undefined) continue;
+      const status = Number(digits);
+      if (status >= min && status <= 599) return { status, explicit: explicit === true };
+    }
   }
-  return null;
+  // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely.
+  const phrase = LEADING_REASON_PHRASE.exec(lowerText)?.[1]?.replace(' ', '');
+  const entry = phrase === undefined ? undefined : LEADING_REASON_PHRASES.find(([known]) => known.replace(' ', '') === phrase);
+  return entry === undefined ? null : { status: entry[1], explicit: false };
 }

@@ -316,6 +316,18 @@ export function decisiveCode(evidence: Evidence): Verdict | null {
   return verdict;
 }
 
+/**
+ * The decisive code among the innermost error's own codes (with the failure's `code` and `errorType`) when a wrapper
+ * was peeled to reach it, or `null`: the provider's type beats the wrapper's class name around it (a LiteLLM
+ * `ContentPolicyViolationError` around Azure's tool-call validation error).
+ */
+export function decisiveWrappedCode(evidence: Evidence): Verdict | null {
+  if (evidence.wrapped === null) return null;
+  const verdict = lookup(DECISIVE, evidence.wrapped.codes, DECISIVE_PREFIXES);
+  if (verdict?.reason === 'rate_limit' && evidence.status === 402) return null;
+  return verdict;
+}
+
 /** The finish / stop / block reason that names a failure, or `null` (`stop`, `end_turn` … are not failures). */
 export function finishReasonCode(evidence: Evidence): Verdict | null {
   return lookup(FINISH, evidence.finishReasons, []);

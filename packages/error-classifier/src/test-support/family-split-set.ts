@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../index.js';
-import { CORPUS_FILES, PROVIDER_SPLIT_FILES, corpusFilesBefore, expectNoKeyLikeSecret, expectSourcedRows, fixtureTexts, repeatedRows } from './corpus.js';
+import { PROVIDER_SPLIT_FILES, corpusFilesBefore, expectNoKeyLikeSecret, expectSourcedRows, fixtureTexts, repeatedRows } from './corpus.js';
+import type { CORPUS_FILES } from './corpus.js';
 import { FIXTURE_NOW_MS, loadJsonLines } from './fixtures.js';
 import type { CorpusRow } from './fixtures.js';
 import { heldBackFamilies, providerFamily } from './scores.js';

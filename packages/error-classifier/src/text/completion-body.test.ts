@@ -9,6 +9,14 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
     );
   });
 
+  it('an answer that holds only reasoning is empty: the caller sees no answer', () => {
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"role":"assistant","content":"","reasoning_content":"Let me think"},"finish_reason":"length"}]}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"type":"message","content":[{"type":"thinking","thinking":"hmm"}],"stop_reason":"end_turn"}' }).reason).toBe('empty_response');
+    // reasoning beside an answer or a tool call is an answer
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"content":"42","reasoning_content":"think"},"finish_reason":"stop"}]}' }).reason).toBe('unclassified');
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"content":null,"reasoning":"x","tool_calls":[{"id":"c"}]},"finish_reason":"tool_calls"}]}' }).reason).toBe('unclassified');
+  });
+
   it('leaves error objects, non-JSON and non-completion bodies alone', () => {
     for (const body of ['{"error":{"message":"rate limit"},"choices":[]}', 'event: error', '{"message":"Unauthorized"}', '[1]', '{bad']) {
       expect(withoutGeneratedText(body)).toBe(body);

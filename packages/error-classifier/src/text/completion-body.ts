@@ -24,6 +24,13 @@ const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'output_text',
 ]);
 
+/**
+ * Generated text the caller never sees as an answer: a model's reasoning. It is blanked like the answer, but an answer
+ * holding only reasoning (DeepSeek's `reasoning_content` beside an empty `content`, Anthropic `thinking` blocks and no
+ * text) carries no usable output.
+ */
+const REASONING_KEYS: ReadonlySet<string> = new Set(['reasoning', 'reasoning_content', 'thinking']);
+
 /** Depth limit of the walks (JSON.parse output is a tree, but keep the walks bounded anyway). */
 const MAX_DEPTH = 32;
 
@@ -52,13 +59,13 @@ function blankGeneratedText(value: unknown, depth: number): unknown {
   return result;
 }
 
-/** True when `value` holds some generated output: non-blank text, a tool or function call, an image, audio. */
+/** True when `value` holds some generated output: non-blank text (reasoning aside), a tool or function call, an image, audio. */
 function hasOutput(value: unknown, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
   if (Array.isArray(value)) return value.some((item) => hasOutput(item, depth + 1));
   if (!isRecord(value)) return false;
   for (const [key, entry] of Object.entries(value)) {
-    if (GENERATED_TEXT_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
+    if (GENERATED_TEXT_KEYS.has(key) && !REASONING_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
     if ((key === 'tool_calls' || key === 'function_call' || key === 'functionCall' || key === 'tool_use') && entry !== null && entry !== undefined) {
       if (!Array.isArray(entry) || entry.length > 0) return true;
     }

@@ -113,3 +113,17 @@ describe('access families from the ninth set (provider-errors-9, provider docume
     expect(explain({ status: 404, body: 'The chat session has expired.' }).reason).toBe('session_expired');
   });
 });
+
+describe('access families from the tenth set (provider-errors-10, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['"authentication is invalid" is auth', { body: 'code=4101, msg=authentication is invalid' }, 'auth', 'text.auth'],
+    ['"Authentication Fails" is auth', { status: 401, body: 'Authentication Fails (no such user)' }, 'auth', 'text.auth'],
+    ['a failed login is auth', { body: 'login failed: missing secret key header' }, 'auth', 'text.auth'],
+    ['incorrect credentials of any kind are auth', { body: '[plugin] Incorrect provider credentials provided.' }, 'auth', 'text.auth'],
+    ['an invalid product token is auth', { body: 'Invalid workspace token provided' }, 'auth', 'text.auth'],
+    ['a relay token whose state is unusable is auth', { body: '{"error":{"message":"该令牌状态不可用"}}' }, 'auth', 'text.auth'],
+    ['a "restricted API key" is a kind of key, not a ban', { status: 401, body: "Missing scopes: model.request. If you're using a restricted API key, check its scopes." }, 'auth'],
+    ['rustls "invalid peer certificate" is a TLS failure', { message: 'error sending request: invalid peer certificate: UnknownIssuer' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -16,7 +16,8 @@ import { family } from '../rule.js';
 export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', {
   en: [
     /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
-    /(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
+    // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
+    /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     /access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
@@ -37,7 +38,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
   ],
-  zh: [/api ?key(?:无效|错误|不存在)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌/],
+  zh: [/api ?key(?:无效|错误|不存在)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
 });
 
 /** Credentials missing, invalid, expired or lacking permission. */
@@ -45,8 +46,8 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
     /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))|(?<![a-z_])(?:access |auth |bearer )?token (?:is )?missing/,
     /unauthori[sz]ed|unauthenticated|not authenticated|noauth(?:orization)?(?:error|exception)/,
-    /authentication (?:failed|error|required|is required|credentials)|auth(?:entication)? failure/,
-    /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials/,
+    /authentication (?:is )?(?:failed|fails|error|required|is required|credentials|invalid)|auth(?:entication)? failure|login fail(?:ed|ure)?(?![a-z])/,
+    /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials|(?:invalid|incorrect|wrong) (?:[a-z]{1,20} )?(?:credentials|token)(?: provided)?(?![a-z])/,
     /(?:extract|decode|parse) (?:the )?[a-z]{1,20} from (?:the )?(?:access |oauth |jwt |id )?token/,
     /(?:access |oauth |bearer |auth )?token (?:has |is )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
     /permission[ _]denied(?! for \/)|permission[ _]error|insufficient permissions?|not authori[sz]ed to|lacks? (?:the )?(?:required )?permissions?/,
@@ -68,4 +69,6 @@ export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tl
   /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify certificate|certificate signature failure/,
   // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
   /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception/,
+  // rustls / reqwest: "invalid peer certificate: UnknownIssuer"
+  /invalid (?:peer )?certificate(?![a-z])|unknownissuer|certificate (?:is )?not trusted|untrusted certificate/,
 ]);

@@ -145,3 +145,20 @@ describe('capacity offered as a guess (provider-errors-9, provider documentation
     expect(explain({ status: 503, body: 'The server is overloaded right now.' }).reason).toBe('overloaded');
   });
 });
+
+describe('quota and capacity families from the tenth set (provider-errors-10, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ["a relay token's quota that cannot cover the request is billing, even under a stated 403", { message: 'API Error: 403 {"error":{"message":"token quota is not enough, need quota: $0.20"}}' }, 'billing', 'text.billing'],
+    ['Chinese: a failed pre-charge of the remaining allowance is billing', { message: '预扣费失败, 剩余额度不够' }, 'billing', 'text.billing'],
+    ['keeping a positive balance / buying credits is billing', { body: 'This model needs tier 3. Make sure you have a positive balance.' }, 'billing', 'text.billing'],
+    ['included credits exceeded is billing', { body: 'You have exceeded your included credits for this month.' }, 'billing', 'text.billing'],
+    ['used all your tokens is billing', { status: 403, body: 'You have used all your 1000000 tokens.' }, 'billing', 'text.billing'],
+    ['paused trials are billing', { body: 'Free trials have been paused. Upgrade to continue.' }, 'billing', 'text.billing'],
+    ['a high volume of traffic is capacity', { message: 'This model is experiencing a high volume of requests right now.' }, 'overloaded', 'text.overloaded'],
+    ['backpressure is capacity', { message: 'request rejected: backpressure (queue length 64)' }, 'overloaded', 'text.overloaded'],
+    ["a server's full queue is capacity", { status: 503, body: 'The inference queue is full, try later.' }, 'overloaded'],
+    ["a per-client queue that is full is the caller's limit", { body: 'Queue full for user 42: 2 requests already queued (max: 2)' }, 'unclassified'],
+    ['a hosted function in a degraded state is capacity even under a 400', { status: 400, body: '{"detail":"Function abc: DEGRADED function cannot be invoked"}' }, 'overloaded', 'text.overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

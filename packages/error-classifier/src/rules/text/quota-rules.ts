@@ -50,7 +50,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|credits?|budget)/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
-    /(?:purchase|buy) (?:more )?credits|add more credits|requires? more credits|can only afford/,
+    /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
+    /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
     /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
     /no (?:available |remaining )?(?:account )?balance/,
@@ -63,13 +64,14 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears|suspended due to insufficient|accountoverdue|account_overdue/,
     /resource (?:pack|package)s?(?: allowance)? (?:has been |have been |is |are |was )?(?:exhausted|used up|depleted|insufficient)|(?:no|insufficient) (?:available )?resource (?:pack|package)|pkgexhausted/,
     /account is in good standing/,
-    /user quota is not (?:enough|sufficient)|insufficient[ _]user[ _]quota|pre-?consumed? quota failed|preconsumequota failed/,
+    // a relay's prepaid allowance (one-api / new-api "quota"): a token's or user's quota that cannot cover the pre-charge
+    /(?:user|token|account|remain(?:ing)?) quota (?:is )?not (?:enough|sufficient)|quota (?:is )?not enough|insufficient[ _]user[ _]quota|pre-?consumed? ?quota(?: failed| \[| is)|preconsumequota failed|need quota: ?[＄$]/,
     /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)/,
-    /(?:free )?trial (?:has )?(?:ended|expired)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
+    /(?:free )?trials? (?:has |have )?(?:been )?(?:temporarily )?(?:ended|expired|paused)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
     /not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
     /upgrade your plan(?! or)|model service has been paused|reached the set inference limit/,
   ],
-  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)/],
+  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
 });
 
 /** OpenAI's wording of its own billing state, or a relay passing on OpenAI's text (the text names OpenAI). */
@@ -145,10 +147,14 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   // overload offered as a guess ("took too long, possibly due to server overload") is not the stated fact
   ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)overload/], (evidence) => evidence.status !== 429),
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
+  // a hosted function in a degraded state is capacity whatever status the host put on it (NVIDIA NIM sends it as a 400)
+  ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
   ...family('text.overloaded', 'overloaded', {
   en: [
     /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
-    /(?:high|heavy|unusually high|increased|elevated) (?:demand|load|traffic)/,
+    /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
+    // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
+    /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests/,
     /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     /(?:model|engine|server|servers|service|system) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,

@@ -187,3 +187,21 @@ describe('request families from the ninth set (provider-errors-9, provider docum
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('request families from the tenth set (provider-errors-10, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a context window that "exceeds" its limit is an overflow, not the invalid-params family around it', { body: 'invalid params, context length exceeds limit (2013)' }, 'context_overflow', 'text.context_overflow'],
+    ['a prompt counted in tokens against the window is an overflow', { body: 'Input has 9000 tokens, more than the model maximum of 8192.' }, 'context_overflow', 'text.context_overflow'],
+    ['a provider session past its maximum duration is session_expired', { message: 'Realtime error: the session reached its maximum duration (60 minutes).' }, 'session_expired', 'text.session_expired'],
+    ['a path the local server does not serve is format', { body: '[ERROR] Unexpected endpoint or method. (GET /v1/completion)' }, 'format', 'text.format'],
+    ['a model served only on another API of the provider is format', { body: 'This endpoint is not supported by the Chat Completions API' }, 'format', 'text.format'],
+    ['a tool output without its call is format', { status: 400, body: 'No tool call found for function call output with call_id call_1.' }, 'format', 'text.format'],
+    ['an organisation that must be verified first is format', { status: 400, body: 'Your organization must be verified to access this model.' }, 'format', 'text.format'],
+    ['"messages.N:" names a message of the request: format', { status: 400, body: 'messages.3: text content blocks must be non-empty' }, 'format', 'text.format'],
+    ['no deployment for the model is model_not_found', { message: 'RuntimeError: no deployments found for model gpt-4o-mini in resource group default' }, 'model_not_found', 'text.model_not_found'],
+    ['a serverless endpoint that is not found is model_not_found', { body: '{"status": "Dedicated endpoint not found"}' }, 'model_not_found', 'text.model_not_found'],
+    ['a missing assistant id is model_not_found', { status: 404, body: "No assistant found with id 'asst_1'." }, 'model_not_found', 'text.model_not_found'],
+    ['a model past its end of life is model_not_found', { status: 400, body: 'The model version claude-2 has passed its end of life.' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -44,7 +44,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
   en: [
     /context[ _-]?(?:length|window)[ _-]?exceeded|context length (?:of only|is only)/,
     /maximum context (?:length|window|size)|max(?:imum)? context length|configured context size|available context size/,
-    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)/,
+    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)|context (?:window|size|length) exceeds/,
+    /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
     /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long/,
@@ -92,6 +93,8 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     /(?:conversation|thread|session|history(?: node| entry)?|previous response) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+    // a provider-side session that ran out of its allotted time (OpenAI Realtime's 30-minute cap)
+    /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
     // a provider-side execution container (code interpreter) that outlived its session
     /container (?:[a-z0-9_-]{1,64} )?(?:is |has )?expired/,
   ],
@@ -108,9 +111,9 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /invalid url \((?:get|post|put|patch|delete) /,
     /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
     /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
-    /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|must be non-empty|must end with a user message|should match pattern/,
+    /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|must (?:be|have) non-empty|must end with a user message|should match pattern/,
     /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
-    /messages?\.\d{1,4}\.|messages?\[\d{1,4}\]/,
+    /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
     /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
     /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
     /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
@@ -120,7 +123,11 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /not supported [a-z_]{2,40}, (?:please )?use [a-z_]{2,40}|type mismatch of ['"/]|oneof at ['"][^'"]{0,60}['"] not met/,
     // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
     /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
-    /unknown request url|unrecognized request url/,
+    /unknown request url|unrecognized request url|unexpected endpoint or method/,
+    // a model served on another API of the same provider (Responses vs Chat Completions)
+    /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
+    // an organisation that must complete a verification step before it may use (or stream) the model
+    /must be verified to (?:use|stream|access)/,
     /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
   ],
   zh: [
@@ -139,7 +146,10 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
     /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
     /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model is no longer (?:available|supported)/,
-    /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound/,
+    // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")
+    /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
+    /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?|available)/,
+    /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id/,
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,

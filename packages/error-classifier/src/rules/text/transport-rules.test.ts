@@ -161,3 +161,16 @@ describe('streamed answers read as a whole (docs/policy.md: empty 200s are decid
     expect(explain({ status: 200, body: 'data: {"choices":[{"delta":{"role":"assistant","content":""}}]}\n\n' }).reason).not.toBe('empty_response');
   });
 });
+
+describe('transport and server families from the tenth set (provider-errors-10, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a dropped network is a timeout', { message: 'Network disconnected. Check your connection.' }, 'timeout', 'text.transport'],
+    ['a gateway that got no answer from upstream is a timeout', { status: 400, body: '{"error":[{"code":2005,"message":"Failed to get a response from the upstream"}]}' }, 'timeout', 'text.transport'],
+    ['an unexpected error while processing is a server error', { message: 'An unexpected error occurred during processing. Please retry.' }, 'server_error', 'text.server_error'],
+    ['a provider experiencing server issues is a server error', { message: 'We are experiencing technical difficulties right now.' }, 'server_error', 'text.server_error'],
+    ['"The system encountered an unexpected error" alone stays conservative (the reference reads it as nothing)', { message: 'The system encountered an unexpected error. Try your request again.' }, 'unclassified'],
+    ['no generations in a stream is an empty answer', { message: 'ValueError: No generation returned from stream' }, 'empty_response', 'text.empty_response'],
+    ['a function named handleAbortError is no AbortError', { body: '[handleAbortError] response error: upstream said 500 internal server error' }, 'server_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

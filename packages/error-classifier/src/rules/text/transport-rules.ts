@@ -27,7 +27,7 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   ]),
   ...family('text.timeout', 'timeout', {
     en: [
-      /(?<![a-z])timed? ?out(?![a-z])(?!: ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
+      /(?<![a-z])timed? ?out(?![a-z])(?!(?:_[a-z]{1,8})?(?::|=) ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
       /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
       // exception classes that glue the phase to the word (httpx ReadTimeout, urllib3 ConnectTimeoutError, Java SocketTimeoutException)
@@ -49,7 +49,9 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable|stream_read_error/,
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
-      /unable to connect|failed to connect|could not connect|cannot connect|connection error|web server is down|origin is unreachable/,
+      /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
+      // a gateway that got nothing back from the upstream (Cloudflare AI Gateway 2005)
+      /failed to get (?:a )?response from (?:the )?(?:provider|upstream|server|model|backend)/,
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
     ],
@@ -77,7 +79,8 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /internal (?:server )?error|an internal error has occurred/,
       /bad gateway|backend error|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
-      /unexpected error (?:has )?occurred (?:while processing|internal to)/,
+      /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing/,
+      /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
       /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|error loading model/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
@@ -90,7 +93,8 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
 /** Explicit aborts by the caller (not caused by a timeout). */
 export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
   en: [
-    /request (?:was )?aborted|operation (?:was )?aborted|aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
+    // (a function named handleAbortError is no AbortError)
+    /request (?:was )?aborted|operation (?:was )?aborted|(?<![a-z])aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
@@ -111,7 +115,7 @@ function noUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
+  [/no generations? (?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
