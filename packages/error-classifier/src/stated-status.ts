@@ -52,13 +52,15 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "[400] Bad Request", "<400>"
   { pattern: /[[<](\d{3})[\]>]/, min: 400 },
   // "429 Rate limit reached …", "529 {…}", "401 status code (no body)"
-  { pattern: /^[^a-z0-9]{0,8}(\d{3})(?=[\s:{(["]|$)(?!\s(?:items?|records?|rooms?|rows?|files?|results?|users?|tokens?|bytes?|entries|messages?|lines?|days?|hours?|minutes?|seconds?)(?![a-z]))/, min: 400 },
+  { pattern: /^[^a-z0-9]{0,8}(\d{3})(?=[\s:{(["]|\.\s|$)(?!\s(?:items?|records?|rooms?|rows?|files?|results?|users?|tokens?|bytes?|entries|messages?|lines?|days?|hours?|minutes?|seconds?)(?![a-z]))/, min: 400 },
   // "(Attempt 1/3): 400 Provider returned error"
   { pattern: /:\s(\d{3})\s(?=[a-z{(["])/, min: 400 },
   // "returned 402", "received a 402 response", "got a 402 from the API"
   { pattern: /(?<![a-z])(?:returned|received|got)(?: an?)? (\d{3})(?![\d.])(?= from| response|\s?$|[.,;])/, min: 400 },
   // "ResponseStatusError: Response 502: <html>", "Unexpected response 429 from"
   { pattern: /(?<![a-z])response\W{1,3}(\d{3})(?!\d|\.\d)/, min: 400 },
+  // "OpenAI Compatible request failed (502)", "HTTP error (401)"
+  { pattern: /(?:failed|error|status)\s?\((\d{3})\)/, min: 400 },
   // a status alone after an exception class: "NonTransientAiException: 404", "HttpClientErrorException: 401 - Unauthorized"
   { pattern: /exception\W{1,3}(\d{3})(?!\d|\.\d)(?=\s?$|\s?[-:(])/, min: 400 },
 ];

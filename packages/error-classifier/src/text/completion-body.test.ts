@@ -56,3 +56,11 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
     expect(explain({ status: 429, body: '{"content":"Rate limit exceeded"}' }).reason).toBe('rate_limit');
   });
 });
+
+describe("Ollama's native answers", () => {
+  it('a finished /api/chat answer with empty content is empty, one with content is an answer', () => {
+    expect(explain({ status: 200, body: '{"model":"m","message":{"role":"assistant","content":""},"done":true}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"model":"m","response":"","done":true,"eval_count":1}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"model":"m","message":{"role":"assistant","content":"rate limits, explained"},"done":true}' }).reason).toBe('unclassified');
+  });
+});

@@ -12,9 +12,17 @@
  */
 
 const COMPLETION_KEYS = ['choices', 'candidates', 'content', 'output', 'delta', 'text', 'usageMetadata', 'promptFeedback'];
+
+/** Ollama's native answers: `/api/chat` `{ message: { role, content }, done }` and `/api/generate` `{ response, done }`. */
+function isOllamaAnswer(value: Record<string, unknown>): boolean {
+  if (typeof value.done !== 'boolean') return false;
+  const message = value.message;
+  return typeof value.response === 'string' || (message !== null && typeof message === 'object' && !Array.isArray(message) && 'role' in message);
+}
 const ERROR_KEYS = ['error', 'errors', 'err', 'error_msg', 'errorMessage'];
 const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'content',
+  'response',
   'text',
   'reasoning',
   'reasoning_content',
@@ -99,7 +107,7 @@ function shapeOf(record: Record<string, unknown>): CompletionShape {
 /** True when a parsed record is a completion (or a streamed chunk of one) and carries no error object. */
 function isCompletionRecord(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value) || ERROR_KEYS.some((key) => key in value)) return false;
-  return COMPLETION_KEYS.some((key) => key in value) || (value.object === 'response' && 'status' in value);
+  return COMPLETION_KEYS.some((key) => key in value) || (value.object === 'response' && 'status' in value) || isOllamaAnswer(value);
 }
 
 /** Stream event types that close an answer (Anthropic, OpenAI Responses). */

@@ -162,3 +162,12 @@ describe('quota and capacity families from the tenth set (provider-errors-10, de
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('quota families found when the tenth set\'s held-back part was opened, in other words', () => {
+  const cases: RuleCase[] = [
+    ['an organisation max RPM is a rate limit', { message: 'your org reached max TPM: 60000, retry after 2s' }, 'rate_limit', 'text.rate_limit'],
+    ["a gateway's exceeded budget is billing", { body: '{"error":{"message":"Budget has been exceeded for key sk-test-1","type":"budget_exceeded"}}' }, 'billing', 'text.billing'],
+    ["LiteLLM's router with every deployment cooling down is a rate limit", { message: 'No deployments available for selected model. Passed model=x' }, 'rate_limit', 'text.rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

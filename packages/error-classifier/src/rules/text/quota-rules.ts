@@ -57,6 +57,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
+    // a gateway's spend budget on a key or deployment (LiteLLM budget_exceeded); a budget that resets reads as a window first
+    /(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget|crossed budget|budget_exceeded/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
     /payment method (?:failed|declined|required)|card (?:was )?declined|plans (?:&|and) billing/,
@@ -117,7 +119,9 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /throttl/,
     /resources? (?:has been |have been |is |are )?exhausted/,
     /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
-    /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
+    /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency|max (?:organization )?(?:rpm|tpm|rpd|tpd|tps|qps)(?![a-z])/,
+    // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
+    /no deployments available for (?:the )?selected model/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded/,
     /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,

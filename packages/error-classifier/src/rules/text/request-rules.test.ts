@@ -205,3 +205,10 @@ describe('request families from the tenth set (provider-errors-10, dev rows), in
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('request families found when the tenth set\'s held-back part was opened, in other words', () => {
+  const cases: RuleCase[] = [
+    ["a prompt longer than the model's maximum length is an overflow", { status: 400, body: '{"message":"The prompt (length 9000) is longer than the maximum model length of 4096."}' }, 'context_overflow', 'text.context_overflow'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

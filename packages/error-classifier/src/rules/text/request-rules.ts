@@ -58,6 +58,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large|max_tokens must be at least 1, got -\d/,
     /n_keep.{0,24}n_ctx|cannot truncate prompt|exceeds? (?:the )?n_ctx|max_seq_len/,
+    // vLLM: "The decoder prompt (length 10127) is longer than the maximum model length of 8192"
+    /longer than (?:the )?max(?:imum)? model length|(?:prompt|input)(?: \(length \d{1,12}\))? (?:is )?longer than (?:the )?max(?:imum)? (?:model |context |sequence )?length/,
     /tokens \+ .{0,3}max_new_tokens.{0,3} must be|inputs.{0,3} must have less than \d{1,9} tokens/,
     /expected maxlength: \d{1,12}, actual: \d{1,12}/,
     /member must have length less than or equal to/,
@@ -124,6 +126,9 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
     /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
     /unknown request url|unrecognized request url|unexpected endpoint or method/,
+    // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
+    // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
+    /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,20}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
     // a model served on another API of the same provider (Responses vs Chat Completions)
     /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
     // an organisation that must complete a verification step before it may use (or stream) the model
@@ -148,7 +153,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model is no longer (?:available|supported)/,
     // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")
     /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
-    /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?|available)/,
+    /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
     /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id/,
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,

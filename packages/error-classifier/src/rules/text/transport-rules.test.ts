@@ -174,3 +174,17 @@ describe('transport and server families from the tenth set (provider-errors-10, 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('families found when the tenth set\'s held-back part was opened, in other words', () => {
+  const cases: RuleCase[] = [
+    ["a client's \"failed to connect\" around a stated 500 is the server's failure", { message: 'Could not connect to the model API: 500 Internal Server Error {"error":"runner crashed"}' }, 'server_error'],
+    ["a client's \"failed to connect\" around a stated 400 is the request's fault", { message: 'Failed to connect to the API: 400 Bad Request {"error":"json: cannot unmarshal object into Go struct field .messages of type string"}' }, 'format'],
+    ['a connection actively refused is a timeout', { message: 'tcp connect error: the target machine actively refused it (os error 10061)' }, 'timeout', 'text.transport'],
+    ['a connection forcibly closed is a timeout', { message: 'read tcp 10.0.0.1:5000->10.0.0.2:8000: connection was forcibly closed by the remote host' }, 'timeout', 'text.transport'],
+    ["Google's temporary-error page is a server error", { body: '502. That’s an error. The server encountered a temporary error and could not complete your request.' }, 'server_error'],
+    ['a status in parentheses after "failed" is stated', { message: 'Compatible request failed (503)' }, 'overloaded', 'text_status.503'],
+    ['no generation chunks is an empty answer', { message: 'No generation chunks were returned by the model' }, 'empty_response', 'text.empty_response'],
+    ["a relay that could not decode the upstream's error lost the cause", { body: '{"message":"json: cannot unmarshal number into Go struct field Error.Response.Error.Message of type string"}' }, 'unclassified'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

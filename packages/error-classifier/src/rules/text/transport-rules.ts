@@ -38,8 +38,21 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
 ];
 
 /**
+ * A response status the text states outright — a 4xx other than 408, or a 500 / 501 — means a response arrived: the
+ * connection worked, so a client's "Failed to connect to … API: 500 Internal Server Error {…}" is the status and the
+ * provider's error speaking, not a transport failure (gateway statuses 502–504 and 52x may wrap a broken upstream
+ * connection and keep the transport words).
+ */
+function noStatedResponse(evidence: Evidence): boolean {
+  if (!evidence.statedExplicit || evidence.statedStatus === null) return true;
+  const stated = evidence.statedStatus;
+  return !((stated >= 400 && stated < 500 && stated !== 408) || stated === 500 || stated === 501);
+}
+
+/**
  * Transport failures: resets, refused connections, streams that ended early. Read after `ABORT_RULES`, so an
- * explicit abort reported through a "stream error" wrapper stays an abort.
+ * explicit abort reported through a "stream error" wrapper stays an abort; stepping aside when the text states a
+ * response status ({@link noStatedResponse}).
  */
 export const TRANSPORT_RULES: readonly TextRule[] = [
   ...family('text.transport', 'timeout', {
@@ -49,14 +62,14 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable|stream_read_error/,
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
-      /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
+      /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
       // a gateway that got nothing back from the upstream (Cloudflare AI Gateway 2005)
       /failed to get (?:a )?response from (?:the )?(?:provider|upstream|server|model|backend)/,
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
     ],
     zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)/],
-  }),
+  }, noStatedResponse),
 ];
 
 /**
@@ -79,6 +92,8 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /internal (?:server )?error|an internal error has occurred/,
       /bad gateway|backend error|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
+      // Google's error page: "502. That's an error. The server encountered a temporary error …"
+      /(?:encountered|experienced|experiencing) a temporary error|temporary server error/,
       /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing/,
       /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
@@ -115,7 +130,7 @@ function noUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/no generations? (?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
+  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
