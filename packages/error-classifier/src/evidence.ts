@@ -105,6 +105,24 @@ function wrappedError(inner: InnerError | null, layers: readonly string[], code:
   return { text, trigrams: new TrigramSet(text), cjk: CJK.test(text), codes };
 }
 
+function isDefiniteResponse(status: number | null): boolean {
+  if (status === null) return false;
+  return (status >= 400 && status < 500 && status !== 408 && status !== 499) || status === 500 || status === 501;
+}
+
+/**
+ * True when a definite response status — a 4xx other than 408 and 499, or a 500 / 501 — was given with the failure,
+ * stated outright in its text or carried by its innermost error: a response arrived, so the connection worked and no
+ * time limit fired. Time and transport words or codes around it are a client's banner, a setting or a guess ("Failed to
+ * connect to … API: 500 Internal Server Error {…}", "Retrying in 5s · API_TIMEOUT_MS=…"), not the cause. Gateway
+ * statuses (502–504, 52x) may wrap a broken upstream connection or a timeout and keep them (docs/policy.md, "A
+ * response status rules out a broken connection").
+ */
+export function hasDefiniteResponse(evidence: Evidence): boolean {
+  const stated = evidence.statedExplicit ? evidence.statedStatus : null;
+  return isDefiniteResponse(evidence.inputStatus) || isDefiniteResponse(stated) || isDefiniteResponse(evidence.innerStatus);
+}
+
 function stringField(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }

@@ -41,6 +41,8 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
   { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(?:${REASON_PHRASES})`), min: 100, explicit: true },
+  // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back
+  { pattern: /(?<![a-z])api error\s?[:(]\s?(\d{3})(?!\d|\.\d)/, min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
   { pattern: /(?<![a-z])error(?: response)?\W{1,3}(\d{3})(?!\d|\.\d)/, min: 100 },
   // Gemini / OpenRouter JSON: "code": 429

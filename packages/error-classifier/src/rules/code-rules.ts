@@ -17,6 +17,7 @@
  *   of failure here: the model wrote a bad tool call, and the same request can succeed when sent again.
  */
 import type { FailoverReason } from '@understudy/contracts';
+import { hasDefiniteResponse } from '../evidence.js';
 import type { Evidence } from '../evidence.js';
 import type { Verdict } from './rule.js';
 
@@ -313,6 +314,9 @@ export function decisiveCode(evidence: Evidence): Verdict | null {
   // A window code under a 402 (Gemini's RESOURCE_EXHAUSTED for depleted prepaid credits, sent as 402 since the
   // prepay change) names the family, not the cause: the payment status and the text decide (docs/policy.md).
   if (verdict?.reason === 'rate_limit' && evidence.status === 402) return null;
+  // A time or transport code read from the prose (`REQUEST_TIMEOUT` in a settings hint) beside a definite response
+  // status is no event; the failure's own `code` still decides.
+  if (verdict?.reason === 'timeout' && verdict.matched !== evidence.code && verdict.matched !== evidence.errorType && hasDefiniteResponse(evidence)) return null;
   return verdict;
 }
 

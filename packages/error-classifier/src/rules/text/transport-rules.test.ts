@@ -188,3 +188,14 @@ describe('families found when the tenth set\'s held-back part was opened, in oth
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('a definite response status rules out time and transport words (docs/policy.md, "A response status rules out a broken connection")', () => {
+  const cases: RuleCase[] = [
+    ["a client's retry banner mentioning timeouts around a stated 401 is auth", { message: 'API Error: 401 {"error":{"message":"invalid x-api-key"}} · Retrying in 4s · check your timeout settings' }, 'auth'],
+    ['a given 403 with a timeout hint is auth', { status: 403, body: 'Forbidden. If this persists, raise REQUEST_TIMEOUT or check the network.' }, 'auth'],
+    ['a given 504 keeps its time words', { status: 504, body: 'upstream request timeout' }, 'timeout'],
+    ['a given 502 wrapping a refused upstream keeps its transport words', { status: 502, body: 'upstream connect error or disconnect/reset before headers. reset reason: connection failure' }, 'timeout'],
+    ['a 408 is time, whatever the words', { status: 408, body: 'Request Timeout' }, 'timeout'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -10,9 +10,15 @@
  *
  * Patterns are lower case with bounded quantifiers only.
  */
+import { hasDefiniteResponse } from '../../evidence.js';
 import type { Evidence } from '../../evidence.js';
 import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
+
+/** Time and transport words describe the failure only when no definite response arrived ({@link hasDefiniteResponse}). */
+function noDefiniteResponse(evidence: Evidence): boolean {
+  return !hasDefiniteResponse(evidence);
+}
 
 /** Time: timeouts, deadlines, stalls, transport-shaped finish reasons. Read before `ABORT_RULES`, so "aborted due to
  * timeout" is a timeout. A time word that is an option key of a printed configuration (`timeout: 0`,
@@ -34,25 +40,13 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
       /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
     zh: [/超时|請求逾時/],
-  }),
+  }, noDefiniteResponse),
 ];
 
 /**
- * A response status the text states outright — a 4xx other than 408, or a 500 / 501 — means a response arrived: the
- * connection worked, so a client's "Failed to connect to … API: 500 Internal Server Error {…}" is the status and the
- * provider's error speaking, not a transport failure (gateway statuses 502–504 and 52x may wrap a broken upstream
- * connection and keep the transport words).
- */
-function noStatedResponse(evidence: Evidence): boolean {
-  if (!evidence.statedExplicit || evidence.statedStatus === null) return true;
-  const stated = evidence.statedStatus;
-  return !((stated >= 400 && stated < 500 && stated !== 408) || stated === 500 || stated === 501);
-}
-
-/**
  * Transport failures: resets, refused connections, streams that ended early. Read after `ABORT_RULES`, so an
- * explicit abort reported through a "stream error" wrapper stays an abort; stepping aside when the text states a
- * response status ({@link noStatedResponse}).
+ * explicit abort reported through a "stream error" wrapper stays an abort; stepping aside when a definite response
+ * status was given or stated ({@link noDefiniteResponse}).
  */
 export const TRANSPORT_RULES: readonly TextRule[] = [
   ...family('text.transport', 'timeout', {
@@ -63,13 +57,14 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
       /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
-      // a gateway that got nothing back from the upstream (Cloudflare AI Gateway 2005)
-      /failed to get (?:a )?response from (?:the )?(?:provider|upstream|server|model|backend)/,
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
     ],
     zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)/],
-  }, noStatedResponse),
+  }, noDefiniteResponse),
+  // a gateway saying it got nothing back from the upstream (Cloudflare AI Gateway 2005) says so whatever status it
+  // put on its own answer: no response of the provider's arrived
+  ...family('text.transport', 'timeout', [/failed to get (?:a )?response from (?:the )?(?:provider|upstream|server|model|backend)/]),
 ];
 
 /**
