@@ -44,6 +44,8 @@ export const CORPUS_FILES = [
   'provider-errors-9-heldout.jsonl',
   'provider-errors-10.jsonl',
   'provider-errors-10-heldout.jsonl',
+  'provider-errors-11.jsonl',
+  'provider-errors-11-heldout.jsonl',
 ] as const;
 
 /**
