@@ -98,6 +98,7 @@ const DECISIVE: CodeTable = {
   billing_hard_limit_reached: ['openai.billing_hard_limit', 'billing'],
   billing_not_active: ['openai.billing_not_active', 'billing'],
   insufficient_balance: ['code.insufficient_balance', 'billing'],
+  credit_balance_exhausted: ['openai.credit_balance_exhausted', 'billing'],
   insufficient_balance_error: ['code.insufficient_balance', 'billing'],
   // OpenCode Zen / Go plan error classes: the free or subscription allowance is used up.
   freeusagelimiterror: ['opencode.usage_limit', 'billing'],

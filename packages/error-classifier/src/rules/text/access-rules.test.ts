@@ -127,3 +127,14 @@ describe('access families from the tenth set (provider-errors-10, dev rows), in 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('access families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a product disabled on the account for a violation is permanent', { status: 403, body: 'The assistant has been disabled on this account due to a violation of the Terms.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['"Login failed" around a server error is the server error', { message: 'Login failed: An internal error has occurred' }, 'server_error'],
+    ['"Login failed" with nothing else is auth', { message: 'login failed: bad secret' }, 'auth', 'text.auth'],
+    ['Chinese: an API key that is invalid or expired, with a space', { message: 'API Key 已过期，请更换' }, 'auth', 'text.auth'],
+    ['certificate verification failed is TLS, not the "unable to connect" around it', { message: 'Unable to connect: TLS certificate verification failed for api.example.com' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -21,6 +21,8 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     /access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
+    // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
+    /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
   ],
@@ -38,7 +40,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
   ],
-  zh: [/api ?key(?:无效|错误|不存在)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
+  zh: [/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
 });
 
 /** Credentials missing, invalid, expired or lacking permission. */
@@ -46,7 +48,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
     /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))|(?<![a-z_])(?:access |auth |bearer )?token (?:is )?missing/,
     /unauthori[sz]ed|unauthenticated|not authenticated|noauth(?:orization)?(?:error|exception)/,
-    /authentication (?:is )?(?:failed|fails|error|required|is required|credentials|invalid)|auth(?:entication)? failure|login fail(?:ed|ure)?(?![a-z])/,
+    /authentication (?:is )?(?:failed|fails|error|required|is required|credentials|invalid)|auth(?:entication)? failure/,
     /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials|(?:invalid|incorrect|wrong) (?:[a-z]{1,20} )?(?:credentials|token)(?: provided)?(?![a-z])/,
     /(?:extract|decode|parse) (?:the )?[a-z]{1,20} from (?:the )?(?:access |oauth |jwt |id )?token/,
     /(?:access |oauth |bearer |auth )?token (?:has |is )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
@@ -62,9 +64,16 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问/],
 });
 
+/**
+ * A client's "Login failed" label names the step that failed, not why: read after the generic server-error words, so
+ * "Login failed: The server had an error while processing your request" is the server's failure, and "login fail:
+ * carry the API secret key in the X-Api-Key header" an auth failure.
+ */
+export const LOGIN_FAILED_RULES: readonly TextRule[] = family('text.auth', 'auth', [/login fail(?:ed|ure)?(?![a-z])/]);
+
 /** TLS certificate failures on our side of the connection. */
 export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tls_certificate', [
-  /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate/,
+  /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate|(?:ssl |tls )?certificate verification (?:failed|error)/,
   /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
   /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify certificate|certificate signature failure/,
   // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built

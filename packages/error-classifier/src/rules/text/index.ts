@@ -19,7 +19,7 @@
  * 8. empty answers (only without a usable status).
  */
 import type { TextRule } from '../rule.js';
-import { AUTH_KEY_RULES, AUTH_PERMANENT_RULES, AUTH_RULES, TLS_RULES } from './access-rules.js';
+import { AUTH_KEY_RULES, AUTH_PERMANENT_RULES, AUTH_RULES, LOGIN_FAILED_RULES, TLS_RULES } from './access-rules.js';
 import {
   BILLING_RULES,
   OPENAI_QUOTA_RULES,
@@ -72,6 +72,7 @@ export const GENERIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...ABORT_RULES,
   ...TRANSPORT_RULES,
   ...SERVER_ERROR_RULES,
+  ...LOGIN_FAILED_RULES,
   ...EMPTY_RESPONSE_RULES,
 ]);
 

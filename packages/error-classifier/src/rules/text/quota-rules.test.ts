@@ -171,3 +171,19 @@ describe('quota families found when the tenth set\'s held-back part was opened, 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('quota and billing families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['unpaid past invoices are billing, not the monthly window beside them', { body: 'Account acme is suspended due to failure to pay outstanding invoices or the monthly spending limit.' }, 'billing', 'text.billing'],
+    ['a missing payment instrument is billing, not the access denial around it', { body: 'Access denied due to INVALID_PAYMENT_INSTRUMENT: add a payment method' }, 'billing', 'text.billing'],
+    ['a free tier that needs a billing account linked is billing', { status: 400, body: 'This API is not available without a billing account linked.' }, 'billing', 'text.billing'],
+    ['no credits remaining is billing', { message: 'No credits left on this key. Add credits to continue.' }, 'billing', 'text.billing'],
+    ['out of usage credits is billing', { message: "You're out of API credits for this workspace." }, 'billing', 'text.billing'],
+    ["OpenAI's credit_balance_exhausted code is billing whatever the client calls it", { message: 'Rate limit exceeded (code: credit_balance_exhausted)' }, 'billing', 'openai.credit_balance_exhausted'],
+    ['an upgrade to a paid plan as the only way named is billing', { body: 'This feature needs a subscription. Please upgrade to a paid plan.' }, 'billing', 'text.billing'],
+    ['a rate limit that suggests upgrading stays a rate limit', { status: 429, body: 'Rate limit reached for requests. Upgrade to Pro for higher limits.' }, 'rate_limit'],
+    ['free usage exceeded is a window', { message: 'Free tier quota exhausted for today' }, 'rate_limit'],
+    ['"you have reached the limit" is a window', { message: 'You have reached the request limit for this month.' }, 'rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

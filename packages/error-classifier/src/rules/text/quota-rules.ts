@@ -48,7 +48,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
   en: [
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
     /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)/,
-    /(?:out of|no remaining|run out of|ran out of) (?:extra usage|credits?|budget)/,
+    /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
@@ -62,7 +62,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
     /payment method (?:failed|declined|required)|card (?:was )?declined|plans (?:&|and) billing/,
-    /(?:overdue|past[ -]due|unpaid) (?:account|payment|balance|invoice|bill)/,
+    /(?:overdue|past[ -]due|unpaid|outstanding) (?:account|payment|balance|invoices?|bills?)|(?:past|previous) invoices|(?:failure|failed) to pay/,
+    /payment instrument|invalid_payment_instrument|without a billing account(?: linked| attached)?|link a billing account/,
     /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears|suspended due to insufficient|accountoverdue|account_overdue/,
     /resource (?:pack|package)s?(?: allowance)? (?:has been |have been |is |are |was )?(?:exhausted|used up|depleted|insufficient)|(?:no|insufficient) (?:available )?resource (?:pack|package)|pkgexhausted/,
     /account is in good standing/,
@@ -100,7 +101,8 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /spend(?:ing)? limit (?:has been |was )?(?:reached|exceeded|exhausted|hit)/,
     /(?:limit|quota|usage|allowance) (?:will )?resets? (?:at|in|on|tomorrow|every)|regain access on/,
     /resets? tomorrow|try again tomorrow/,
-    /(?:you've|you have) (?:hit|reached) your (?:[a-z]{1,12} ){0,3}(?:limit|quota)/,
+    /(?:you've|you have) (?:hit|reached) (?:your|the) (?:[a-z]{1,12} ){0,3}(?:limit|quota)/,
+    /free (?:usage|tier|quota|plan)(?: limit)? (?:exceeded|exhausted|reached|used up)/,
     /exceeded your (?:[a-z]{1,12} ){0,2}(?:allowance|request quota)|exhausted your (?:[a-z]{1,12} ){0,2}quota|allowance to renew/,
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
@@ -172,4 +174,9 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
  * families, so "402 Payment Required: Monthly spend limit reached" stays a window and "… rate limit exceeded" a
  * rate limit.
  */
-export const PAYMENT_REQUIRED_RULES: readonly TextRule[] = family('text.billing', 'billing', [/payment (?:is )?required/]);
+export const PAYMENT_REQUIRED_RULES: readonly TextRule[] = family('text.billing', 'billing', [
+  /payment (?:is )?required/,
+  // an upgrade to a paid plan as the only way named (read after the windows, so "… rate limit … upgrade to Pro for more"
+  // stays a rate limit), and a provider's gate on free trials
+  /(?:please )?upgrade to (?:pro|plus|premium|a paid (?:plan|tier|account|subscription))(?![a-z])|free trial accounts?/,
+]);

@@ -212,3 +212,15 @@ describe('request families found when the tenth set\'s held-back part was opened
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('request families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a prompt that violates guardrails is a refusal', { body: 'This request violates our safety guidelines.' }, 'refusal', 'text.refusal'],
+    ['an item of an earlier response that was not kept is session_expired', { status: 404, body: "Item with id 'msg_12345678' not found." }, 'session_expired', 'text.session_expired'],
+    ['Chinese: a request format that is wrong (有误) is format', { body: '{"error":{"message":"参数有误"}}' }, 'format', 'text.format'],
+    ['a field that cannot be blank is format', { body: "tool's name cannot be blank" }, 'format', 'text.format'],
+    ['a model not in the list of supported models is model_not_found', { message: 'InvalidArgumentError: model `x-1` is not in the list of available models.' }, 'model_not_found', 'text.model_not_found'],
+    ["an account's endpoint that is not found is model_not_found", { message: 'when calling InvokeEndpoint: Endpoint my-model of account 1234 not found.' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -199,3 +199,14 @@ describe('a definite response status rules out time and transport words (docs/po
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('empty answers and handshakes from the eleventh set (provider-errors-11, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a stream that ended with an empty response is an empty answer, not a broken stream', { message: 'The stream finished with an empty reply.' }, 'empty_response', 'text.empty_response'],
+    ['a provider that returned an empty stream is an empty answer, not the upstream guess after it', { message: 'Provider returned an empty response (possible upstream error).' }, 'empty_response', 'text.empty_response'],
+    ['no response from the model is an empty answer', { message: 'ConnectError: No response from the model' }, 'empty_response', 'text.empty_response'],
+    ["a Go print of a choice with empty content is an empty answer", { message: 'Choices:[{Index:0 Message:{Role:assistant Content: ToolCalls:[]} FinishReason:length}]' }, 'empty_response', 'text.empty_response'],
+    ['a TLS handshake cut short is a timeout', { message: 'connect error: ssl handshake eof' }, 'timeout', 'text.transport'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
