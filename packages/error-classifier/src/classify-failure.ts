@@ -35,6 +35,7 @@ import {
   completionVerdict,
   genericUnknownLiteral,
   isBodiless,
+  namesNoCause,
   noErrorDetailsLiteral,
 } from './rules/context-rules.js';
 import { leadingProviderRule, trailingProviderRule } from './rules/provider-rules.js';
@@ -92,6 +93,15 @@ function wrappedErrorFirst(evidence: Evidence): Verdict | null {
   return decisiveWrappedCode(evidence) ?? (evidence.wrapped.text === '' ? null : firstTextMatch(SPECIFIC_TEXT_RULES, evidence, evidence.wrapped));
 }
 
+/**
+ * Broad codes, except that an SDK class which only restates a bare 400/422 (`BadRequestError: 400 status code (no
+ * body)`) names no cause either: left unclassified like the bare status.
+ */
+function broadCodeUnlessBare(evidence: Evidence): Verdict | null {
+  const verdict = broadCode(evidence);
+  return verdict?.reason === 'format' && evidence.inputStatus === null && bareBadRequest(evidence) ? null : verdict;
+}
+
 const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   abortOrTimeoutFact,
   bareProviderCode,
@@ -106,14 +116,14 @@ const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   trailingProviderRule,
   (evidence) => firstTextMatch(GENERIC_TEXT_RULES, evidence),
   givenOrInnerStatus,
-  broadCode,
+  broadCodeUnlessBare,
   statedOnlyStatus,
   genericUnknownLiteral,
 ];
 
 /** A 400 or 422 only the text states, with nothing else said: no cause named. */
 function bareBadRequest(evidence: Evidence): boolean {
-  return (evidence.status === 400 || evidence.status === 422) && isBodiless(evidence);
+  return (evidence.status === 400 || evidence.status === 422) && namesNoCause(evidence);
 }
 
 /** The failure's own status, or the innermost error's status when the failure's is a wrapper's (a 500 around a 429). */

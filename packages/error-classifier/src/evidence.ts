@@ -173,7 +173,8 @@ export function buildEvidence(input: ProviderFailure): Evidence {
   const unwrapped = bodyLayers.inner !== null ? bodyLayers : messageLayers.inner !== null ? messageLayers : bodyLayers;
   // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
   const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document) : null;
-  const rawTexts: string[] = [completion === null ? body : completion.text, message];
+  // a completion's generated text is blanked; what a client wrote before the document still speaks
+  const rawTexts: string[] = [completion === null ? body : `${bodyLayers.before ?? ''}${completion.text}`, message];
   if (Array.isArray(failure.details)) {
     for (const detail of failure.details.slice(0, MAX_DETAILS)) if (typeof detail === 'string') rawTexts.push(detail);
   }
@@ -220,7 +221,9 @@ export function buildEvidence(input: ProviderFailure): Evidence {
     inner,
     layers: unwrapped.layers,
     wrapped: wrappedError(inner, unwrapped.layers, code, errorType),
-    completion: completion?.shape ?? null,
+    // a completion shape inside a text that states an error status outright ("Request failed with status code 400: data: {…}")
+    // is no answer: the status speaks
+    completion: inputStatus === null && statedExplicit && stated !== null && stated >= 400 ? null : (completion?.shape ?? null),
     text,
     trigrams: new TrigramSet(text),
     texts,

@@ -13,6 +13,37 @@ interface StatusPattern {
   readonly min: number;
   /** Explicit wordings (`HTTP 402`, `status code 503`, `Error code: 404`, `503 Service Unavailable`) name a status outright. */
   readonly explicit?: boolean;
+  /** For a number followed by a reason phrase: the phrase must be that status's own ("Batch ID 408 not found" states no 408). */
+  readonly phraseMustMatch?: boolean;
+}
+
+/** The standard reason phrases that belong to exactly one status. */
+const OWN_REASON_PHRASE: Readonly<Record<string, number>> = {
+  'bad request': 400,
+  unauthorized: 401,
+  unauthorised: 401,
+  'payment required': 402,
+  forbidden: 403,
+  'not found': 404,
+  'method not allowed': 405,
+  'request timeout': 408,
+  'request time-out': 408,
+  conflict: 409,
+  gone: 410,
+  'payload too large': 413,
+  'request entity too large': 413,
+  'unprocessable entity': 422,
+  'too many requests': 429,
+  'internal server error': 500,
+  'bad gateway': 502,
+  'gateway timeout': 504,
+  'gateway time-out': 504,
+};
+
+/** True when the reason phrase after the digits is no other status's own phrase. */
+function phraseFits(status: number, phrase: string): boolean {
+  const own = OWN_REASON_PHRASE[phrase];
+  return own === undefined || own === status;
 }
 
 const REASON_PHRASES =
@@ -40,7 +71,7 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // a relay's bad_response_status_code names the upstream's status in `param` (one-api, new-api)
   { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
-  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(?:${REASON_PHRASES})`), min: 100, explicit: true },
+  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
   // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back
   { pattern: /(?<![a-z])api error\s?[:(]\s?(\d{3})(?!\d|\.\d)/, min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
@@ -109,11 +140,12 @@ export function statedStatus(lowerText: string): number | null {
  */
 export function statedStatusDetail(lowerText: string): { readonly status: number; readonly explicit: boolean } | null {
   if (THREE_DIGITS.test(lowerText)) {
-    for (const { pattern, min, explicit } of STATUS_PATTERNS) {
+    for (const { pattern, min, explicit, phraseMustMatch } of STATUS_PATTERNS) {
       const match = pattern.exec(lowerText);
       const digits = match?.[1];
       if (digits === undefined) continue;
       const status = Number(digits);
+      if (phraseMustMatch === true && !phraseFits(status, match?.[2] ?? '')) continue;
       if (status >= min && status <= 599) return { status, explicit: explicit === true };
     }
   }

@@ -41,6 +41,11 @@ export interface Unwrapped {
   readonly inner: InnerError | null;
   /** The parsed top-level JSON value when the text was a JSON document without an error object (a completion). */
   readonly document: unknown;
+  /**
+   * With a {@link document}: the text before it (a client's "Request failed with status code 400: " before a streamed
+   * chunk), which still speaks when the document is read as a completion; `''` when the document opens the text.
+   */
+  readonly before?: string;
 }
 
 const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
@@ -364,7 +369,8 @@ function unwrapSse(text: string): Unwrapped | null {
   }
   // A stream read only in part says nothing about what its unread events carried.
   const readToEnd = text.indexOf('data:', from) === -1;
-  return chunks.length > 0 && readToEnd ? { layers: ['sse'], inner: null, document: chunks } : null;
+  const before = text.slice(0, Math.max(0, text.indexOf('data:')));
+  return chunks.length > 0 && readToEnd ? { layers: ['sse'], inner: null, document: chunks, before } : null;
 }
 
 /**
@@ -381,7 +387,7 @@ export function unwrap(text: string): Unwrapped {
   const json = leadingJson(text);
   if (json === null) return NOTHING;
   const head = json.prefix > 0 ? ['prefix', 'json'] : ['json'];
-  if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value };
+  if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value, before: text.slice(0, json.prefix) };
   const found = dig(json.value, 0, head);
   return found === null ? { layers: head, inner: null, document: undefined } : { layers: found.layers, inner: found.inner, document: undefined };
 }

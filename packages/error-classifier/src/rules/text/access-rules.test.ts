@@ -138,3 +138,9 @@ describe('access families from the eleventh set (provider-errors-11, dev rows), 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("access families found when the eleventh set's held-back part was opened, in other words", () => {
+  it(".NET's certificate-chain failure is TLS, not the AuthenticationException class it comes in", () => {
+    expect(explain({ message: 'System.Security.Authentication.AuthenticationException: The remote certificate was rejected by the provided validation callback.' }).reason).toBe('tls_certificate');
+  });
+});

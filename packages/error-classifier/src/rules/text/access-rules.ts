@@ -80,4 +80,6 @@ export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tl
   /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception/,
   // rustls / reqwest: "invalid peer certificate: UnknownIssuer"
   /invalid (?:peer )?certificate(?![a-z])|unknownissuer|certificate (?:is )?not trusted|untrusted certificate/,
+  // .NET: "The SSL connection could not be established … The remote certificate is invalid because of errors in the certificate chain"
+  /remote certificate (?:is invalid|was rejected)|errors in the certificate chain|ssl connection could not be established/,
 ]);

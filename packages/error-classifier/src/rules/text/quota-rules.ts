@@ -71,7 +71,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?:user|token|account|remain(?:ing)?) quota (?:is )?not (?:enough|sufficient)|quota (?:is )?not enough|insufficient[ _]user[ _]quota|pre-?consumed? ?quota(?: failed| \[| is)|preconsumequota failed|need quota: ?[＄$]/,
     /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)/,
     /(?:free )?trials? (?:has |have )?(?:been )?(?:temporarily )?(?:ended|expired|paused)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
-    /not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
+    /(?:isn't|is not|not) available (?:for|to|on) (?:personal|individual|free) (?:accounts?|plans?|tiers?|users?)|not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
     /upgrade your plan(?! or)|model service has been paused|reached the set inference limit/,
   ],
   zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],

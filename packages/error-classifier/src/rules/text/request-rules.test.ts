@@ -224,3 +224,13 @@ describe('request families from the eleventh set (provider-errors-11, dev rows),
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("request families found when the eleventh set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['no session matched the id to resume is session_expired', { message: "Error: No session or name matched 'abc-123'." }, 'session_expired', 'text.session_expired'],
+    ['a bare stated 400 behind a stack trace names no cause', { message: 'BadRequestError: 400 status code (no body)\n    at APIError.generate (file:///app/node_modules/openai/error.mjs:41:20)' }, 'unclassified'],
+    ['a bare stated 400 behind a client label and a Chinese "request failed" names no cause', { message: '请求失败 chat completion error: 400 "bad request"' }, 'unclassified'],
+    ['a stated 400 that names the field still names a cause', { message: '400 field max_tokens invalid, must be in [1, 8192]' }, 'format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

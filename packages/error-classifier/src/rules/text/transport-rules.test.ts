@@ -210,3 +210,15 @@ describe('empty answers and handshakes from the eleventh set (provider-errors-11
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("families found when the eleventh set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['all connection attempts failing is a timeout', { message: 'httpcore.ConnectError: All connection attempts failed' }, 'timeout', 'text.transport'],
+    ['a websocket closed before any content is a timeout', { message: 'error reading stream response: websocket: close 1006 (abnormal closure)' }, 'timeout', 'text.transport'],
+    ['"no response was returned" is an empty answer', { message: 'Sorry, no answer was returned.' }, 'empty_response', 'text.empty_response'],
+    ['a provider that failed without any error details is no_error_details', { message: 'The upstream reported a failure with no error details (event: error).' }, 'no_error_details', 'literal.no_error_details'],
+    ['a number before another status\'s reason phrase states no status', { message: 'Server error: Batch ID 404 bad request in cache' }, 'server_error'],
+    ['a stated 400 before a streamed chunk is the status speaking, not an empty answer', { message: 'Request failed with status code 429: data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]' }, 'rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
