@@ -34,7 +34,6 @@ import {
   bodilessFailure,
   completionVerdict,
   genericUnknownLiteral,
-  isBodiless,
   namesNoCause,
   noErrorDetailsLiteral,
 } from './rules/context-rules.js';
