@@ -69,6 +69,11 @@ export interface DecisionTrace {
   readonly language: string | null;
   /** The step that decided: `fact`, `code`, `finish_reason`, `completion`, `phrase`, `provider`, `status`, `fallback`. */
   readonly layer: string;
+  /**
+   * True when the deciding code or phrase was read in the innermost error of a wrapped failure, before the wrapper's
+   * words (docs/policy.md, "Nested and proxy-wrapped errors").
+   */
+  readonly readInnermost: boolean;
 }
 
 /** A classification plus what a human needs to check it (`understudy classify --explain`). */
@@ -89,7 +94,8 @@ export interface FailureExplanation extends FailureClassification {
  */
 function wrappedErrorFirst(evidence: Evidence): Verdict | null {
   if (evidence.wrapped === null) return null;
-  return decisiveWrappedCode(evidence) ?? (evidence.wrapped.text === '' ? null : firstTextMatch(SPECIFIC_TEXT_RULES, evidence, evidence.wrapped));
+  const verdict = decisiveWrappedCode(evidence) ?? (evidence.wrapped.text === '' ? null : firstTextMatch(SPECIFIC_TEXT_RULES, evidence, evidence.wrapped));
+  return verdict === null ? null : { ...verdict, inner: true };
 }
 
 /**
@@ -190,6 +196,7 @@ export function explainFailure(failure: ProviderFailure, options: ClassifyOption
       phraseFamily: verdict.language === undefined ? null : verdict.rule,
       language: verdict.language ?? null,
       layer: layerOf(verdict),
+      readInnermost: verdict.inner === true,
     },
   };
 }

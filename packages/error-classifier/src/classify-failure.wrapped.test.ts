@@ -37,10 +37,12 @@ describe('the innermost error of a wrapped failure decides before its wrapper', 
     const result = explain(failure);
     expect(result.reason).toBe(reason);
     expect(result.trace.unwrapped).toContain('json');
+    expect(result.trace.readInnermost).toBe(true);
   });
 
   it('a failure that is the provider error itself (no wrapper) is read as before', () => {
     expect(explain({ status: 429, body: '{"error":{"type":"rate_limit_error","message":"This is overloaded traffic"}}' }).reason).toBe('rate_limit');
+    expect(explain({ status: 429, body: '{"error":{"type":"rate_limit_error","message":"slow down"}}' }).trace.readInnermost).toBe(false);
     expect(explain({ status: 400, body: '{"error":{"message":"Invalid prompt: flagged as violating our usage policy"}}' }).reason).toBe('refusal');
   });
 });

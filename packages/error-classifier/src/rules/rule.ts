@@ -16,6 +16,8 @@ export interface Verdict {
   readonly matched: string | null;
   /** For a phrase-family verdict, the language of the phrase that matched (`en`, `zh`, `ja`). */
   readonly language?: PhraseLanguage;
+  /** True when the code or phrase was read in the innermost error of a wrapped failure, before the wrapper's words. */
+  readonly inner?: boolean;
 }
 
 /** Languages of the phrase tables. */
