@@ -46,6 +46,8 @@ export const CORPUS_FILES = [
   'provider-errors-10-heldout.jsonl',
   'provider-errors-11.jsonl',
   'provider-errors-11-heldout.jsonl',
+  'provider-errors-12.jsonl',
+  'provider-errors-12-heldout.jsonl',
 ] as const;
 
 /**
