@@ -149,8 +149,12 @@ function decisionStatus(
   input: number | null,
   inner: number | null,
   stated: number | null,
+  statedExplicit: boolean,
 ): { readonly status: number | null; readonly origin: Evidence['statusOrigin'] } {
   if (input !== null && !isWrapperStatus(input)) return { status: input, origin: 'input' };
+  // a status the text names outright ("status code 403") beats a different code inside the body, unless it is itself a
+  // wrapper's (a 500 around the provider's 429)
+  if (input === null && statedExplicit && stated !== null && stated >= 400 && !isWrapperStatus(stated)) return { status: stated, origin: 'text' };
   if (inner !== null && inner !== input && inner >= 400) return { status: inner, origin: 'inner' };
   if (stated !== null && stated !== input && stated >= 400) return { status: stated, origin: 'text' };
   if (input !== null) return { status: input, origin: 'input' };
@@ -205,8 +209,8 @@ export function buildEvidence(input: ProviderFailure): Evidence {
   const inner = unwrapped.inner;
   for (const innerCode of inner?.codes ?? []) tokens.add(innerCode);
   const innerStatus = inner?.status ?? null;
-  const decided = decisionStatus(inputStatus, innerStatus, stated);
   const statedExplicit = statedDetail?.explicit === true && statedDetail.status === stated;
+  const decided = decisionStatus(inputStatus, innerStatus, stated, statedExplicit);
   const phase = typeof failure.phase === 'string' && PHASES.has(failure.phase) ? (failure.phase as FailurePhase) : null;
   const abortCause = failure.abortCause === 'user' || failure.abortCause === 'timeout' ? failure.abortCause : null;
   const provider = typeof failure.provider === 'string' ? normalizeProviderId(failure.provider) : '';

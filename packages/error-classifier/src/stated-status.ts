@@ -92,6 +92,8 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   { pattern: /(?<![a-z])(?:returned|received|got)(?: an?)? (\d{3})(?![\d.])(?= from| response|\s?$|[.,;])/, min: 400 },
   // "ResponseStatusError: Response 502: <html>", "Unexpected response 429 from"
   { pattern: /(?<![a-z])response\W{1,3}(\d{3})(?!\d|\.\d)/, min: 400 },
+  // "OpenRouter request failed: 429", "request failed 503"
+  { pattern: /request failed:? (\d{3})(?!\d|\.\d)/, min: 400 },
   // "OpenAI Compatible request failed (502)", "HTTP error (401)"
   { pattern: /(?:failed|error|status)\s?\((\d{3})\)/, min: 400 },
   // a status alone after an exception class: "NonTransientAiException: 404", "HttpClientErrorException: 401 - Unauthorized"
@@ -114,11 +116,11 @@ const LEADING_REASON_PHRASES: readonly (readonly [phrase: string, status: number
 ];
 
 /**
- * A reason phrase that opens the text and is followed by its body, a colon or nothing (a client printing
- * `statusText: body`). Exported for the pattern audit test.
+ * A reason phrase that opens the text (or follows "HTTP Error:") and is followed by its body, a colon or nothing (a
+ * client printing `statusText: body`, a connector's "HTTP Error: Not Found"). Exported for the pattern audit test.
  */
 export const LEADING_REASON_PHRASE = new RegExp(
-  `^[^a-z0-9]{0,8}(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?$)`,
+  `(?:^[^a-z0-9]{0,8}|http error:? )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$)`,
 );
 
 /**

@@ -144,3 +144,9 @@ describe("access families found when the eleventh set's held-back part was opene
     expect(explain({ message: 'System.Security.Authentication.AuthenticationException: The remote certificate was rejected by the provided validation callback.' }).reason).toBe('tls_certificate');
   });
 });
+
+describe('access families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
+  it('Japanese: an incorrect token is auth', () => {
+    expect(explain({ message: 'API キーが無効です。' }).reason).toBe('auth');
+  });
+});

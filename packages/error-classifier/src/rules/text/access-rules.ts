@@ -62,6 +62,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
   ],
   zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问/],
+  ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
 });
 
 /**

@@ -38,12 +38,21 @@ import {
   SESSION_EXPIRED_RULES,
   STATED_OVERFLOW_RULES,
 } from './request-rules.js';
-import { ABORT_RULES, EMPTY_RESPONSE_RULES, SERVER_ERROR_RULES, STATED_EMPTY_RULES, TIMEOUT_RULES, TRANSPORT_RULES } from './transport-rules.js';
+import {
+  ABORT_RULES,
+  EMPTY_RESPONSE_RULES,
+  REPORTED_FINISH_ERROR_RULES,
+  SERVER_ERROR_RULES,
+  STATED_EMPTY_RULES,
+  TIMEOUT_RULES,
+  TRANSPORT_RULES,
+} from './transport-rules.js';
 
 /** Text rules that name a specific cause, in precedence order (steps 1–6 above). */
 export const SPECIFIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...REFUSAL_RULES,
   ...STATED_EMPTY_RULES,
+  ...REPORTED_FINISH_ERROR_RULES,
   ...STATED_OVERFLOW_RULES,
   ...QUOTA_WINDOW_RULES,
   ...RESETTING_WINDOW_RULES,

@@ -193,3 +193,16 @@ describe("billing families found when the eleventh set's held-back part was open
     expect(explain({ status: 429, body: 'This service is not available to free accounts.' }).reason).toBe('billing');
   });
 });
+
+describe('quota and capacity families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['too many messages is a rate limit', { message: 'You have sent too many messages, try later.' }, 'rate_limit', 'text.rate_limit'],
+    ['too many tokens, please wait is a rate limit', { message: 'Too many tokens, please wait before trying again.' }, 'rate_limit', 'text.rate_limit'],
+    ['Chinese: too many API requests is a rate limit, not the 500 around it', { message: '500: 当前调用过多，请稍后重试' }, 'rate_limit', 'text.rate_limit'],
+    ['Chinese: a daily limit, try tomorrow, is a window', { message: '你已达到每日限制，请明天再试' }, 'rate_limit', 'text.usage_window'],
+    ['"may indicate the origin is overloaded" is a guess beside a timeout', { message: 'Error 522: Connection timed out. This may indicate the server is overloaded.' }, 'timeout'],
+    ["a front door's services not available right now is capacity", { body: "<h2>Our services aren't available right now</h2>" }, 'overloaded', 'text.overloaded'],
+    ['Japanese: an insufficient balance is billing', { message: 'クレジットが不足しています' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

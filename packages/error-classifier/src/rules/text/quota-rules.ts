@@ -74,6 +74,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?:isn't|is not|not) available (?:for|to|on) (?:personal|individual|free) (?:accounts?|plans?|tiers?|users?)|not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
     /upgrade your plan(?! or)|model service has been paused|reached the set inference limit/,
   ],
+  ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
   zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
 });
 
@@ -107,14 +108,14 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
   ],
-  zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限)/],
+  zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限|限制)|请明天再试/],
 });
 
 /** Rate limits: requests, tokens or concurrency over a short window. */
 export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', {
   en: [
     /rate[ _-]?limit/,
-    /too many (?:requests|concurrent|connections|calls)/,
+    /too many (?:requests|concurrent|connections|calls|messages)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
@@ -128,7 +129,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
-  zh: [/请求(?:速度)?过快|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
+  zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
 });
 
@@ -151,7 +152,7 @@ function notUnderClientError(evidence: Evidence): boolean {
  */
 export const OVERLOADED_RULES: readonly TextRule[] = [
   // overload offered as a guess ("took too long, possibly due to server overload") is not the stated fact
-  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)overload/], (evidence) => evidence.status !== 429),
+  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload/], (evidence) => evidence.status !== 429),
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
   // a hosted function in a degraded state is capacity whatever status the host put on it (NVIDIA NIM sends it as a 400)
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
@@ -161,7 +162,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
     /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests/,
-    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
+    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     /(?:model|engine|server|servers|service|system) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
   ],

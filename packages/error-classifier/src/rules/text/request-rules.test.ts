@@ -234,3 +234,15 @@ describe("request families found when the eleventh set's held-back part was open
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('request families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ["a model's safeguards flagging the message is a refusal", { message: "API Error: the model's safeguards blocked this message" }, 'refusal', 'text.refusal'],
+    ['a model that refused the request is a refusal', { message: 'The model refused this request (policy).' }, 'refusal', 'text.refusal'],
+    ['a malformed input request is format', { message: 'Malformed input request: required key [messages] not found' }, 'format', 'text.format'],
+    ['a message shorter than one token is format', { message: 'invalid request: prompt must be at least 1 token long' }, 'format', 'text.format'],
+    ['history elements without a message are format', { message: 'invalid request: all elements in history must have a message' }, 'format', 'text.format'],
+    ['an invalid URL with the method glued is format', { message: 'Invalid URL(POST /v1/v1/embeddings)' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

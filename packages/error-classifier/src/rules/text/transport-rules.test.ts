@@ -222,3 +222,23 @@ describe("families found when the eleventh set's held-back part was opened, in o
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a Python connection-refused class is a timeout', { message: "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host localhost:8080" }, 'timeout', 'text.transport'],
+    ['Windows refusing the connection in Chinese is a timeout', { message: '[WinError 10061] 由于目标计算机积极拒绝，无法连接。' }, 'timeout', 'text.transport'],
+    ['a relay that cannot reach the upstream, in Chinese, is a timeout', { message: '服务器未收到上游的响应，请稍后再试' }, 'timeout', 'text.transport'],
+    ['a broken pipe is a timeout', { body: '{"error":"write tcp 10.0.0.1:1->10.0.0.2:2: write: broken pipe"}' }, 'timeout', 'text.transport'],
+    ['a stream without its final event is a timeout', { message: 'did not receive the final chunk of the stream' }, 'timeout', 'text.transport'],
+    ['a runner that is no longer running is a server error', { message: 'ResponseError: model runner process no longer running: -1' }, 'server_error', 'text.server_error'],
+    ['an empty model response is an empty answer', { message: 'UnexpectedModelBehavior: Received empty LLM response' }, 'empty_response', 'text.empty_response'],
+    ['no assistant messages provided is an empty answer', { message: 'The model did not provide any messages.' }, 'empty_response', 'text.empty_response'],
+    ['a stream completed without output is an empty answer', { message: 'request completed without any output' }, 'empty_response', 'text.empty_response'],
+    ['an empty answer field beside a normal stop is an empty answer', { message: '{"answer": "", "status": "completed", "turns": 2}' }, 'empty_response', 'text.empty_response'],
+    ["a repr of a completed response with no output is an empty answer", { message: "Response(id='r1', output=[], parallel_tool_calls=True, status='completed', text=None)" }, 'empty_response', 'text.empty_response'],
+    ['"<empty message>" is a placeholder, not an empty answer', { message: 'Completion failed. Reason: <empty message>' }, 'unclassified'],
+    ['a ttft metric key is no timeout', { message: '{"ttft_ms":900,"result":"","stop_reason":"end_turn"}' }, 'empty_response'],
+    ["a client's validation of finish_reason 'error' is a server error, not a format error", { message: "1 validation error for Chunk\nchoices.0.finish_reason\n  Input should be 'stop' [type=enum, input_value='error', input_type=str]" }, 'server_error', 'text.finish_reason_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -35,11 +35,11 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
     en: [
       /(?<![a-z])timed? ?out(?![a-z])(?!(?:_[a-z]{1,8})?(?::|=) ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
       /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
-      /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
+      /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z_])/,
       // exception classes that glue the phase to the word (httpx ReadTimeout, urllib3 ConnectTimeoutError, Java SocketTimeoutException)
       /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
-    zh: [/超时|請求逾時/],
+    zh: [/超时|請求逾時|信号灯超时/],
   }, noDefiniteResponse),
 ];
 
@@ -56,11 +56,12 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable|stream_read_error/,
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
-      /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?<![a-z])connecterror(?![a-z])|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
+      /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread)(?![a-z])|winerror 100(?:53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
     ],
-    zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)/],
+    // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
+    zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)|积极拒绝|拒绝(?:了)?(?:网络)?连接|无法连接|没有等到.{0,12}(?:回应|响应)|(?:未|没有)收到.{0,8}(?:回应|响应)|上游.{0,8}(?:无响应|没有响应|超时)/],
   }, noDefiniteResponse),
   // a gateway saying it got nothing back from the upstream (Cloudflare AI Gateway 2005) says so whatever status it
   // put on its own answer: no response of the provider's arrived
@@ -92,13 +93,22 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing/,
       /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
-      /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|error loading model/,
+      /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|error loading model/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
   }),
   ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error/], notUnderClientStatus),
 ];
+
+/**
+ * A finish reason of `error` that a client could not parse ("choices.0.finish_reason … input_value='error'", a
+ * pydantic validation of the streamed answer): the provider ended the generation with an error. Read with the
+ * specific families, before the format family would read "validation error" as the request's fault.
+ */
+export const REPORTED_FINISH_ERROR_RULES: readonly TextRule[] = family('text.finish_reason_error', 'server_error', [
+  /finish_?reason[^|]{0,120}?input_value='error'/,
+]);
 
 /** Explicit aborts by the caller (not caused by a timeout). */
 export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
@@ -125,7 +135,7 @@ function noUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
+  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
@@ -137,13 +147,16 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
   {
     en: [
       /textlen=0(?!\d)|no json structure found in (?:the )?(?:llm )?response/,
-      /"(?:choices|candidates|content|output)": ?\[ ?\]/,
-      /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body)(?: content| text| message)? (?:was |is )?empty/,
+      /"(?:choices|candidates|content|output)": ?\[ ?\]|"response": ?"" ?"?,/,
+      /(?<!<)empty (?:model |llm |api )?(?:response|completion|reply|output|content|message(?!>)|body|stream)|(?:response|completion|output|reply|body)(?: content| text| message)? (?:was |is )?empty/,
       /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
       /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
       /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
       /["']content["']: ?(?:null|none) ?(?:, ?["'](?:refusal|reasoning_content|tool_calls|function_call|audio)["']: ?(?:null|none) ?){0,4}\} ?, ?["']finish_reason["']: ?["'](?:stop|length|end_turn|eos)["']/,
       /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|content=content\( ?role='model' ?\)/,
+      // an empty answer field beside a normal stop, in JSON or a repr ("result":"", "stop_reason":"end_turn"; output=[] … status='completed')
+      /["'](?:result|answer|output_text|response|completion)["']: ?["']{2} ?,.{0,120}?["'](?:stop_?reason|stopped_?reason|stoppedreason|finish_?reason|done_?reason|status)["']: ?["'](?:end_turn|stop|final|completed|length|max_tokens|load)["']/,
+      /(?:^|[ (,])output=\[\],.{0,400}?status='completed'|content: \{role: model\}/,
       // a Go client's %+v print of a choice whose content is empty (the next field follows `Content:` at once)
       /message:\{role:assistant content: [a-z]{2,20}:/,
     ],
