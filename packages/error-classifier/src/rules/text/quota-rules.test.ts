@@ -206,3 +206,9 @@ describe('quota and capacity families from the twelfth set (provider-errors-12, 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("windows found when the twelfth set's held-back part was opened, in other words", () => {
+  it('Chinese: a usage count that reached its ceiling is a window', () => {
+    expect(explain({ message: '今日使用量已达上限，请稍后再试' }).reason).toBe('rate_limit');
+  });
+});

@@ -108,7 +108,7 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
   ],
-  zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限|限制)|请明天再试/],
+  zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限|限制)|请明天再试|(?:次数|额度|用量|使用量)(?:已)?达(?:到)?上限/],
 });
 
 /** Rate limits: requests, tokens or concurrency over a short window. */

@@ -246,3 +246,9 @@ describe('request families from the twelfth set (provider-errors-12, dev rows), 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("request families found when the twelfth set's held-back part was opened, in other words", () => {
+  it('Chinese: a wrong model name is model_not_found even under a 503', () => {
+    expect(explain({ status: 503, body: '模型名称错误，请检查' }).reason).toBe('model_not_found');
+  });
+});

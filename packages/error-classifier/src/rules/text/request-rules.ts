@@ -132,7 +132,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /unknown request url|unrecognized request url|unexpected endpoint or method/,
     // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
     // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
-    /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,20}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
+    /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,60}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
     // a model served on another API of the same provider (Responses vs Chat Completions)
     /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
     // an organisation that must complete a verification step before it may use (or stream) the model
@@ -169,6 +169,6 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
   ],
-  zh: [/模型(?:不存在|未找到|已下线|已停用)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
+  zh: [/模型(?:不存在|未找到|已下线|已停用)|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
 });

@@ -242,3 +242,18 @@ describe('families from the twelfth set (provider-errors-12, dev rows), in other
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("empty answers found when the twelfth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a Python repr of a candidate with empty content that stopped is an empty answer', { message: "candidate: content=Content() finish_reason=<FinishReason.MAX_TOKENS: 'MAX_TOKENS'> index=0" }, 'empty_response', 'text.empty_response'],
+    ['a Java toString with a null text that stopped is an empty answer', { message: 'ChatResponse { aiMessage = AiMessage { text = null, toolExecutionRequests = [] }, finishReason=LENGTH }' }, 'empty_response', 'text.empty_response'],
+    ['a PHP dump with empty text and no tool calls is an empty answer', { message: '+text: ""\n+toolCalls: []\n+usage: …' }, 'empty_response', 'text.empty_response'],
+    ['Gemini candidates that open with their finish reason carry no content', { message: '{"candidates": [{"finishReason": "STOP", "index": 0}]}x' }, 'empty_response', 'text.empty_response'],
+    ['a client saying the answer did not include content is an empty answer', { message: 'the response did not include any text' }, 'empty_response', 'text.empty_response'],
+    ['expected at least one candidate is an empty answer', { message: 'UnexpectedModelBehavior: Expected at least one candidate' }, 'empty_response', 'text.empty_response'],
+    ['a required parts field missing at the candidate content is an empty answer', { message: "Field 'parts' is required, but it was missing at path: $.candidates[0].content" }, 'empty_response', 'text.empty_response'],
+    ['Chinese: the parts of the answer are empty', { message: '收到的回复为空' }, 'empty_response', 'text.empty_response'],
+    ['a parsed answer with text is never read as empty by its blanked words', { status: 200, body: '{"choices":[{"message":{"content":"fine"},"finish_reason":"stop"}]}' }, 'unclassified'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -129,13 +129,21 @@ function noUsableStatus(evidence: Evidence): boolean {
 }
 
 /**
+ * Empty-answer words are read only when no completion was parsed: a parsed completion's shape already said whether it
+ * carried output, and its generated text is blanked, so its `"content": ""` is no evidence of an empty answer.
+ */
+function unparsedWithoutUsableStatus(evidence: Evidence): boolean {
+  return evidence.completion === null && noUsableStatus(evidence);
+}
+
+/**
  * A client saying outright that the answer held nothing: read with the specific families, before quota words a
  * client may add as guesses ("may be caused by content filtering, rate limiting …").
  */
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
+  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
@@ -159,8 +167,15 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
       /(?:^|[ (,])output=\[\],.{0,400}?status='completed'|content: \{role: model\}/,
       // a Go client's %+v print of a choice whose content is empty (the next field follows `Content:` at once)
       /message:\{role:assistant content: [a-z]{2,20}:/,
+      // an answer object printed in any notation (a Python repr, a Java toString, a PHP dump, JSON) whose text is empty
+      // and that stopped normally or made no tool call: "content=Content() … finish_reason=<FinishReason.STOP",
+      // "AiMessage { text = null … finishReason=STOP", "+text: \"\" … +toolCalls: []"
+      /(?<![a-z_])(?:text|content|answer|output_text|result)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil|content\(\))(?![a-z0-9_]).{0,400}?(?:finish_?reason|stop_?reason)["']? ?(?:=|:|=>)? ?[<'"[{(]?(?:[a-z]{1,20}\.)?(?:stop|length|max_tokens|end_turn|eos)(?![a-z])/,
+      /(?<![a-z_])(?:text|content)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil)(?![a-z0-9_]).{0,200}?(?:tool_?calls|toolexecutionrequests)["']? ?(?:=|:|=>) ?\[ ?\]/,
+      // Gemini candidates that open with their finish reason: no content came before it
+      /"candidates": ?\[ ?\{ ?"finishreason": ?"(?:stop|max_tokens)"/,
     ],
-    zh: [/响应为空|返回(?:为)?空/],
+    zh: [/响应为空|返回(?:为)?空|(?:parts|content|内容|回复|回答|输出) ?为空/],
   },
-  noUsableStatus,
+  unparsedWithoutUsableStatus,
 );
