@@ -150,3 +150,14 @@ describe('access families from the twelfth set (provider-errors-12, dev rows), i
     expect(explain({ message: 'API キーが無効です。' }).reason).toBe('auth');
   });
 });
+
+describe('access words in a vocabulary pass before the thirteenth set', () => {
+  const cases: RuleCase[] = [
+    ["Google's 'The caller does not have permission' is auth", { message: 'PermissionDenied: The caller does not have permission' }, 'auth'],
+    ['not having permission to a resource is auth', { message: 'You do not have permission to use this deployment.' }, 'auth', 'text.auth'],
+    ['a missing authorization header is auth', { message: 'x-api-key header is missing' }, 'auth', 'text.auth'],
+    ["AWS's expired request signature is auth", { message: 'InvalidSignatureException: Signature expired: 20260101T000000Z is now earlier than …' }, 'auth'],
+    ["AWS's expired security token is auth", { message: 'The security token included in the request is invalid.' }, 'auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

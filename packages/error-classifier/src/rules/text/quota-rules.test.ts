@@ -212,3 +212,17 @@ describe("windows found when the twelfth set's held-back part was opened, in oth
     expect(explain({ message: '今日使用量已达上限，请稍后再试' }).reason).toBe('rate_limit');
   });
 });
+
+describe('quota and billing words in a vocabulary pass before the thirteenth set', () => {
+  const cases: RuleCase[] = [
+    ["AWS's bare 'Rate exceeded' is a rate limit", { message: 'ThrottledException: Rate exceeded.' }, 'rate_limit', 'text.rate_limit'],
+    ['a maximum number of requests per hour is a rate limit', { message: 'You reached the maximum number of requests allowed per minute' }, 'rate_limit', 'text.rate_limit'],
+    ['too many parallel requests is a rate limit', { message: 'Too many simultaneous requests from this key' }, 'rate_limit', 'text.rate_limit'],
+    ['expired free credits are billing', { message: 'Your promotional credits have expired.' }, 'billing', 'text.billing'],
+    ['a declined payment is billing', { message: 'Payment was declined for the last invoice' }, 'billing', 'text.billing'],
+    ['a negative balance is billing', { message: 'Account balance is negative (-3.20 USD)' }, 'billing', 'text.billing'],
+    ['add a payment method, with nothing else, is billing', { message: 'Add a payment method to keep using the API.' }, 'billing', 'text.billing'],
+    ['a rate limit that suggests a payment method stays a rate limit', { status: 429, body: 'Rate limit reached on requests per day. Please add a payment method to your account to increase your rate limit.' }, 'rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

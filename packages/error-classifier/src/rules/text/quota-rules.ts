@@ -61,7 +61,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget|crossed budget|budget_exceeded/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
-    /payment method (?:failed|declined|required)|card (?:was )?declined|plans (?:&|and) billing/,
+    /payment (?:method )?(?:failed|declined|was declined|was unsuccessful)|payment method required|card (?:was )?declined|plans (?:&|and) billing/,
     /(?:overdue|past[ -]due|unpaid|outstanding) (?:account|payment|balance|invoices?|bills?)|(?:past|previous) invoices|(?:failure|failed) to pay/,
     /payment instrument|invalid_payment_instrument|without a billing account(?: linked| attached)?|link a billing account/,
     /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears|suspended due to insufficient|accountoverdue|account_overdue/,
@@ -70,7 +70,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     // a relay's prepaid allowance (one-api / new-api "quota"): a token's or user's quota that cannot cover the pre-charge
     /(?:user|token|account|remain(?:ing)?) quota (?:is )?not (?:enough|sufficient)|quota (?:is )?not enough|insufficient[ _]user[ _]quota|pre-?consumed? ?quota(?: failed| \[| is)|preconsumequota failed|need quota: ?[＄$]/,
     /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)/,
-    /(?:free )?trials? (?:has |have )?(?:been )?(?:temporarily )?(?:ended|expired|paused)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
+    /(?:free |trial |promotional |prepaid )?credits? (?:have |has )?expired|(?:account )?balance is negative|negative (?:account )?balance|(?:free )?trials? (?:has |have )?(?:been )?(?:temporarily )?(?:ended|expired|paused)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
     /(?:isn't|is not|not) available (?:for|to|on) (?:personal|individual|free) (?:accounts?|plans?|tiers?|users?)|not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
     /upgrade your plan(?! or)|model service has been paused|reached the set inference limit/,
   ],
@@ -115,7 +115,7 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
 export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', {
   en: [
     /rate[ _-]?limit/,
-    /too many (?:requests|concurrent|connections|calls|messages)|too many tokens,? please wait|please wait before trying again/,
+    /too many (?:requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
@@ -180,4 +180,5 @@ export const PAYMENT_REQUIRED_RULES: readonly TextRule[] = family('text.billing'
   // an upgrade to a paid plan as the only way named (read after the windows, so "… rate limit … upgrade to Pro for more"
   // stays a rate limit), and a provider's gate on free trials
   /(?:please )?upgrade to (?:pro|plus|premium|a paid (?:plan|tier|account|subscription))(?![a-z])|free trial accounts?/,
+  /add a payment method(?! to (?:your account )?to increase)/,
 ]);

@@ -252,3 +252,22 @@ describe("request families found when the twelfth set's held-back part was opene
     expect(explain({ status: 503, body: '模型名称错误，请检查' }).reason).toBe('model_not_found');
   });
 });
+
+describe('request words in a vocabulary pass before the thirteenth set', () => {
+  const cases: RuleCase[] = [
+    ['a model id that you provided does not exist is model_not_found', { message: 'The model id you specified does not exist.' }, 'model_not_found', 'text.model_not_found'],
+    ['at least one message is required is format', { message: 'messages: at least one content block is required' }, 'format', 'text.format'],
+    ['a JSON-schema "required property" is format', { message: "'model' is a required property" }, 'format', 'text.format'],
+    ['a pattern mismatch is format', { message: 'tools.0.name: String does not match pattern ^[a-z]+$' }, 'format', 'text.format'],
+    ['a value that must be one of a set is format', { message: "role must be one of system, user, assistant" }, 'format', 'text.format'],
+    ['a value out of its range is format', { message: 'top_p must be between 0 and 1' }, 'format', 'text.format'],
+    ['too many stop sequences is format', { message: 'Too many tools: at most 128 are allowed' }, 'format', 'text.format'],
+    ['a feature only some models support is format', { message: 'response_format is only supported by newer models' }, 'format', 'text.format'],
+    ['a program assertion inside a 500 stays the server\'s', { status: 500, body: 'handler.lua:266: path must be a string' }, 'server_error'],
+    ['a context length of N exceeded is an overflow', { message: 'context size of 4096 tokens exceeded' }, 'context_overflow', 'text.context_overflow'],
+    ['input tokens over the configured limit is an overflow', { message: 'input tokens exceed the configured limit of 100000' }, 'context_overflow', 'text.context_overflow'],
+    ["a refusal in the model's words is a refusal", { message: "I'm sorry, but I cannot help with this request." }, 'refusal', 'text.refusal'],
+    ['a deleted thread is session_expired', { message: 'The conversation has been deleted.' }, 'session_expired', 'text.session_expired'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

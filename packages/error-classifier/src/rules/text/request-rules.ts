@@ -33,7 +33,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
-    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk/,
+    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your) request/,
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
   ],
@@ -46,7 +46,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
   en: [
     /context[ _-]?(?:length|window)[ _-]?exceeded|context length (?:of only|is only)/,
     /maximum context (?:length|window|size)|max(?:imum)? context length|configured context size|available context size/,
-    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)|context (?:window|size|length) exceeds/,
+    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)|context (?:window|size|length) exceeds|context (?:window|size|length) of \d{1,9}(?: tokens)? (?:was |has been )?exceeded|(?:context |input |prompt )token limit (?:exceeded|reached)|(?:input|prompt) tokens? exceeds? (?:the )?(?:configured |set )?limit/,
     /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
@@ -96,7 +96,7 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /(?:invalid|unknown|expired) session|no (?:such|active) session|no session(?:, [a-z]{1,12}){0,3}(?:,? or [a-z]{1,12})? matched|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     // an item of an earlier response the provider did not keep (`store: false`)
-    /items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
+    /(?:conversation|thread|session) (?:was |has been )?deleted|items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
     // a provider-side session that ran out of its allotted time (OpenAI Realtime's 30-minute cap)
     /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
@@ -114,6 +114,10 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /no endpoints found that support|requested agent harness .{1,80}? does not support/,
     /use (?:the )?\/?[a-z/._-]{1,40} (?:api|endpoint) instead|not a chat model|only supported (?:in|by|via|on) (?:the )?v1/,
     /invalid url ?\((?:get|post|put|patch|delete) /,
+    // schema and value checks in the words validators print
+    /at least one (?:message|item|input|content block) is required|is a required property|does not match pattern|(?:expected [`'"]?[a-z_]{1,30}[`'"]? to be|must be) one of(?![a-z])/,
+    /must be (?:between -?[0-9.]{1,8} and|a positive (?:integer|number)|greater than (?:or equal to )?-?[0-9.]{1,8}(?![0-9.]{0,8} ?tokens))/,
+    /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
     /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
     /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
     /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
@@ -150,7 +154,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
 /** The model (or deployment) does not exist or is not offered to this account. */
 export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {
   en: [
-    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist)/,
+    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist)/,
     /models\/[a-z0-9._-]{1,80} is not found/,
     /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
     /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,

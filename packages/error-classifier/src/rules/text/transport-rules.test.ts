@@ -257,3 +257,24 @@ describe("empty answers found when the twelfth set's held-back part was opened, 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('transport and engine failures in the words clients and runtimes print (a vocabulary pass before the thirteenth set)', () => {
+  const cases: RuleCase[] = [
+    ['Go: no such host is a timeout', { message: 'dial tcp: lookup api.example.com: no such host' }, 'timeout', 'text.transport'],
+    ['Python: name or service not known is a timeout', { message: 'socket.gaierror: [Errno -2] Name or service not known' }, 'timeout', 'text.transport'],
+    ['curl: could not resolve host is a timeout', { message: 'curl: (6) Could not resolve host: api.example.com' }, 'timeout', 'text.transport'],
+    ['Java: UnknownHostException is a timeout', { message: 'java.net.UnknownHostException: api.example.com' }, 'timeout', 'text.transport'],
+    ['a browser fetch failure is a timeout', { message: 'TypeError: Failed to fetch' }, 'timeout', 'text.transport'],
+    ["Safari's fetch failure is a timeout", { message: 'TypeError: Load failed' }, 'timeout', 'text.transport'],
+    ["Chromium's net error is a timeout", { message: 'net::ERR_CONNECTION_RESET' }, 'timeout'],
+    ['an app that failed to fetch its model list with an HTML page named no transport failure', { message: 'Failed to fetch models: <html><title>Proxy page</title></html>' }, 'unclassified'],
+    ['a server that disconnected without a response is a timeout', { message: 'httpx.RemoteProtocolError: Server disconnected without sending a response.' }, 'timeout', 'text.transport'],
+    ['an SSL EOF is a timeout', { message: 'ssl.SSLEOFError: EOF occurred in violation of protocol' }, 'timeout', 'text.transport'],
+    ["Go's bare EOF after the request line is a timeout", { message: 'Post "http://localhost:8080/v1/chat/completions": EOF' }, 'timeout', 'text.transport'],
+    ['an operation cancelled is an abort', { message: 'The operation was canceled.' }, 'abort', 'text.abort'],
+    ["vLLM's dead engine loop is a server error", { message: 'AsyncEngineDeadError: Background loop has errored already.' }, 'server_error', 'text.server_error'],
+    ['a segfault of the runtime is a server error', { message: 'llama-server exited: Segmentation fault (core dumped)' }, 'server_error', 'text.server_error'],
+    ['a Go panic of the runtime is a server error', { message: 'panic: runtime error: invalid memory address or nil pointer dereference' }, 'server_error', 'text.server_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

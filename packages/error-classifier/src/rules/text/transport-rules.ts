@@ -59,6 +59,11 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread)(?![a-z])|winerror 100(?:53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
+      // name resolution (Go, Python, curl, Java, Node)
+      /no such host|name or service not known|temporary failure in name resolution|could not resolve host|unknownhostexception|nodename nor servname|name resolution failed|dns (?:lookup|resolution) failed/,
+      // browsers' and runtimes' fetch failures, and servers that hung up without an answer
+      /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response)|internet connection appears to be offline/,
+      /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
     ],
     // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
     zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)|积极拒绝|拒绝(?:了)?(?:网络)?连接|无法连接|没有等到.{0,12}(?:回应|响应)|(?:未|没有)收到.{0,8}(?:回应|响应)|上游.{0,8}(?:无响应|没有响应|超时)/],
@@ -94,6 +99,8 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
       /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|error loading model/,
+      // inference engines that died (vLLM's engine loop, a segfault, a Go panic, llama.cpp's decode failing)
+      /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|(?<![a-z])panic: runtime error|llama_decode returned/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
@@ -116,7 +123,7 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     // (a function named handleAbortError is no AbortError)
     /request (?:was )?aborted|operation (?:was )?aborted|(?<![a-z])aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
-    /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope/,
+    /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
     /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])/,
   ],
