@@ -48,6 +48,8 @@ export const CORPUS_FILES = [
   'provider-errors-11-heldout.jsonl',
   'provider-errors-12.jsonl',
   'provider-errors-12-heldout.jsonl',
+  'provider-errors-13.jsonl',
+  'provider-errors-13-heldout.jsonl',
 ] as const;
 
 /**
