@@ -95,6 +95,8 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // Chinese clients: "错误码: 429", "状态码：503", "请求限制(429)"
   { pattern: /(?:错误码|状态码|错误代码)[:：]? ?(\d{3})(?!\d)/, min: 100, explicit: true },
   { pattern: /(?:请求限制|请求失败)[(（](\d{3})[)）]/, min: 400 },
+  // "the response has a status code of 500"
+  { pattern: /status code of (\d{3})(?!\d)/, min: 100, explicit: true },
   // "OpenRouter request failed: 429", "request failed 503"
   { pattern: /request failed:? (\d{3})(?!\d|\.\d)/, min: 400 },
   // "OpenAI Compatible request failed (502)", "HTTP error (401)"

@@ -43,7 +43,7 @@ const BOILERPLATE =
  * the error message and your parameters"), the server software of an error page, and CJK words for "request failed".
  */
 const WRAPPING =
-  /please (?:check|verify|review) (?:the |your )?(?:error message|parameters|request|input)(?: and (?:the |your )?(?:error message|parameters|request|input))?|(?<![a-z])at (?:async )?[a-z0-9_.$<>]{1,120} \([^()]{0,300}\)|(?:file|https?):\/\/[^\s)]{1,300}|\[[^\]]{0,80}\]|(?:client )?request[ _-]?id:? ?[a-z0-9-]{4,80}|(?<![a-z])[a-z]{0,40}(?:error|exception)(?![a-z])|(?:[a-z]{1,20} ){1,2}(?=error)|(?<![a-z])(?:cloudflare|nginx|openresty|apache|envoy)(?![a-z])|请求失败|调用失败|请求错误|错误|失败|异常/g;
+  /please (?:check|verify|review) (?:the |your )?(?:error message|parameters|request|input)(?: and (?:the |your )?(?:error message|parameters|request|input))?|(?<![a-z])at (?:async )?[a-z0-9_.$<>]{1,120} \([^()]{0,300}\)|(?:file|https?):\/\/[^\s)]{1,300}|\[[^\]]{0,80}\]|(?:client )?request[ _-]?id:? ?[a-z0-9:-]{4,80}|(?:[a-z]{1,20} )?failed:|(?<![a-z])[a-z]{0,40}(?:error|exception)(?![a-z])|(?:[a-z]{1,20} ){1,2}(?=error)|(?<![a-z])(?:cloudflare|nginx|openresty|apache|envoy)(?![a-z])|请求失败|调用失败|请求错误|错误|失败|异常/g;
 
 /** Only texts this short are read for {@link namesNoCause} (longer ones say more than a status). */
 const NO_CAUSE_MAX_CHARS = 4096;

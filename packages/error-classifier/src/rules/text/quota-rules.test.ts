@@ -226,3 +226,11 @@ describe('quota and billing words in a vocabulary pass before the thirteenth set
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a model provider currently unavailable is capacity', { message: 'The model provider is temporarily unavailable.' }, 'overloaded', 'text.overloaded'],
+    ['payment details to complete is billing, even under a 403', { status: 403, body: 'Free tier used up. Please complete your payment information to continue.' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -271,3 +271,13 @@ describe('request words in a vocabulary pass before the thirteenth set', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('request families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a model provider that does not serve the region is format', { message: 'This provider does not serve your country.' }, 'format', 'text.format'],
+    ['a request without a model is format', { message: 'Chat error: you must specify a valid model.' }, 'format', 'text.format'],
+    ['advice to shorten the prompt is an overflow', { message: 'Token budget exceeded; please shorten your prompt.' }, 'context_overflow', 'text.context_overflow'],
+    ["an answer withheld by the content filter is a refusal", { message: "Response withheld by the content filter." }, 'refusal', 'text.refusal'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

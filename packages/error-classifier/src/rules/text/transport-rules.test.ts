@@ -274,7 +274,23 @@ describe('transport and engine failures in the words clients and runtimes print 
     ['an operation cancelled is an abort', { message: 'The operation was canceled.' }, 'abort', 'text.abort'],
     ["vLLM's dead engine loop is a server error", { message: 'AsyncEngineDeadError: Background loop has errored already.' }, 'server_error', 'text.server_error'],
     ['a segfault of the runtime is a server error', { message: 'llama-server exited: Segmentation fault (core dumped)' }, 'server_error', 'text.server_error'],
-    ['a Go panic of the runtime is a server error', { message: 'panic: runtime error: invalid memory address or nil pointer dereference' }, 'server_error', 'text.server_error'],
+    // the thirteenth set showed a client's own Go panic (indexing an empty Choices): a panic names no side
+    ['a Go panic names no cause by itself', { message: 'panic: runtime error: invalid memory address or nil pointer dereference' }, 'unclassified'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a response that ended prematurely is a timeout', { message: 'IOException: The stream closed prematurely.' }, 'timeout', 'text.transport'],
+    ['trouble connecting to the provider is a timeout', { message: 'We are having trouble reaching the model provider.' }, 'timeout', 'text.transport'],
+    ['no tokens left for the answer is an empty answer', { message: 'The model spent its budget thinking, with nothing left for the answer.' }, 'empty_response', 'text.empty_response'],
+    ['no images generated is an empty answer', { message: 'No images were returned for this prompt.' }, 'empty_response', 'text.empty_response'],
+    ['a response that is none or empty is an empty answer', { message: 'LLM output was None or empty' }, 'empty_response', 'text.empty_response'],
+    ['an empty content beside zero completion tokens is an empty answer', { message: '{"content":""} usage {"prompt_tokens":10,"completion_tokens":0}' }, 'empty_response', 'text.empty_response'],
+    ['Chinese: no reply is an empty answer', { message: '（空回复）' }, 'empty_response', 'text.empty_response'],
+    ['a stated status of 500 in a client exception is a server error', { message: 'ClientException: the response has a status code of 500' }, 'server_error'],
+    ['a bare 400 behind "Execution failed:" and a request id names no cause', { message: 'Execution failed: ApiError: 400 400 Bad Request\n (Request ID: AB12:CD34:EF56)' }, 'unclassified'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
