@@ -201,6 +201,7 @@ const BROAD: CodeTable = {
   internal_server_error: ['code.internal_server_error', 'server_error'],
   internalservererror: ['sdk.internal_server_error', 'server_error'],
   serviceunavailableerror: ['sdk.service_unavailable', 'overloaded'],
+  unavailable: ['grpc.unavailable', 'overloaded'],
   ratelimiterror: ['sdk.rate_limit', 'rate_limit'],
   toomanyrequestserror: ['sdk.too_many_requests', 'rate_limit'],
   apitimeouterror: ['sdk.timeout', 'timeout'],
@@ -318,6 +319,10 @@ export function decisiveCode(evidence: Evidence): Verdict | null {
   // A time or transport code read from the prose (`REQUEST_TIMEOUT` in a settings hint) beside a definite response
   // status is no event; the failure's own `code` still decides.
   if (verdict?.reason === 'timeout' && verdict.matched !== evidence.code && verdict.matched !== evidence.errorType && hasDefiniteResponse(evidence)) return null;
+  // gRPC's generic Unavailable read from a printed chain ("rpc error: code = Unavailable desc = …") is the transport
+  // between a runtime and its backend; what the text says of the backend (a model that could not load) decides first,
+  // and the code is read again with the broad codes (the failure's own `code` still decides here).
+  if (verdict?.rule === 'grpc.unavailable' && verdict.matched !== evidence.code && verdict.matched !== evidence.errorType) return null;
   return verdict;
 }
 

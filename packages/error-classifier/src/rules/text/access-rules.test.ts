@@ -161,3 +161,9 @@ describe('access words in a vocabulary pass before the thirteenth set', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("access families found when the thirteenth set's held-back part was opened, in other words", () => {
+  it('a model not allowed for the account is auth', () => {
+    expect(explain({ message: 'Invalid request: model gpt-x is not allowed for your organization' }).reason).toBe('auth');
+  });
+});

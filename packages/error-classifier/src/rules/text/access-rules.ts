@@ -56,7 +56,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
     /(?:don't|do not|does not|doesn't) have (?:access|permission) to|(?:caller|user|principal|account) does not have permission/,
     /(?:authorization|auth|x-api-key|api-key|api key) header (?:is )?(?:missing|invalid|required|malformed|not provided)|signature (?:has )?expired|signaturedoesnotmatch|security token (?:included in the request )?is (?:expired|invalid)/,
-    /forbidden|not allowed for this (?:organization|account|key)|oauth authentication is currently not allowed/,
+    /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
     /sorry, you have been blocked|you are unable to access/,
     /scope requirement|insufficient scope|missing scope/,
     /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate/,

