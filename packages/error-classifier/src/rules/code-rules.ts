@@ -244,6 +244,8 @@ const FINISH: CodeTable = {
   blocklist: ['finish_reason.blocklist', 'refusal'],
   spii: ['finish_reason.spii', 'refusal'],
   image_safety: ['finish_reason.image_safety', 'refusal'],
+  // Zhipu ends a generation it filtered with finish_reason "sensitive"
+  sensitive: ['finish_reason.sensitive', 'refusal'],
   model_context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
   context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
 };

@@ -46,12 +46,12 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
 /** Credentials missing, invalid, expired or lacking permission. */
 export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
-    /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))|(?<![a-z_])(?:access |auth |bearer )?token (?:is )?missing/,
+    /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token)|bearer token|access token)|api[ _-]?key (?:is )?required|(?<![a-z_])(?:access |auth |bearer )?token (?:is )?missing/,
     /unauthori[sz]ed|unauthenticated|not authenticated|noauth(?:orization)?(?:error|exception)/,
     /authentication (?:is )?(?:failed|fails|error|required|is required|credentials|invalid)|auth(?:entication)? failure/,
     /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials|(?:invalid|incorrect|wrong) (?:[a-z]{1,20} )?(?:credentials|token)(?: provided)?(?![a-z])/,
     /(?:extract|decode|parse) (?:the )?[a-z]{1,20} from (?:the )?(?:access |oauth |jwt |id )?token/,
-    /(?:access |oauth |bearer |auth )?token (?:has |is )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
+    /(?:access |oauth |bearer |auth )?token (?:has |is |has been |was )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
     /permission[ _]denied(?! for \/)|permission[ _]error|insufficient permissions?|not authori[sz]ed to|lacks? (?:the )?(?:required )?permissions?/,
     /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
     /(?:don't|do not|does not|doesn't) have (?:access|permission) to|(?:caller|user|principal|account) does not have permission/,
@@ -84,4 +84,5 @@ export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tl
   /invalid (?:peer )?certificate(?![a-z])|unknownissuer|certificate (?:is )?not trusted|untrusted certificate/,
   // .NET: "The SSL connection could not be established … The remote certificate is invalid because of errors in the certificate chain"
   /remote certificate (?:is invalid|was rejected)|errors in the certificate chain|ssl connection could not be established/,
+  /(?<![a-z])err_cert_[a-z_]{2,30}|pkix path validation failed|validatorexception|authority that is not trusted|unknown (?:certificate )?authority/,
 ]);

@@ -244,3 +244,14 @@ describe("families found when the thirteenth set's held-back part was opened, in
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('a second vocabulary pass: money and capacity', () => {
+  const cases: RuleCase[] = [
+    ['a service unable to handle the request is capacity', { message: 'The server is temporarily unable to handle the request.' }, 'overloaded', 'text.overloaded'],
+    ['a balance too low is billing', { message: 'Balance too low for this request.' }, 'billing', 'text.billing'],
+    ['an account out of tokens is billing', { message: "You've run out of tokens on this plan. Top up your account." }, 'billing', 'text.billing'],
+    ['an inactive subscription is billing', { message: 'Subscription is not active.' }, 'billing', 'text.billing'],
+    ['a missing billing account is billing', { message: 'No billing account is linked to this project.' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -47,7 +47,8 @@ export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
 export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', {
   en: [
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
-    /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)/,
+    /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens|top up to continue|top up your/,
+    /subscription (?:is )?(?:inactive|not active|suspended)|billing account (?:not found|is missing)|no billing account/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
@@ -163,7 +164,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
     /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests/,
-    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable|services? (?:aren't|are not|isn't|is not) available right now/,
+    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     /(?:model|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
   ],

@@ -281,3 +281,26 @@ describe('request families from the thirteenth set (provider-errors-13, dev rows
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('a second vocabulary pass (words providers and clients use for the same causes)', () => {
+  const cases: RuleCase[] = [
+    ['a guardrail that intervened is a refusal', { message: 'Bedrock: guardrail intervened on the output' }, 'refusal', 'text.refusal'],
+    ['a jailbreak filter is a refusal', { message: 'Prompt rejected by the jailbreak filter' }, 'refusal', 'text.refusal'],
+    ['a risk detector is a refusal', { body: '{"error":{"code":"OutputTextRiskDetection"}}' }, 'refusal'],
+    ["Gemini's prohibited-content reason in a text is a refusal", { message: 'generation stopped: IMAGE_PROHIBITED_CONTENT' }, 'refusal'],
+    ['flagged for a possible violation is a refusal', { message: 'Input flagged for potential policy violation.' }, 'refusal', 'text.refusal'],
+    ["Zhipu's finish_reason sensitive is a refusal", { body: '{"choices":[{"finish_reason":"sensitive","message":{"content":""}}]}', status: 200 }, 'refusal'],
+    ['"cannot help with that" is a refusal', { message: "I can't help with that." }, 'refusal', 'text.refusal'],
+    ['a conversation no longer available is session_expired', { message: 'That thread is no longer available.' }, 'session_expired', 'text.session_expired'],
+    ['a run that is not found is session_expired', { status: 404, body: 'Run not found: run_1' }, 'session_expired', 'text.session_expired'],
+    ['a maximum input length exceeded is an overflow', { message: 'Max input length reached for this endpoint' }, 'context_overflow', 'text.context_overflow'],
+    ['a conversation grown too long is an overflow', { message: 'This conversation has grown too long.' }, 'context_overflow', 'text.context_overflow'],
+    ['token arithmetic over the maximum is an overflow', { message: 'requested 9000 tokens, but the maximum is 8192' }, 'context_overflow', 'text.context_overflow'],
+    ['a model that could not be found is model_not_found', { message: 'The selected model could not be found.' }, 'model_not_found', 'text.model_not_found'],
+    ['no model named X is model_not_found', { message: 'no model named "mixtral" in this server' }, 'model_not_found', 'text.model_not_found'],
+    ['a bare "model is not supported" is model_not_found', { message: 'Error: model is not supported' }, 'model_not_found', 'text.model_not_found'],
+    ['a parameter the model does not support is format', { message: "This model does not support the 'logprobs' option" }, 'format', 'text.format'],
+    ['an unsupported media type is format', { message: 'Unsupported image type: image/tiff' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -23,6 +23,8 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:prohibited|blocked|rejected|refused) due to (?:a )?violation of (?:the )?(?:provider(?:'s)? |our |its )?terms of (?:service|use)/,
     /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
     /violates? (?:our |the |its )?(?:guardrails|content guidelines|usage guidelines|safety guidelines)/,
+    // guardrails, jailbreak filters, risk detectors (Volcengine InputTextRiskDetection), Gemini's prohibited-content reasons
+    /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation/,
     /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked as it (?:seems to |appears to )?violates?/,
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
@@ -33,7 +35,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
-    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your) request/,
+    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
   ],
@@ -57,6 +59,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
+    /max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? \d{1,9} ?> ?\d{1,9}|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large|max_tokens must be at least 1, got -\d/,
     /n_keep.{0,24}n_ctx|cannot truncate prompt|exceeds? (?:the )?n_ctx|max_seq_len/,
@@ -96,7 +99,7 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /(?:invalid|unknown|expired) session|no (?:such|active) session|no session(?:, [a-z]{1,12}){0,3}(?:,? or [a-z]{1,12})? matched|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
     // an item of an earlier response the provider did not keep (`store: false`)
-    /(?:conversation|thread|session) (?:was |has been )?deleted|items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
+    /(?:conversation|thread|session) (?:was |has been )?deleted|(?:conversation|thread|session) (?:is )?no longer (?:available|exists|valid)|response_id (?:was )?not found|(?<![a-z])run not found|items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
     // a provider-side session that ran out of its allotted time (OpenAI Realtime's 30-minute cap)
     /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
@@ -117,6 +120,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     // schema and value checks in the words validators print
     /at least one (?:message|item|input|content block) is required|is a required property|does not match pattern|(?:expected [`'"]?[a-z_]{1,30}[`'"]? to be|must be) one of(?![a-z])/,
     /must be (?:between -?[0-9.]{1,8} and|a positive (?:integer|number)|greater than (?:or equal to )?-?[0-9.]{1,8}(?![0-9.]{0,8} ?tokens))/,
+    /does not support (?:the )?['"`]?[a-z_]{2,30}['"`]? (?:parameter|field|option|feature)|unsupported (?:image|content|file|media|mime) (?:type|format)|(?:image|file|content|media|audio) (?:type|format) (?:is )?not supported/,
     /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
     /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
     /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
@@ -155,7 +159,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
 /** The model (or deployment) does not exist or is not offered to this account. */
 export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {
   en: [
-    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist)/,
+    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
     /models\/[a-z0-9._-]{1,80} is not found/,
     /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
     /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
@@ -164,7 +168,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
     /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
     /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id|endpoint [a-z0-9._:/@-]{1,100} of account [a-z0-9*]{1,20} not found/,
-    /not in the list of (?:supported|available) models/,
+    /not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))/,
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,

@@ -300,3 +300,16 @@ describe("empty answers found when the thirteenth set's held-back part was opene
     expect(explain({ message: "APIError: response is missing the 'candidates' field" }).reason).toBe('empty_response');
   });
 });
+
+describe('a second vocabulary pass: empty answers, server words', () => {
+  const cases: RuleCase[] = [
+    ['blank output is an empty answer', { message: 'the model produced a blank answer' }, 'empty_response', 'text.empty_response'],
+    ['a message with no content is an empty answer', { message: 'Response message had no text.' }, 'empty_response', 'text.empty_response'],
+    ['response.text is empty is an empty answer', { message: 'AssertionError: output.content is empty' }, 'empty_response', 'text.empty_response'],
+    ['zero tokens received is an empty answer', { message: 'Generated 0 completion tokens' }, 'empty_response', 'text.empty_response'],
+    ['a stream that ended without content is an empty answer, not a broken stream', { message: 'The stream finished without any output.' }, 'empty_response', 'text.empty_response'],
+    ["a client that crashed reading choices[0] lost the answer: no cause (pe-171's label)", { message: "TypeError: Cannot read properties of undefined (reading 'text') at choices[0]" }, 'unclassified'],
+    ['an internal failure is a server error', { message: 'InternalFailure: request processing failed' }, 'server_error', 'text.server_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

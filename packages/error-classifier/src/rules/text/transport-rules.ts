@@ -90,7 +90,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ]),
   ...family('text.server_error', 'server_error', {
     en: [
-      /internal (?:server )?error|an internal error has occurred/,
+      /internal (?:server )?(?:error|failure)|(?<![a-z])internalfailure(?![a-z])|an internal error has occurred/,
       /bad gateway|backend error|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
       // Google's error page: "502. That's an error. The server encountered a temporary error …"
@@ -151,7 +151,7 @@ function unparsedWithoutUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
+  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
@@ -164,7 +164,7 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
     en: [
       /textlen=0(?!\d)|no json structure found in (?:the )?(?:llm )?response/,
       /"(?:choices|candidates|content|output)": ?\[ ?\]|"response": ?"" ?"?,/,
-      /(?<!<)empty (?:model |llm |api )?(?:response|completion|reply|output|content|message(?!>)|body|stream)|(?:response|completion|output|reply|body)(?: content| text| message)? (?:was |is )?empty/,
+      /(?<!<)(?:empty|blank) (?:model |llm |api )?(?:response|completion|reply|output|content|message(?!>)|body|stream|answer)|(?:response|completion|output|reply|body)(?: content| text| message)? (?:was |is )?empty/,
       /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
       /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
       /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
