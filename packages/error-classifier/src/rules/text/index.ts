@@ -41,6 +41,7 @@ import {
 import {
   ABORT_RULES,
   EMPTY_RESPONSE_RULES,
+  PRINTED_EMPTY_RULES,
   REPORTED_FINISH_ERROR_RULES,
   SERVER_ERROR_RULES,
   STATED_EMPTY_RULES,
@@ -83,6 +84,7 @@ export const GENERIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...SERVER_ERROR_RULES,
   ...LOGIN_FAILED_RULES,
   ...EMPTY_RESPONSE_RULES,
+  ...PRINTED_EMPTY_RULES,
 ]);
 
 /** Every text rule, in the order they are read (specific, then generic). */

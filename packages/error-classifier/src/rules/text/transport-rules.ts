@@ -170,18 +170,8 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
       /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
       /["']content["']: ?(?:null|none) ?(?:, ?["'](?:refusal|reasoning_content|tool_calls|function_call|audio)["']: ?(?:null|none) ?){0,4}\} ?, ?["']finish_reason["']: ?["'](?:stop|length|end_turn|eos)["']/,
       /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|content=content\( ?role='model' ?\)/,
-      // an empty answer field beside a normal stop, in JSON or a repr ("result":"", "stop_reason":"end_turn"; output=[] … status='completed')
-      /["'](?:result|answer|output_text|response|completion)["']: ?["']{2} ?,.{0,120}?["'](?:stop_?reason|stopped_?reason|stoppedreason|finish_?reason|done_?reason|status)["']: ?["'](?:end_turn|stop|final|completed|length|max_tokens|load)["']/,
-      /(?:^|[ (,])output=\[\],.{0,400}?status='completed'|content: \{role: model\}/,
       // a Go client's %+v print of a choice whose content is empty (the next field follows `Content:` at once)
       /message:\{role:assistant content: [a-z]{2,20}:/,
-      // an answer object printed in any notation (a Python repr, a Java toString, a PHP dump, JSON) whose text is empty
-      // and that stopped normally or made no tool call: "content=Content() … finish_reason=<FinishReason.STOP",
-      // "AiMessage { text = null … finishReason=STOP", "+text: \"\" … +toolCalls: []"
-      /(?<![a-z_])(?:text|content|answer|output_text|result)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil|content\(\))(?![a-z0-9_]).{0,400}?(?:finish_?reason|stop_?reason)["']? ?(?:=|:|=>)? ?[<'"[{(]?(?:[a-z]{1,20}\.)?(?:stop|length|max_tokens|end_turn|eos)(?![a-z])/,
-      /(?<![a-z_])(?:text|content)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil)(?![a-z0-9_]).{0,200}?(?:tool_?calls|toolexecutionrequests)["']? ?(?:=|:|=>) ?\[ ?\]/,
-      // an empty answer beside a count of zero completion tokens
-      /"content": ?"".{0,200}?"completion_tokens": ?0(?![0-9])/,
       // Gemini candidates that open with their finish reason: no content came before it
       /"candidates": ?\[ ?\{ ?"finishreason": ?"(?:stop|max_tokens)"/,
     ],
@@ -189,3 +179,37 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
   },
   unparsedWithoutUsableStatus,
 );
+
+/**
+ * Empty answers read from a printed answer object: a field that looks ahead for the stop beside it. Each is a family of
+ * its own, so the trigram pre-test skips it on texts without its literals, and the look-ahead is bounded, so a
+ * megabyte of `text: null, text: null, …` costs a bounded scan per window (read right after {@link EMPTY_RESPONSE_RULES}).
+ */
+export const PRINTED_EMPTY_RULES: readonly TextRule[] = [
+  // an empty answer field beside a normal stop, in JSON or a repr ("result":"", "stop_reason":"end_turn"; output=[] … status='completed')
+  ...family(
+    'text.empty_response',
+    'empty_response',
+    [/["'](?:result|answer|output_text|response|completion)["']: ?["']{2} ?,.{0,120}?["'](?:stop_?reason|stopped_?reason|stoppedreason|finish_?reason|done_?reason|status)["']: ?["'](?:end_turn|stop|final|completed|length|max_tokens|load)["']/],
+    unparsedWithoutUsableStatus,
+  ),
+  ...family('text.empty_response', 'empty_response', [/(?:^|[ (,])output=\[\],.{0,300}?status='completed'/], unparsedWithoutUsableStatus),
+  ...family('text.empty_response', 'empty_response', [/content: \{role: model\}/], unparsedWithoutUsableStatus),
+  // an answer object printed in any notation (a Python repr, a Java toString, a PHP dump, JSON) whose text is empty and
+  // that stopped normally or made no tool call: "content=Content() … finish_reason=<FinishReason.STOP", "AiMessage {
+  // text = null … finishReason=STOP", "+text: \"\" … +toolCalls: []"
+  ...family(
+    'text.empty_response',
+    'empty_response',
+    [/(?<![a-z_])(?:text|content|answer|output_text|result)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil|content\(\))(?![a-z0-9_]).{0,160}?(?:finish_?reason|stop_?reason)["']? ?(?:=|:|=>)? ?[<'"[{(]?(?:[a-z]{1,20}\.)?(?:stop|length|max_tokens|end_turn|eos)(?![a-z])/],
+    unparsedWithoutUsableStatus,
+  ),
+  ...family(
+    'text.empty_response',
+    'empty_response',
+    [/(?<![a-z_])(?:text|content)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil)(?![a-z0-9_]).{0,200}?(?:tool_?calls|toolexecutionrequests)["']? ?(?:=|:|=>) ?\[ ?\]/],
+    unparsedWithoutUsableStatus,
+  ),
+  // an empty answer beside a count of zero completion tokens
+  ...family('text.empty_response', 'empty_response', [/"content": ?"".{0,120}?"completion_tokens": ?0(?![0-9])/], unparsedWithoutUsableStatus),
+];
