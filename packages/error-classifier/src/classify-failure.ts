@@ -182,8 +182,9 @@ function layerOf(verdict: Verdict): string {
  * // { reason: 'rate_limit', detail: 'status.429', retryAfterMs: 20000, statusSource: 'input', matched: '429', … }
  */
 export function explainFailure(failure: ProviderFailure, options: ClassifyOptions = {}): FailureExplanation {
-  const evidence = buildEvidence(failure);
-  const verdict = decide(evidence);
+  const read = readFailure(failure);
+  if (read === null) return unreadableExplanation(failure);
+  const { evidence, verdict } = read;
   return {
     ...classification(evidence, verdict, options),
     statusSource: evidence.inputStatus !== null ? 'input' : evidence.statedStatus !== null ? 'text' : null,
@@ -229,6 +230,50 @@ function classification(evidence: Evidence, verdict: Verdict, options: ClassifyO
  */
 export function classifyFailure(failure: ProviderFailure, options: ClassifyOptions = {}): FailureClassification {
   // The same evidence and decision as explainFailure, without building the explanation.
-  const evidence = buildEvidence(failure);
-  return classification(evidence, decide(evidence), options);
+  const read = readFailure(failure);
+  if (read === null) return unreadableExplanation(failure);
+  return classification(read.evidence, read.verdict, options);
+}
+
+/**
+ * The evidence and verdict of a failure, or `null` when the input cannot be read at all: a hostile object (a getter
+ * that throws, a revoked proxy) or a value nested beyond what the engine can walk. Such a failure is `unclassified`
+ * rather than an exception in the request path (the contract: never throws).
+ */
+function readFailure(failure: ProviderFailure): { readonly evidence: Evidence; readonly verdict: Verdict } | null {
+  try {
+    const evidence = buildEvidence(failure);
+    return { evidence, verdict: decide(evidence) };
+  } catch {
+    return null;
+  }
+}
+
+/** The failure's own status when it can be read at all. */
+function givenStatus(failure: unknown): number | null {
+  try {
+    const given = (failure as { status?: unknown } | null)?.status;
+    return typeof given === 'number' ? given : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The explanation of a failure that could not be read ({@link readFailure}). */
+function unreadableExplanation(failure: unknown): FailureExplanation {
+  const status = givenStatus(failure);
+  // what the status alone says, when there is one
+  const verdict = statusVerdict(status, 'input');
+  const reason = verdict?.reason ?? 'unclassified';
+  const policy = REASON_POLICY[reason];
+  return {
+    reason,
+    status,
+    retryAfterMs: null,
+    cooldownScope: policy.lane === 'none' ? null : policy.scope,
+    detail: verdict === null ? 'unreadable_input' : `unreadable_input.${verdict.rule}`,
+    statusSource: status === null ? null : 'input',
+    matched: null,
+    trace: { unwrapped: [], innerStatus: null, decidingStatus: status, decidingStatusSource: status === null ? null : 'input', phraseFamily: null, language: null, layer: verdict === null ? 'fallback' : 'status', readInnermost: false },
+  };
 }

@@ -129,10 +129,18 @@ function stringField(value: unknown): string {
 
 const PHASES: ReadonlySet<string> = new Set(['connect', 'headers', 'body', 'stream']);
 
+/** At most this many header entries are read (a response carries far fewer; a hostile object may carry thousands). */
+const MAX_HEADERS = 256;
+
 function headersField(value: unknown): Readonly<Record<string, string>> | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const headers: Record<string, string> = {};
-  for (const [name, headerValue] of Object.entries(value as Record<string, unknown>)) {
+  let read = 0;
+  for (const name in value as Record<string, unknown>) {
+    if (!Object.hasOwn(value, name)) continue;
+    if (read >= MAX_HEADERS) break;
+    read += 1;
+    const headerValue = (value as Record<string, unknown>)[name];
     if (typeof headerValue === 'string') headers[name.toLowerCase()] = headerValue;
     else if (typeof headerValue === 'number' && Number.isFinite(headerValue)) headers[name.toLowerCase()] = String(headerValue);
   }

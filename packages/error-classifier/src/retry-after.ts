@@ -73,14 +73,26 @@ function finiteNonNegative(value: number): number | null {
 export function parseRetryAfterHeader(value: string, nowMs?: number): number | null {
   const numeric = NUMERIC_SECONDS.exec(value);
   if (numeric?.[1] !== undefined) return finiteNonNegative(Number(numeric[1]) * 1000);
-  if (nowMs === undefined || value.length > 64) return null;
+  // an HTTP-date names its day or month in letters; a bare number that is no delta-seconds ("-5") is no date
+  if (nowMs === undefined || value.length > 64 || !/[a-z]/i.test(value)) return null;
   const at = Date.parse(value);
   if (!Number.isFinite(at)) return null;
   return Math.max(0, at - nowMs);
 }
 
+/** At most this many header entries are searched for a name not found as given (a response carries far fewer). */
+const MAX_HEADER_ENTRIES = 256;
+
+/** The value of header `name` (lower case): looked up directly, else among the first entries whatever their case. */
 function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
+  const direct = Object.hasOwn(headers, name) ? headers[name] : undefined;
+  if (typeof direct === 'string') return direct;
+  let seen = 0;
+  for (const key in headers) {
+    if (!Object.hasOwn(headers, key)) continue;
+    if (seen >= MAX_HEADER_ENTRIES) break;
+    seen += 1;
+    const value = headers[key];
     if (key.toLowerCase() === name && typeof value === 'string') return value;
   }
   return undefined;

@@ -24,12 +24,21 @@ const PHASES: ReadonlySet<string> = new Set<FailurePhase>(['connect', 'headers',
 /** The timeout kinds the providers report: the keys of the one list of timeout codes. */
 const TIMEOUT_KINDS: ReadonlySet<string> = new Set(Object.keys(TIMEOUT_CODES));
 
+/** JSON text of a parsed value; a value nested too deeply to write back is the field's error, not the run's. */
+function jsonText(value: unknown, field: string): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    throw new FieldError(`"${field}" is nested too deeply to read: send it as a string`);
+  }
+}
+
 function optionalString(record: Record<string, unknown>, field: string, { allowNumber = false, allowJson = false } = {}): string | undefined {
   const value = record[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (allowNumber && typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (allowJson && typeof value === 'object') return JSON.stringify(value);
+  if (allowJson && typeof value === 'object') return jsonText(value, field);
   throw new FieldError(`"${field}" must be a string${allowNumber ? ' or a number' : ''}, got ${describe(value)}`);
 }
 
@@ -69,7 +78,7 @@ function detailsOf(record: Record<string, unknown>): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
   if (!Array.isArray(value)) throw new FieldError(`"details" must be an array of strings, got ${describe(value)}`);
-  return value.map((detail) => (typeof detail === 'string' ? detail : JSON.stringify(detail) ?? String(detail)));
+  return value.map((detail, index) => (typeof detail === 'string' ? detail : jsonText(detail, `details[${index}]`)));
 }
 
 /** Fields of {@link ProviderFailure} beyond docs/contracts.md#classify: kept when valid, ignored otherwise. */

@@ -67,6 +67,18 @@ describe('understudy classify: output contract', () => {
     expect(run.lines.map((line) => line['status'])).toEqual([402, 503, null]);
   });
 
+  it('a line nested too deeply to read is that line\'s error; the lines after it go on', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const run = await classify([], [`{"status":429,"details":[${deep}]}`, `{"status":400,"body":${deep}}`, '{"status":429}'].join('\n'));
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatchObject({ line: 1 });
+    expect(String(lines[0]?.error)).toMatch(/details\[0\]. is nested too deeply/);
+    expect(lines[1]).toMatchObject({ line: 2 });
+    expect(lines[2]).toMatchObject({ reason: 'rate_limit' });
+    expect(run.code).toBe(2);
+  });
+
   it('ignores fields it does not know (id, expect, why)', async () => {
     const failure = { provider: 'anthropic', status: 529, body: '{"type":"error","error":{"type":"overloaded_error"}}' };
     const plain = await classify([], jsonl(failure));

@@ -154,7 +154,8 @@ const DECISIVE: CodeTable = {
   tokens_too_long: ['qianfan.tokens_too_long', 'context_overflow'],
   characters_too_long: ['qianfan.characters_too_long', 'context_overflow'],
   // format
-  tool_use_failed: ['groq.tool_use_failed', 'format'],
+  // a model's bad tool call, not the request's fault (as Gemini's MALFORMED_FUNCTION_CALL): the same request can succeed again
+  tool_use_failed: ['groq.tool_use_failed', 'server_error'],
   // explicit aborts
   apiuseraborterror: ['sdk.user_abort', 'abort'],
 };
@@ -314,6 +315,9 @@ const BROAD_SUFFIXES: readonly Affix[] = [
  * @example decisiveCode(buildEvidence({ code: 'ECONNRESET' }))?.reason // 'timeout'
  */
 export function decisiveCode(evidence: Evidence): Verdict | null {
+  // A client that could not parse the provider's answer says so in its own code (`MALFORMED_RESPONSE`): the body it
+  // passes on is a cut answer, whose words are the model's — transport-shaped, like the finish reason of that name.
+  if (evidence.code === 'malformed_response') return { reason: 'timeout', rule: 'transport.malformed_response', matched: evidence.code };
   const verdict = lookup(DECISIVE, evidence.tokens, DECISIVE_PREFIXES);
   // A window code under a 402 (Gemini's RESOURCE_EXHAUSTED for depleted prepaid credits, sent as 402 since the
   // prepay change) names the family, not the cause: the payment status and the text decide (docs/policy.md).
@@ -321,6 +325,9 @@ export function decisiveCode(evidence: Evidence): Verdict | null {
   // A time or transport code read from the prose (`REQUEST_TIMEOUT` in a settings hint) beside a definite response
   // status is no event; the failure's own `code` still decides.
   if (verdict?.reason === 'timeout' && verdict.matched !== evidence.code && verdict.matched !== evidence.errorType && hasDefiniteResponse(evidence)) return null;
+  // OpenAI's `model_not_found` code under a 401/403 ("Project … does not have access to model …") is a model this
+  // credential may not use: the access words and the status decide (docs/policy.md: a model not allowed stays auth)
+  if (verdict?.reason === 'model_not_found' && (evidence.status === 401 || evidence.status === 403)) return null;
   // gRPC's generic Unavailable read from a printed chain ("rpc error: code = Unavailable desc = …") is the transport
   // between a runtime and its backend; what the text says of the backend (a model that could not load) decides first,
   // and the code is read again with the broad codes (the failure's own `code` still decides here).

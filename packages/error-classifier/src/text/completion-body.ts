@@ -20,8 +20,17 @@ function isOllamaAnswer(value: Record<string, unknown>): boolean {
   return typeof value.response === 'string' || (message !== null && typeof message === 'object' && !Array.isArray(message) && 'role' in message);
 }
 const ERROR_KEYS = ['error', 'errors', 'err', 'error_msg', 'errorMessage'];
+
+/** True when `record` carries an error of its own: an error key that holds something (`"error": null` is none). */
+function hasErrorKey(record: Record<string, unknown>): boolean {
+  return ERROR_KEYS.some((key) => {
+    const value = record[key];
+    return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+  });
+}
 const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'content',
+  'delta',
   'response',
   'text',
   'reasoning',
@@ -37,7 +46,12 @@ const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
  * holding only reasoning (DeepSeek's `reasoning_content` beside an empty `content`, Anthropic `thinking` blocks and no
  * text) carries no usable output.
  */
-const REASONING_KEYS: ReadonlySet<string> = new Set(['reasoning', 'reasoning_content', 'thinking']);
+const REASONING_KEYS: ReadonlySet<string> = new Set(['reasoning', 'reasoning_content', 'thinking', 'reasoning_details', 'reasoningContent', 'reasoning_text']);
+
+/** A part or item that is reasoning, whatever text it holds (Gemini `thought: true`, Responses `type: "reasoning"`). */
+function isReasoningPart(record: Record<string, unknown>): boolean {
+  return record.thought === true || record.type === 'reasoning' || record.type === 'thinking' || record.type === 'redacted_thinking';
+}
 
 /** Depth limit of the walks (JSON.parse output is a tree, but keep the walks bounded anyway). */
 const MAX_DEPTH = 32;
@@ -71,9 +85,10 @@ function blankGeneratedText(value: unknown, depth: number): unknown {
 function hasOutput(value: unknown, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
   if (Array.isArray(value)) return value.some((item) => hasOutput(item, depth + 1));
-  if (!isRecord(value)) return false;
+  if (!isRecord(value) || isReasoningPart(value)) return false;
   for (const [key, entry] of Object.entries(value)) {
-    if (GENERATED_TEXT_KEYS.has(key) && !REASONING_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
+    if (REASONING_KEYS.has(key)) continue;
+    if (GENERATED_TEXT_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
     if ((key === 'tool_calls' || key === 'function_call' || key === 'functionCall' || key === 'tool_use') && entry !== null && entry !== undefined) {
       if (!Array.isArray(entry) || entry.length > 0) return true;
     }
@@ -106,7 +121,7 @@ function shapeOf(record: Record<string, unknown>): CompletionShape {
 
 /** True when a parsed record is a completion (or a streamed chunk of one) and carries no error object. */
 function isCompletionRecord(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value) || ERROR_KEYS.some((key) => key in value)) return false;
+  if (!isRecord(value) || hasErrorKey(value)) return false;
   return COMPLETION_KEYS.some((key) => key in value) || (value.object === 'response' && 'status' in value) || isOllamaAnswer(value);
 }
 
@@ -132,7 +147,7 @@ function hasStopReason(value: unknown, depth: number): boolean {
  */
 function streamOf(chunks: readonly unknown[]): Completion | null {
   if (chunks.length === 0 || !chunks.every(isRecord) || !chunks.some(isCompletionRecord)) return null;
-  if (chunks.some((chunk) => ERROR_KEYS.some((key) => key in (chunk as Record<string, unknown>)))) return null;
+  if (chunks.some((chunk) => hasErrorKey(chunk as Record<string, unknown>))) return null;
   const text = JSON.stringify(blankGeneratedText(chunks, 0));
   const shapes = chunks.map((chunk) => shapeOf(chunk as Record<string, unknown>));
   if (shapes.includes('content')) return { text, shape: 'content' };

@@ -13,8 +13,10 @@
 
 /** Texts longer than this are not parsed (they are read as windowed text only). @default 32768 (32 Ki) */
 export const MAX_UNWRAP_CHARS = 32 * 1024;
-/** At most this many SSE `data:` events are parsed per text. @default 16 */
+/** At most this many SSE `data:` events are parsed from the start of a text. @default 16 */
 export const MAX_SSE_EVENTS = 16;
+/** And at most this many from its end, when it has more. @default 8 */
+export const MAX_SSE_TAIL_EVENTS = 8;
 /** The JSON document must start within this many characters of the text start (after a wrapper prefix). @default 512 */
 const MAX_PREFIX_CHARS = 512;
 /** Depth limit of the walk through nested error objects and JSON strings. @default 12 */
@@ -46,6 +48,8 @@ export interface Unwrapped {
    * chunk), which still speaks when the document is read as a completion; `''` when the document opens the text.
    */
   readonly before?: string;
+  /** True when the document is a stream of which only the first and last events were read. */
+  readonly partial?: boolean;
 }
 
 const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
@@ -175,19 +179,28 @@ function isWordCode(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
 }
 
-/** A JSON document, or a Python literal read as one (`{'` opens it); `undefined` when neither parses. */
-function parseDocument(text: string): unknown {
+/** Python literals longer than this are not rewritten (SDKs print short dicts; a long one is read as text). @default 8192 */
+const MAX_PYTHON_CHARS = 8 * 1024;
+
+/**
+ * A JSON document, or — when `python` allows and a quote opens it (`{'`) — a Python literal read as one; `undefined`
+ * when neither parses.
+ */
+function parseDocument(text: string, python: boolean): unknown {
   const parsed = tryParse(text);
-  if (parsed !== undefined) return parsed;
+  if (parsed !== undefined || !python || text.length > MAX_PYTHON_CHARS) return parsed;
   const opening = text.charCodeAt(firstNonSpace(text, 1));
   if (opening !== 0x27 && !(opening === 0x7b && text.includes("{'"))) return undefined;
   const converted = pythonLiteralToJson(text.trimStart());
   return converted === undefined ? undefined : tryParse(converted);
 }
 
-/** The document at `start`: the rest of the text, else cut at the last closing bracket (a wrapper suffix follows it). */
-function documentAt(text: string, start: number): unknown {
-  const whole = parseDocument(text.slice(start));
+/**
+ * The document at `start`: the rest of the text, else cut at the last closing bracket (a wrapper suffix follows it).
+ * `python`: whether a Python literal may be rewritten (once per text: the first start that could open one).
+ */
+function documentAt(text: string, start: number, python: boolean): unknown {
+  const whole = parseDocument(text.slice(start), python);
   if (whole !== undefined) return whole;
   // A wrapper suffix (`) · Retrying in 5 seconds…`, a stack trace): cut at the last closing brace.
   const closer = text.charCodeAt(start) === 0x7b ? '}' : ']';
@@ -195,7 +208,7 @@ function documentAt(text: string, start: number): unknown {
   if (end <= start) return undefined;
   // Nothing after the last closer but spaces: the cut is the text already refused above.
   if (lastNonSpace(text) === end) return undefined;
-  return parseDocument(text.slice(start, end + 1));
+  return parseDocument(text.slice(start, end + 1), python);
 }
 
 /**
@@ -206,11 +219,15 @@ function documentAt(text: string, start: number): unknown {
 function leadingJson(text: string): { readonly value: unknown; readonly prefix: number } | null {
   const limit = Math.min(text.length, MAX_PREFIX_CHARS);
   let tried = 0;
+  let pythonTried = false;
   for (let index = 0; index < limit && tried < MAX_DOCUMENT_STARTS; index += 1) {
     const code = text.charCodeAt(index);
     if (code !== 0x7b && code !== 0x5b) continue;
     tried += 1;
-    const value = documentAt(text, index);
+    // one start only may be read as a Python literal: the first whose opening bracket is followed by a quote
+    const python: boolean = !pythonTried && text.charCodeAt(firstNonSpace(text, index + 1)) === 0x27;
+    pythonTried ||= python;
+    const value = documentAt(text, index, python);
     if (value !== undefined) return { value, prefix: index };
   }
   return null;
@@ -225,11 +242,11 @@ function httpStatus(value: unknown): number | null {
   return Number.isInteger(number) && number >= 100 && number <= 599 ? number : null;
 }
 
-const MESSAGE_KEYS = ['message', 'msg', 'error_msg', 'errorMessage', 'error_message', 'detail', 'title', 'text'];
-const CODE_KEYS = ['type', 'code', 'status', 'error_code', 'errorType', 'error_type', '__type', 'name', 'reason'];
+const MESSAGE_KEYS = ['message', 'msg', 'error_msg', 'errorMessage', 'error_message', 'detail', 'title', 'text', 'status_msg', 'Message'];
+const CODE_KEYS = ['type', 'code', 'status', 'error_code', 'errorType', 'error_type', '__type', 'name', 'reason', 'Code'];
 const STATUS_KEYS = ['status', 'statusCode', 'status_code', 'http_status', 'httpStatus', 'http_code', 'raw_status_code', 'code'];
 /** Where a wrapper keeps the wrapped error, in the order they are tried. */
-const NESTED_KEYS = ['error', 'errors', 'innererror', 'inner_error', 'cause', 'detail', 'details', 'data', 'body', 'responseBody', 'response', 'metadata'];
+const NESTED_KEYS = ['error', 'errors', 'innererror', 'inner_error', 'cause', 'detail', 'details', 'data', 'body', 'responseBody', 'response', 'metadata', 'base_resp', 'Response', 'Error'];
 
 interface Found {
   readonly inner: InnerError;
@@ -330,11 +347,31 @@ function dig(value: unknown, depth: number, path: string[]): Found | null {
   return { inner: extra.length === 0 ? own : { ...own, codes: [...own.codes, ...extra] }, layers: path };
 }
 
+/** True when `key` holds something (an OpenAI Responses object carries `"error": null` on every success). */
+function holds(record: Record<string, unknown>, key: string): boolean {
+  const value = record[key];
+  return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+}
+
+/** MiniMax answers its errors in an HTTP 200 with `base_resp.status_code` set (0 is success). */
+function failedBaseResponse(record: Record<string, unknown>): boolean {
+  const base = record.base_resp;
+  return isRecord(base) && typeof base.status_code === 'number' && base.status_code !== 0;
+}
+
 /** True when the parsed top-level value carries an error of its own (an error envelope, not a completion). */
 function looksLikeError(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0 && looksLikeError(value[0]);
-  if (!isRecord(value)) return false;
-  if ('error' in value || 'errors' in value || 'error_msg' in value || 'errorMessage' in value) return true;
+  // an array is judged by its first item, one level deep (a deeply nested array is no error envelope)
+  const first = Array.isArray(value) ? value[0] : value;
+  if (!isRecord(first)) return false;
+  return looksLikeErrorRecord(first);
+}
+
+/** {@link looksLikeError} for one record. */
+function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
+  if (holds(value, 'error') || holds(value, 'errors') || holds(value, 'error_msg') || holds(value, 'errorMessage') || failedBaseResponse(value)) return true;
+  const response = value.Response;
+  if (isRecord(response) && isRecord(response.Error)) return true;
   if (value.type === 'error' || value.object === 'error') return true;
   if (typeof value.message === 'string' || typeof value.detail === 'string' || typeof value.detail === 'object') return true;
   return httpStatus(value.status) !== null && httpStatus(value.status) !== 200;
@@ -347,30 +384,54 @@ function looksLikeError(value: unknown): boolean {
  */
 function unwrapSse(text: string): Unwrapped | null {
   if (!/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(text.slice(0, MAX_PREFIX_CHARS))) return null;
+  const chunks: unknown[] = [];
   let events = 0;
   let from = 0;
-  const chunks: unknown[] = [];
   while (events < MAX_SSE_EVENTS) {
     const at = text.indexOf('data:', from);
     if (at === -1) break;
     const lineEnd = text.indexOf('\n', at);
-    const payload = text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd).trim();
     from = lineEnd === -1 ? text.length : lineEnd + 1;
     events += 1;
-    if (payload === '' || payload === '[DONE]') continue;
-    const parsed = tryParse(payload);
-    if (parsed === undefined) continue;
-    if (!looksLikeError(parsed)) {
-      chunks.push(parsed);
-      continue;
-    }
-    const found = dig(parsed, 0, ['sse', 'json']);
-    if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined };
+    const found = readEvent(text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd), chunks);
+    if (found !== null) return found;
   }
-  // A stream read only in part says nothing about what its unread events carried.
+  // A longer stream: its last events too (where a stream closes, or reports the error that ended it); the middle is
+  // not read, so the stream is judged on its head and tail.
   const readToEnd = text.indexOf('data:', from) === -1;
+  let partial = false;
+  if (!readToEnd) {
+    partial = true;
+    const tail: string[] = [];
+    let to = text.length;
+    while (tail.length < MAX_SSE_TAIL_EVENTS) {
+      const at = text.lastIndexOf('data:', to - 1);
+      if (at < from) break;
+      const lineEnd = text.indexOf('\n', at);
+      tail.unshift(text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd));
+      to = at;
+    }
+    for (const payload of tail) {
+      const found = readEvent(payload, chunks);
+      if (found !== null) return found;
+    }
+  }
   const before = text.slice(0, Math.max(0, text.indexOf('data:')));
-  return chunks.length > 0 && readToEnd ? { layers: ['sse'], inner: null, document: chunks, before } : null;
+  return chunks.length > 0 ? { layers: ['sse'], inner: null, document: chunks, before, partial } : null;
+}
+
+/** Reads one `data:` payload: its innermost error when it is one, else the parsed event is added to `chunks`. */
+function readEvent(raw: string, chunks: unknown[]): Unwrapped | null {
+  const payload = raw.trim();
+  if (payload === '' || payload === '[DONE]') return null;
+  const parsed = tryParse(payload);
+  if (parsed === undefined) return null;
+  if (!looksLikeError(parsed)) {
+    chunks.push(parsed);
+    return null;
+  }
+  const found = dig(parsed, 0, ['sse', 'json']);
+  return found === null ? null : { layers: found.layers, inner: found.inner, document: undefined };
 }
 
 /**

@@ -20,6 +20,8 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
+    // a credential only authorised for one product (a subscription token outside its client), a key reported leaked
+    /(?:credential|token|key) is only authori[sz]ed for use with|(?:was |been )?reported as leaked|key (?:has been |was )?leaked/,
     /access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
     // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
     /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
@@ -54,7 +56,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /(?:access |oauth |bearer |auth )?token (?:has |is |has been |was )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
     /permission[ _]denied(?! for \/)|permission[ _]error|insufficient permissions?|not authori[sz]ed to|lacks? (?:the )?(?:required )?permissions?/,
     /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
-    /(?:don't|do not|does not|doesn't) have (?:access|permission) to|(?:caller|user|principal|account) does not have permission/,
+    /use case details have not been submitted|(?:don't|do not|does not|doesn't) have (?:access|permission) to|(?:caller|user|principal|account) does not have permission/,
     /(?:authorization|auth|x-api-key|api-key|api key) header (?:is )?(?:missing|invalid|required|malformed|not provided)|signature (?:has )?expired|signaturedoesnotmatch|security token (?:included in the request )?is (?:expired|invalid)/,
     /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
     /sorry, you have been blocked|you are unable to access/,

@@ -12,8 +12,20 @@
  *
  * Patterns are lower case with bounded quantifiers only.
  */
+import type { Evidence } from '../../evidence.js';
 import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
+
+/** An account, organisation, key or project that has been disabled, suspended, banned or deactivated: a ban, not a refusal. */
+const BAN_STATEMENT = /(?:account|organi[sz]ation|org|workspace|api key|key|project|team) (?:has been|was|is) (?:permanently |temporarily )?(?:disabled|suspended|banned|deactivated|terminated)/;
+
+/**
+ * A policy word beside a ban ("Your organization has been disabled for violating our Usage Policy") is the ban, not a
+ * refusal of this request. (Wrappers put 500s around moderation blocks, so a 5xx does not rule a refusal out.)
+ */
+function refusalApplies(evidence: Evidence): boolean {
+  return !BAN_STATEMENT.test(evidence.text);
+}
 
 /** Content policy and safety blocks. */
 export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusal', {
@@ -30,7 +42,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
     /safety (?:filter|system|settings|classifier|reasons)/,
-    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitive words?(?![a-z])|sensitive_words_detected/,
+    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words_detected/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
@@ -41,7 +53,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
   zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
-});
+}, refusalApplies);
 
 /** The prompt does not fit the model's context window (or a provider's hard request-size cap). */
 export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_overflow', 'context_overflow', {
@@ -61,7 +73,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
     /max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? \d{1,9} ?> ?\d{1,9}|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
-    /(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large|max_tokens must be at least 1, got -\d/,
+    /max_tokens must be at least 1, got -\d/,
     /n_keep.{0,24}n_ctx|cannot truncate prompt|exceeds? (?:the )?n_ctx|max_seq_len/,
     // vLLM: "The decoder prompt (length 10127) is longer than the maximum model length of 8192"
     /longer than (?:the )?max(?:imum)? model length|(?:prompt|input)(?: \(length \d{1,12}\))? (?:is )?longer than (?:the )?max(?:imum)? (?:model |context |sequence )?length/,
@@ -91,6 +103,15 @@ export const STATED_OVERFLOW_RULES: readonly TextRule[] = family('text.context_o
   /(?:prompt|input) tokens \(\d{1,9}\) \+ [a-z_ -]{0,30}tokens \(\d{1,9}\) exceeds? (?:the )?max/,
 ]);
 
+/**
+ * A conversation the provider no longer knows comes with a success, a 400/404 or no status; under a 401/403, or beside
+ * "log in again", an expired session is a login to renew (`auth`), not a lost conversation.
+ */
+function sessionApplies(evidence: Evidence): boolean {
+  if (evidence.status === 401 || evidence.status === 403) return false;
+  return !/(?:log|sign) ?in again|re-?log ?in|re-?authenticate/.test(evidence.text);
+}
+
 /** The provider no longer knows the conversation (session, thread or previous response). */
 export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_expired', 'session_expired', {
   en: [
@@ -107,7 +128,7 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /container (?:[a-z0-9_-]{1,64} )?(?:is |has )?expired/,
   ],
   zh: [/会话(?:已)?(?:过期|失效|不存在)/],
-});
+}, sessionApplies);
 
 /** The request shape is wrong, or the model/endpoint cannot take it (capabilities). Terminal for this payload. */
 export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format', {
@@ -131,7 +152,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
     /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
     /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
-    /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed/,
+    /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed|supports at most \d{1,9} (?:completion|output) tokens|(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large/,
     /user location is not supported|not available in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
     /(?:must|need to) specify a (?:valid )?model|no model (?:was )?specified/,
     /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
@@ -160,7 +181,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
 export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {
   en: [
     /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
-    /models\/[a-z0-9._-]{1,80} is not found/,
+    /models\/[a-z0-9._-]{1,80} is not found|not found the model/,
     /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
     /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
     /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model is no longer (?:available|supported)/,

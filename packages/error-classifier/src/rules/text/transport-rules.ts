@@ -118,6 +118,14 @@ export const REPORTED_FINISH_ERROR_RULES: readonly TextRule[] = family('text.fin
   /finish_?reason[^|]{0,120}?input_value='error'/,
 ]);
 
+/**
+ * An abort word behind an error status of 400 or more is a relay's or an upstream's ("upstream request aborted",
+ * Go's "context canceled" in a one-api 502): the caller who got that status did not abort.
+ */
+function noErrorStatus(evidence: Evidence): boolean {
+  return (evidence.inputStatus === null || evidence.inputStatus < 400) && (evidence.innerStatus === null || evidence.innerStatus < 400);
+}
+
 /** Explicit aborts by the caller (not caused by a timeout). */
 export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
   en: [
@@ -129,7 +137,7 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])/,
   ],
   zh: [/用户(?:已)?(?:取消|中止)/],
-});
+}, noErrorStatus);
 
 /** Only for a failure with no status or a 2xx status: anything else has a usable status. */
 function noUsableStatus(evidence: Evidence): boolean {

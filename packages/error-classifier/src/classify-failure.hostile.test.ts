@@ -1,0 +1,97 @@
+/**
+ * Inputs a breaker sent to the classifier (2026-12-07): generated text that must never be read as an error, relays'
+ * error statuses around abort words, wrong lanes that would disable or spare a credential wrongly, and inputs that
+ * used to throw. Each case is in other words than the breaker's, with the rule it protects.
+ */
+import { describe, expect, it } from 'vitest';
+import { classifyFailure } from './index.js';
+import { explain } from './test-support/classify.js';
+
+function sse(events: readonly unknown[]): string {
+  return events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
+}
+
+describe("generated text is never read as the provider's error (docs/policy.md, Empty 200s)", () => {
+  it('a long stream is judged on its first and last events, its words blanked: thinking only, stopped, is empty', () => {
+    const thinking = Array.from({ length: 30 }, (_, index) => ({ type: 'content_block_delta', delta: { type: 'thinking_delta', thinking: `step ${index}: the key was revoked and the account banned` } }));
+    const body = sse([{ type: 'message_start', message: { content: [] } }, ...thinking, { type: 'message_delta', delta: { stop_reason: 'max_tokens' } }, { type: 'message_stop' }]);
+    expect(explain({ status: 200, body }).reason).toBe('empty_response');
+  });
+
+  it("a long stream whose last events carry text is an answer, whatever its words", () => {
+    const text = Array.from({ length: 30 }, () => ({ choices: [{ delta: { content: 'your credit balance is too low' } }] }));
+    expect(explain({ status: 200, body: sse([...text, { choices: [{ delta: {}, finish_reason: 'stop' }] }]) }).reason).toBe('unclassified');
+  });
+
+  it('a Responses object with "error": null is an answer, and its words are the model\'s', () => {
+    const body = JSON.stringify({ object: 'response', status: 'completed', error: null, output: [{ type: 'message', content: [{ type: 'output_text', text: 'insufficient_quota means no credit' }] }] });
+    expect(explain({ status: 200, body }).reason).toBe('unclassified');
+  });
+
+  it('a Responses stream delta is generated text', () => {
+    const body = sse([{ type: 'response.output_text.delta', delta: 'your API key has been revoked' }, { type: 'response.completed', response: { status: 'completed' } }]);
+    expect(explain({ status: 200, body }).reason).toBe('unclassified');
+  });
+
+  it("a client's MALFORMED_RESPONSE code around a cut answer is transport, not the answer's words", () => {
+    expect(explain({ status: 200, code: 'MALFORMED_RESPONSE', message: 'cannot parse body', body: '{"choices":[{"message":{"content":"top up your credit balance, then' }).reason).toBe('timeout');
+  });
+
+  it('reasoning parts (Gemini thought, Responses reasoning items) are no answer', () => {
+    expect(explain({ status: 200, body: '{"candidates":[{"content":{"parts":[{"text":"thinking about it","thought":true}]},"finishReason":"MAX_TOKENS"}]}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"object":"response","status":"incomplete","output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"plan"}]}]}' }).reason).toBe('empty_response');
+  });
+});
+
+describe('wrong lanes a breaker found', () => {
+  it.each([
+    ["an abort word behind a relay's 503 is no caller abort", { status: 503, body: 'upstream request aborted' }, 'overloaded'],
+    ["Go's context canceled behind a relay's 502 is no caller abort", { status: 502, body: '{"error":{"message":"context canceled"}}' }, 'server_error'],
+    ['"Not found the model X" is model_not_found, not the permission words beside it', { status: 404, body: 'Not found the model foo-8k or Permission denied' }, 'model_not_found'],
+    ['max_tokens over the completion limit is format, not an overflow', { status: 400, body: 'max_tokens is too large: 9999. This model supports at most 4096 completion tokens' }, 'format'],
+    ['a ban for violating the usage policy is permanent, not a refusal', { status: 403, body: 'This account has been suspended for violating our usage policy.' }, 'auth_permanent'],
+    ['an expired login session under a 401 is auth', { status: 401, body: 'Your session has expired.' }, 'auth'],
+    ['an expired session that asks to sign in again is auth', { body: 'Session expired. Please sign in again.' }, 'auth'],
+    ["OpenAI's model_not_found code under a 403 (no access to the model) is auth", { status: 403, body: '{"error":{"message":"Project p1 does not have access to model m1","code":"model_not_found"}}' }, 'auth'],
+    ["Bedrock's missing use-case details are auth", { status: 404, body: 'Model use case details have not been submitted for this account.' }, 'auth'],
+    ['a credential only authorised for another product is permanent', { status: 400, body: 'This credential is only authorized for use with the desktop app.' }, 'auth_permanent'],
+    ['a key reported as leaked is permanent', { status: 403, body: 'Your API key was reported as leaked. Please use another API key.' }, 'auth_permanent'],
+    ["MiniMax's error in a 200 (base_resp) is read as an error", { status: 200, body: '{"choices":null,"base_resp":{"status_code":1008,"status_msg":"insufficient balance"}}' }, 'billing'],
+    ["Tencent Cloud's Response.Error is read as an error", { status: 200, body: '{"Response":{"Error":{"Code":"LimitExceeded","Message":"Requests exceed the rate limit"},"RequestId":"r1"}}' }, 'rate_limit'],
+    ["Volcengine's glued sensitive-content code is a refusal", { status: 400, body: '{"error":{"code":"InputTextSensitiveContentDetected"}}' }, 'refusal'],
+    ["a Groq model's failed tool call is no request fault", { status: 400, body: '{"error":{"code":"tool_use_failed","message":"Failed to call a function."}}' }, 'server_error'],
+  ])('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+
+  it('a negative Retry-After is ignored, not "retry now"', () => {
+    expect(classifyFailure({ status: 429, headers: { 'retry-after': '-5' } }, { nowMs: Date.UTC(2026, 0, 1) }).retryAfterMs).toBeNull();
+  });
+});
+
+describe('inputs that used to throw or cost too much never throw', () => {
+  it('deeply nested brackets are unclassified, not a stack overflow', () => {
+    const deep = `${'['.repeat(15000)}${']'.repeat(15000)}`;
+    for (const failure of [{ body: deep }, { status: 200, body: deep }, { body: `data: ${deep}` }, { message: `Error: 500 ${deep}` }]) {
+      expect(() => classifyFailure(failure)).not.toThrow();
+    }
+  });
+
+  it('a hostile object is read by its status when it has one', () => {
+    const hostile = { status: 429, get body(): string { throw new Error('getter'); } };
+    const result = classifyFailure(hostile);
+    expect(result.reason).toBe('rate_limit');
+    expect(result.detail).toBe('unreadable_input.status.429');
+  });
+
+  it('thousands of headers are read (the first ones) and the Retry-After among them found', () => {
+    const headers: Record<string, string> = { 'Retry-After': '7' };
+    for (let index = 0; index < 20000; index += 1) headers[`x-h-${index}`] = 'v';
+    expect(classifyFailure({ status: 429, headers }).retryAfterMs).toBe(7000);
+  });
+
+  it('a Python-literal bomb is read as text', () => {
+    const bomb = `x {{{{'a': ${'None, '.repeat(6000)}} tail`;
+    expect(() => classifyFailure({ body: bomb, message: bomb })).not.toThrow();
+  });
+});
