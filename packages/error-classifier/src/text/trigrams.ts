@@ -1,27 +1,68 @@
 /**
- * A cheap "could this pattern match here?" test for the phrase families: the trigrams (three consecutive UTF-16
- * code units) of one text, hashed into a bit set once, and for each pattern the trigrams of the literals every
- * match of it contains ({@link requiredLiterals}). A pattern some of whose required trigrams are absent cannot
- * match and is not run; otherwise it runs as before, so the test only saves work and never changes a verdict
- * (docs/policy.md, "How the classifier reads a failure", cost). Hash collisions only let a pattern run that
- * could have been skipped.
+ * A cheap "could this pattern match here?" test for the phrase families: for each pattern, the trigrams (three
+ * consecutive UTF-16 code units) of the literals every match of it contains ({@link requiredLiterals}), interned
+ * once into a table of known trigrams; for each text, which known trigrams it holds, found in one pass over it. A
+ * pattern some of whose required trigrams are absent cannot match and is not run; otherwise it runs as before, so
+ * the test only saves work and never changes a verdict (docs/policy.md, "How the classifier reads a failure",
+ * cost). The trigrams are compared exactly (no hash collision lets a pattern run that could have been skipped), so
+ * random or long texts, which hold most hashes of a hashed set, are refused as well as short ones.
  */
 import { MIN_LITERAL_CHARS, requiredLiterals } from './required-literals.js';
 
-/** Most bits of a text's trigram set (long texts); hashes are this wide. @default 8192 (1 KiB) */
-const MAX_SET_BITS = 8192;
-/** Fewest bits of a trigram set (short texts). @default 512 */
-const MIN_SET_BITS = 512;
-/** Bits per character of text, so that about one bit in eight is set. @default 8 */
-const BITS_PER_CHAR = 8;
-const SHIFT = 32 - Math.log2(MAX_SET_BITS);
-
 /**
- * A hash of three code units into `[0, MAX_SET_BITS)`: the units packed (exact for ASCII), then the top bits of a
- * multiplicative hash. A smaller set uses the hash's low bits.
+ * The known trigrams: each interned one has an id (its index here), its first code unit and its other two packed
+ * into one number; an open-addressing table of `id + 1` (0: empty) finds the id of a text's trigram. Patterns are
+ * compiled once, when their rule families are built; the table only grows.
  */
-function trigramHash(first: number, second: number, third: number): number {
-  return Math.imul((first << 14) ^ (second << 7) ^ third, 0x9e3779b1) >>> SHIFT;
+let firstUnits = new Uint16Array(1024);
+let restUnits = new Int32Array(1024);
+let knownCount = 0;
+/** Bits of the table index; the table is kept at most a quarter full so most unknown trigrams meet an empty slot. */
+let tableBits = 15;
+let table = new Uint32Array(1 << tableBits);
+
+/** The table slot where the search for a trigram starts: a multiplicative hash of its three code units. */
+function slotOf(first: number, rest: number, bits: number): number {
+  return Math.imul(first ^ Math.imul(rest, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits);
+}
+
+function insert(into: Uint32Array, bits: number, id: number): void {
+  const mask = (1 << bits) - 1;
+  let slot = slotOf(firstUnits[id] as number, restUnits[id] as number, bits);
+  while (into[slot] !== 0) slot = (slot + 1) & mask;
+  into[slot] = id + 1;
+}
+
+/** The id of the trigram at `index` of `text`, interned when new. */
+function internTrigram(text: string, index: number): number {
+  const first = text.charCodeAt(index);
+  const rest = (text.charCodeAt(index + 1) << 16) | text.charCodeAt(index + 2);
+  const mask = (1 << tableBits) - 1;
+  let slot = slotOf(first, rest, tableBits);
+  for (let entry = table[slot] as number; entry !== 0; entry = table[slot] as number) {
+    if (firstUnits[entry - 1] === first && restUnits[entry - 1] === rest) return entry - 1;
+    slot = (slot + 1) & mask;
+  }
+  if (knownCount === firstUnits.length) {
+    const firsts = new Uint16Array(knownCount * 2);
+    firsts.set(firstUnits);
+    firstUnits = firsts;
+    const rests = new Int32Array(knownCount * 2);
+    rests.set(restUnits);
+    restUnits = rests;
+  }
+  const id = knownCount;
+  firstUnits[id] = first;
+  restUnits[id] = rest;
+  knownCount += 1;
+  if (knownCount * 4 > table.length) {
+    tableBits += 1;
+    table = new Uint32Array(1 << tableBits);
+    for (let known = 0; known < knownCount; known += 1) insert(table, tableBits, known);
+  } else {
+    table[slot] = id + 1;
+  }
+  return id;
 }
 
 /** Characters of English text, most frequent first: trigrams of rarer characters are tested first. */
@@ -36,24 +77,29 @@ function rarity(literal: string, index: number): number {
   return score;
 }
 
-/** The trigram hashes of one literal (at least {@link MIN_LITERAL_CHARS} characters long), rarest first. */
+/** The trigram ids of one literal (at least {@link MIN_LITERAL_CHARS} characters long), rarest first. */
 function literalTrigrams(literal: string): number[] {
   const starts: number[] = [];
   for (let index = 0; index + 2 < literal.length; index += 1) starts.push(index);
   starts.sort((left, right) => rarity(literal, right) - rarity(literal, left) || left - right);
-  return [...new Set(starts.map((index) => trigramHash(literal.charCodeAt(index), literal.charCodeAt(index + 1), literal.charCodeAt(index + 2))))];
+  return [...new Set(starts.map((index) => internTrigram(literal, index)))];
 }
 
 /**
  * What one pattern needs of a text, compiled for {@link TrigramSet.mayMatch}. `program`: any of its alternatives,
- * each needing all of its clauses, each satisfied by any of its literals, each present when all its trigram hashes
- * are, laid out flat — `[alternatives, (length, clauses, (length, literals, (hashes, …hash)…)…)…]` — so a test
- * walks one typed array. `keys`: the rarest trigram of each literal of each alternative's first clause; a text
- * holding none of them satisfies no alternative, which one tight loop tells before the program runs.
+ * each needing all of its clauses, each satisfied by any of its literals, each present when all its trigrams are,
+ * laid out flat with trigram ids — `[alternatives, (length, clauses, (length, literals, (ids, …id)…)…)…]` — so a
+ * test walks one typed array. `keys`: the rarest trigram of each literal of each alternative's first clause, and
+ * for each key (`keyStarts[k]` up to `keyStarts[k + 1]`) the offsets in `program` of the alternatives it opens
+ * (`keyAlternatives`): an alternative can be met only when one of its keys is present, so only those are read.
+ * `newest`: the highest trigram id it reads.
  */
 export interface PatternNeeds {
-  readonly keys: Uint16Array;
-  readonly program: Uint16Array;
+  readonly keys: Uint32Array;
+  readonly keyStarts: Uint32Array;
+  readonly keyAlternatives: Uint32Array;
+  readonly program: Uint32Array;
+  readonly newest: number;
 }
 
 /**
@@ -65,7 +111,8 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
   const alternatives = requiredLiterals(pattern);
   if (alternatives === null) return null;
   const program: number[] = [alternatives.length];
-  const keys = new Set<number>();
+  const opened = new Map<number, number[]>();
+  let newest = 0;
   for (const clauses of alternatives) {
     const alternativeAt = program.length;
     program.push(0, clauses.length);
@@ -76,43 +123,70 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
       const clauseAt = program.length;
       program.push(0, literals.length);
       for (const literal of literals) {
-        const hashes = literalTrigrams(literal);
-        program.push(hashes.length, ...hashes);
-        if (index === 0 && hashes[0] !== undefined) keys.add(hashes[0]);
+        const ids = literalTrigrams(literal);
+        program.push(ids.length, ...ids);
+        for (const id of ids) newest = Math.max(newest, id);
+        const key = ids[0];
+        if (index !== 0 || key === undefined) continue;
+        const list = opened.get(key) ?? [];
+        if (list.at(-1) !== alternativeAt) list.push(alternativeAt);
+        opened.set(key, list);
       }
       program[clauseAt] = program.length - clauseAt - 1;
     });
     program[alternativeAt] = program.length - alternativeAt - 1;
   }
-  return { keys: Uint16Array.from(keys), program: Uint16Array.from(program) };
+  const keyStarts: number[] = [0];
+  const keyAlternatives: number[] = [];
+  for (const list of opened.values()) {
+    keyAlternatives.push(...list);
+    keyStarts.push(keyAlternatives.length);
+  }
+  return {
+    keys: Uint32Array.from(opened.keys()),
+    keyStarts: Uint32Array.from(keyStarts),
+    keyAlternatives: Uint32Array.from(keyAlternatives),
+    program: Uint32Array.from(program),
+    newest,
+  };
 }
 
-/** The trigram set of one text, built on first use. */
+/** The known trigrams one text holds, found on first use. */
 export class TrigramSet {
-  private bits: Int32Array | null = null;
-  private mask = 0;
+  private present: Int32Array | null = null;
+  /** How many trigrams were known when the set was built: a newer one is not looked for, so it may be present. */
+  private known = 0;
 
   /** @param text - the text whose trigrams are tested (the lower-cased evidence text). */
   constructor(private readonly text: string) {}
 
   private build(): Int32Array {
     const { text } = this;
-    let size = MIN_SET_BITS;
-    while (size < MAX_SET_BITS && size < text.length * BITS_PER_CHAR) size *= 2;
-    const bits = new Int32Array(size >>> 5);
-    const mask = size - 1;
+    const present = new Int32Array((knownCount + 31) >>> 5);
+    const firsts = firstUnits;
+    const rests = restUnits;
+    const slots = table;
+    const bits = tableBits;
+    const mask = (1 << bits) - 1;
     let first = text.charCodeAt(0);
     let second = text.charCodeAt(1);
     for (let index = 2; index < text.length; index += 1) {
       const third = text.charCodeAt(index);
-      const hash = trigramHash(first, second, third) & mask;
-      bits[hash >>> 5] |= 1 << (hash & 31);
+      const rest = (second << 16) | third;
+      for (let slot = slotOf(first, rest, bits); ; slot = (slot + 1) & mask) {
+        const entry = slots[slot] as number;
+        if (entry === 0) break;
+        if (firsts[entry - 1] === first && rests[entry - 1] === rest) {
+          present[(entry - 1) >>> 5] |= 1 << ((entry - 1) & 31);
+          break;
+        }
+      }
       first = second;
       second = third;
     }
-    this.bits = bits;
-    this.mask = mask;
-    return bits;
+    this.present = present;
+    this.known = knownCount;
+    return present;
   }
 
   /**
@@ -122,46 +196,41 @@ export class TrigramSet {
   mayMatch(needs: PatternNeeds | null): boolean {
     if (needs === null) return true;
     if (this.text.length < MIN_LITERAL_CHARS) return false;
-    const bits = this.bits ?? this.build();
-    const { mask } = this;
-    const { keys } = needs;
-    let anyKey = false;
-    for (let index = 0; index < keys.length && !anyKey; index += 1) {
-      const hash = (keys[index] as number) & mask;
-      anyKey = ((bits[hash >>> 5] as number) & (1 << (hash & 31))) !== 0;
+    const present = this.present ?? this.build();
+    if (needs.newest >= this.known) return true;
+    const { keys, keyStarts, keyAlternatives, program } = needs;
+    for (let key = 0; key < keys.length; key += 1) {
+      const id = keys[key] as number;
+      if (((present[id >>> 5] as number) & (1 << (id & 31))) === 0) continue;
+      const end = keyStarts[key + 1] as number;
+      for (let at = keyStarts[key] as number; at < end; at += 1) {
+        if (alternativeMet(present, program, keyAlternatives[at] as number)) return true;
+      }
     }
-    if (!anyKey) return false;
-    return programMet(bits, mask, needs.program);
+    return false;
   }
 }
 
-/** True when some alternative of `needs` has every clause met by a literal all of whose hashes are in `bits`. */
-function programMet(bits: Int32Array, mask: number, needs: Uint16Array): boolean {
-  const alternatives = needs[0] as number;
-  let alternative = 1;
-  for (let left = alternatives; left > 0; left -= 1) {
-    const alternativeEnd = alternative + 1 + (needs[alternative] as number);
-    let clause = alternative + 2;
-    let met = true;
-    while (met && clause < alternativeEnd) {
-      const clauseEnd = clause + 1 + (needs[clause] as number);
-      met = false;
-      for (let literal = clause + 2; literal < clauseEnd && !met; ) {
-        const hashesEnd = literal + 1 + (needs[literal] as number);
-        met = true;
-        for (let at = literal + 1; at < hashesEnd; at += 1) {
-          const hash = (needs[at] as number) & mask;
-          if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) {
-            met = false;
-            break;
-          }
+/** True when every clause of the alternative at `alternative` in `program` is met by a literal all of whose trigrams are in `present`. */
+function alternativeMet(present: Int32Array, program: Uint32Array, alternative: number): boolean {
+  const alternativeEnd = alternative + 1 + (program[alternative] as number);
+  for (let clause = alternative + 2; clause < alternativeEnd; ) {
+    const clauseEnd = clause + 1 + (program[clause] as number);
+    let met = false;
+    for (let literal = clause + 2; literal < clauseEnd && !met; ) {
+      const idsEnd = literal + 1 + (program[literal] as number);
+      met = true;
+      for (let at = literal + 1; at < idsEnd; at += 1) {
+        const id = program[at] as number;
+        if (((present[id >>> 5] as number) & (1 << (id & 31))) === 0) {
+          met = false;
+          break;
         }
-        literal = hashesEnd;
       }
-      clause = clauseEnd;
+      literal = idsEnd;
     }
-    if (met) return true;
-    alternative = alternativeEnd;
+    if (!met) return false;
+    clause = clauseEnd;
   }
-  return false;
+  return true;
 }
