@@ -188,7 +188,7 @@ class FailureEvidence implements Evidence {
   /** The stated status and whether it is worded explicitly, read from the text (else the code) once. */
   private readStated(): NonNullable<FailureEvidence['statedRead']> {
     if (this.statedRead !== null) return this.statedRead;
-    const statedDetail = statedStatusDetail(this.text);
+    const statedDetail = statedStatusDetail(this.text, this.trigrams);
     let stated = statedDetail?.status ?? null;
     if (stated === null && /^\d{3}$/.test(this.code)) {
       const fromCode = Number(this.code);
