@@ -9,6 +9,7 @@
  * | 1 | abort cause / our own timeouts | a user abort ends the turn; an abort caused by a timeout is a timeout |
  * | 2 | literal "no error details", bodiless failures | nothing else to read |
  * | 3 | provider-scoped rules and doc anchors | they overrule generic codes (`#token-limit`, Zhipu codes) |
+ * | 3½ | the innermost error of a wrapped failure: its decisive codes, then specific text over its message | the provider's error names the cause; the wrapper names itself |
  * | 4 | decisive codes, finish reasons | a provider's own type beats the prose around it |
  * | 5 | specific text families | see `rules/text/index.ts` for their order |
  * | 6 | OpenRouter's bare "Provider returned error" | only when nothing more specific was said |
@@ -26,14 +27,14 @@ import { buildEvidence } from './evidence.js';
 import type { Evidence } from './evidence.js';
 import { REASON_POLICY } from './policy.js';
 import { parseRetryAfter } from './retry-after.js';
-import { broadCode, decisiveCode, finishReasonCode } from './rules/code-rules.js';
+import { broadCode, decisiveCode, decisiveWrappedCode, finishReasonCode } from './rules/code-rules.js';
 import {
   abortOrTimeoutFact,
   bareProviderCode,
   bodilessFailure,
   completionVerdict,
   genericUnknownLiteral,
-  isBodiless,
+  namesNoCause,
   noErrorDetailsLiteral,
 } from './rules/context-rules.js';
 import { leadingProviderRule, trailingProviderRule } from './rules/provider-rules.js';
@@ -68,6 +69,11 @@ export interface DecisionTrace {
   readonly language: string | null;
   /** The step that decided: `fact`, `code`, `finish_reason`, `completion`, `phrase`, `provider`, `status`, `fallback`. */
   readonly layer: string;
+  /**
+   * True when the deciding code or phrase was read in the innermost error of a wrapped failure, before the wrapper's
+   * words (docs/policy.md, "Nested and proxy-wrapped errors").
+   */
+  readonly readInnermost: boolean;
 }
 
 /** A classification plus what a human needs to check it (`understudy classify --explain`). */
@@ -80,12 +86,34 @@ export interface FailureExplanation extends FailureClassification {
   readonly trace: DecisionTrace;
 }
 
+/**
+ * The innermost provider error of a wrapped failure, read before the wrapper's words: its own decisive codes, then the
+ * specific phrase families over its message. A client's "aborting request", "Network error - retrying", a LiteLLM
+ * exception class or a Chinese "参数错误" prefix around the provider's own error is the wrapper speaking; the
+ * provider's error names the cause (docs/policy.md, "Nested and proxy-wrapped errors").
+ */
+function wrappedErrorFirst(evidence: Evidence): Verdict | null {
+  if (evidence.wrapped === null) return null;
+  const verdict = decisiveWrappedCode(evidence) ?? (evidence.wrapped.text === '' ? null : firstTextMatch(SPECIFIC_TEXT_RULES, evidence, evidence.wrapped));
+  return verdict === null ? null : { ...verdict, inner: true };
+}
+
+/**
+ * Broad codes, except that an SDK class which only restates a bare 400/422 (`BadRequestError: 400 status code (no
+ * body)`) names no cause either: left unclassified like the bare status.
+ */
+function broadCodeUnlessBare(evidence: Evidence): Verdict | null {
+  const verdict = broadCode(evidence);
+  return verdict?.reason === 'format' && evidence.inputStatus === null && bareBadRequest(evidence) ? null : verdict;
+}
+
 const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   abortOrTimeoutFact,
   bareProviderCode,
   noErrorDetailsLiteral,
   bodilessFailure,
   leadingProviderRule,
+  wrappedErrorFirst,
   decisiveCode,
   finishReasonCode,
   completionVerdict,
@@ -93,14 +121,14 @@ const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   trailingProviderRule,
   (evidence) => firstTextMatch(GENERIC_TEXT_RULES, evidence),
   givenOrInnerStatus,
-  broadCode,
+  broadCodeUnlessBare,
   statedOnlyStatus,
   genericUnknownLiteral,
 ];
 
 /** A 400 or 422 only the text states, with nothing else said: no cause named. */
 function bareBadRequest(evidence: Evidence): boolean {
-  return (evidence.status === 400 || evidence.status === 422) && isBodiless(evidence);
+  return (evidence.status === 400 || evidence.status === 422) && namesNoCause(evidence);
 }
 
 /** The failure's own status, or the innermost error's status when the failure's is a wrapper's (a 500 around a 429). */
@@ -168,6 +196,7 @@ export function explainFailure(failure: ProviderFailure, options: ClassifyOption
       phraseFamily: verdict.language === undefined ? null : verdict.rule,
       language: verdict.language ?? null,
       layer: layerOf(verdict),
+      readInnermost: verdict.inner === true,
     },
   };
 }

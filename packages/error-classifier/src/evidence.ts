@@ -42,6 +42,12 @@ export interface Evidence {
   /** The innermost provider error found inside a wrapper, with the layers peeled to reach it. */
   readonly inner: InnerError | null;
   readonly layers: readonly string[];
+  /**
+   * The innermost error as the rules read it first, when a wrapper was peeled to reach it (a prefix, a JSON string, an
+   * SSE event, OpenRouter's `metadata.raw`, a message holding JSON): its message, flattened and lower-cased, and its own
+   * codes with the failure's `code` and `errorType`. `null` when the failure was not wrapped.
+   */
+  readonly wrapped: WrappedError | null;
   /** For a completion body (no error object): whether it carried usable output; `null` for other bodies. */
   readonly completion: CompletionShape | null;
   /** Body, message and details, flattened, joined by ` | ` and lower-cased. */
@@ -72,6 +78,51 @@ export interface Evidence {
   readonly headers: Readonly<Record<string, string>> | undefined;
 }
 
+/** The innermost error of a wrapped failure, as {@link Evidence.wrapped} holds it. */
+export interface WrappedError {
+  /** Its message, flattened by {@link prepareText} and lower-cased; `''` when it has none. */
+  readonly text: string;
+  /** The trigrams of {@link text}. */
+  readonly trigrams: TrigramSet;
+  /** True when {@link text} holds CJK characters. */
+  readonly cjk: boolean;
+  /** Its own codes and types, plus the failure's `code` and `errorType`, lower-cased. */
+  readonly codes: ReadonlySet<string>;
+}
+
+/** Han, kana and CJK punctuation/fullwidth forms. */
+const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+
+/** Layers that mean a wrapper was peeled: the innermost error is not the whole failure. */
+const WRAPPER_LAYERS: ReadonlySet<string> = new Set(['prefix', 'json-string', 'metadata.raw', 'message', 'sse']);
+
+function wrappedError(inner: InnerError | null, layers: readonly string[], code: string, errorType: string): WrappedError | null {
+  if (inner === null || !layers.some((layer) => WRAPPER_LAYERS.has(layer))) return null;
+  const text = inner.message === null ? '' : prepareText(boundedWindow(inner.message)).text.toLowerCase();
+  const codes = new Set(inner.codes);
+  if (code !== '') codes.add(code);
+  if (errorType !== '') codes.add(errorType);
+  return { text, trigrams: new TrigramSet(text), cjk: CJK.test(text), codes };
+}
+
+function isDefiniteResponse(status: number | null): boolean {
+  if (status === null) return false;
+  return (status >= 400 && status < 500 && status !== 408 && status !== 499) || status === 500 || status === 501;
+}
+
+/**
+ * True when a definite response status — a 4xx other than 408 and 499, or a 500 / 501 — was given with the failure,
+ * stated outright in its text or carried by its innermost error: a response arrived, so the connection worked and no
+ * time limit fired. Time and transport words or codes around it are a client's banner, a setting or a guess ("Failed to
+ * connect to … API: 500 Internal Server Error {…}", "Retrying in 5s · API_TIMEOUT_MS=…"), not the cause. Gateway
+ * statuses (502–504, 52x) may wrap a broken upstream connection or a timeout and keep them (docs/policy.md, "A
+ * response status rules out a broken connection").
+ */
+export function hasDefiniteResponse(evidence: Evidence): boolean {
+  const stated = evidence.statedExplicit ? evidence.statedStatus : null;
+  return isDefiniteResponse(evidence.inputStatus) || isDefiniteResponse(stated) || isDefiniteResponse(evidence.innerStatus);
+}
+
 function stringField(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
@@ -88,8 +139,6 @@ function headersField(value: unknown): Readonly<Record<string, string>> | undefi
   return headers;
 }
 
-/** Han, kana and CJK punctuation/fullwidth forms. */
-const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
 
 /** Statuses a wrapper puts around another failure: none, a success, or a generic gateway/server failure. */
 function isWrapperStatus(status: number): boolean {
@@ -100,8 +149,12 @@ function decisionStatus(
   input: number | null,
   inner: number | null,
   stated: number | null,
+  statedExplicit: boolean,
 ): { readonly status: number | null; readonly origin: Evidence['statusOrigin'] } {
   if (input !== null && !isWrapperStatus(input)) return { status: input, origin: 'input' };
+  // a status the text names outright ("status code 403") beats a different code inside the body, unless it is itself a
+  // wrapper's (a 500 around the provider's 429)
+  if (input === null && statedExplicit && stated !== null && stated >= 400 && !isWrapperStatus(stated)) return { status: stated, origin: 'text' };
   if (inner !== null && inner !== input && inner >= 400) return { status: inner, origin: 'inner' };
   if (stated !== null && stated !== input && stated >= 400) return { status: stated, origin: 'text' };
   if (input !== null) return { status: input, origin: 'input' };
@@ -121,7 +174,6 @@ class FailureEvidence implements Evidence {
   readonly innerStatus: number | null;
   readonly inner: InnerError | null;
   readonly layers: readonly string[];
-  readonly completion: CompletionShape | null;
   readonly text: string;
   readonly texts: readonly string[];
   readonly code: string;
@@ -135,6 +187,8 @@ class FailureEvidence implements Evidence {
   private readonly message: string;
   private statedRead: { readonly stated: number | null; readonly explicit: boolean } | null = null;
   private decidedRead: { readonly status: number | null; readonly origin: Evidence['statusOrigin'] } | null = null;
+  private readonly completionShape: CompletionShape | null;
+  private wrappedRead: WrappedError | null | undefined = undefined;
   private tokenSet: Set<string> | null = null;
   private finishReasonSet: Set<string> | null = null;
   private trigramSet: TrigramSet | null = null;
@@ -150,7 +204,8 @@ class FailureEvidence implements Evidence {
     const unwrapped = bodyLayers.inner !== null ? bodyLayers : messageLayers.inner !== null ? messageLayers : bodyLayers;
     // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
     const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document) : null;
-    const rawTexts: string[] = [completion === null ? body : completion.text, message];
+    // a completion's generated text is blanked; what a client wrote before the document still speaks
+    const rawTexts: string[] = [completion === null ? body : `${bodyLayers.before ?? ''}${completion.text}`, message];
     if (Array.isArray(failure.details)) {
       for (const detail of failure.details.slice(0, MAX_DETAILS)) if (typeof detail === 'string') rawTexts.push(detail);
     }
@@ -171,7 +226,7 @@ class FailureEvidence implements Evidence {
     this.inner = unwrapped.inner;
     this.innerStatus = unwrapped.inner?.status ?? null;
     this.layers = unwrapped.layers;
-    this.completion = completion?.shape ?? null;
+    this.completionShape = completion?.shape ?? null;
     this.text = texts.join(' | ').toLowerCase();
     this.texts = texts;
     this.code = stringField(failure.code).trim().toLowerCase();
@@ -205,8 +260,24 @@ class FailureEvidence implements Evidence {
     this.decidedRead =
       inputStatus !== null && !isWrapperStatus(inputStatus)
         ? { status: inputStatus, origin: 'input' }
-        : decisionStatus(inputStatus, this.innerStatus, this.readStated().stated);
+        : decisionStatus(inputStatus, this.innerStatus, this.readStated().stated, this.readStated().explicit);
     return this.decidedRead;
+  }
+
+  /**
+   * A completion shape inside a text that states an error status outright ("Request failed with status code 400:
+   * data: {…}") is no answer: the status speaks.
+   */
+  get completion(): CompletionShape | null {
+    const shape = this.completionShape;
+    if (shape === null || this.inputStatus !== null) return shape;
+    const { stated, explicit } = this.readStated();
+    return explicit && stated !== null && stated >= 400 ? null : shape;
+  }
+
+  get wrapped(): WrappedError | null {
+    if (this.wrappedRead === undefined) this.wrappedRead = wrappedError(this.inner, this.layers, this.code, this.errorType);
+    return this.wrappedRead;
   }
 
   get statedStatus(): number | null {

@@ -28,6 +28,16 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     ['<head><title>401 authorization required</title></head>', 401],
     ['127.0.0.1 - - [01/jan/2026 10:00:00] "post /v1/chat/completions http/1.1" 503 -', 503],
     ['10.0.0.2 - - "get /v1/models http/2" 429 12', 429],
+    ['responsestatuserror: response 502: <html> <head>', 502],
+    ['api error (429): too many requests · retrying in 4s', 429],
+    ['openrouter request failed: 429', 429],
+    ['模型 x 错误码: 429, 等待 40秒后重试', 429],
+    ['connector: http error: not found', 404],
+    ['org.springframework.ai.retry.nontransientaiexception: 404', 404],
+    ['httpclienterrorexception: 401 - unauthorized', 401],
+    ['not found: {"error":{"code":"api_not_supported"}}', 404],
+    ['bad gateway', 502],
+    ['too many requests: slow down', 429],
   ])('%s → %i', (text, status) => {
     expect(statedStatus(text)).toBe(status);
   });
@@ -39,6 +49,8 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     'in 174ms',
     'status: resource_exhausted',
     '"get /health http/1.1" 200 2',
+    'the page was not found: check the url',
+    'exception: 4096 tokens',
     '',
   ])('%s → null', (text) => {
     expect(statedStatus(text)).toBeNull();

@@ -15,6 +15,37 @@ interface StatusPattern {
   readonly min: number;
   /** Explicit wordings (`HTTP 402`, `status code 503`, `Error code: 404`, `503 Service Unavailable`) name a status outright. */
   readonly explicit?: boolean;
+  /** For a number followed by a reason phrase: the phrase must be that status's own ("Batch ID 408 not found" states no 408). */
+  readonly phraseMustMatch?: boolean;
+}
+
+/** The standard reason phrases that belong to exactly one status. */
+const OWN_REASON_PHRASE: Readonly<Record<string, number>> = {
+  'bad request': 400,
+  unauthorized: 401,
+  unauthorised: 401,
+  'payment required': 402,
+  forbidden: 403,
+  'not found': 404,
+  'method not allowed': 405,
+  'request timeout': 408,
+  'request time-out': 408,
+  conflict: 409,
+  gone: 410,
+  'payload too large': 413,
+  'request entity too large': 413,
+  'unprocessable entity': 422,
+  'too many requests': 429,
+  'internal server error': 500,
+  'bad gateway': 502,
+  'gateway timeout': 504,
+  'gateway time-out': 504,
+};
+
+/** True when the reason phrase after the digits is no other status's own phrase. */
+function phraseFits(status: number, phrase: string): boolean {
+  const own = OWN_REASON_PHRASE[phrase];
+  return own === undefined || own === status;
 }
 
 const REASON_PHRASES =
@@ -42,7 +73,9 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // a relay's bad_response_status_code names the upstream's status in `param` (one-api, new-api)
   { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
-  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(?:${REASON_PHRASES})`), min: 100, explicit: true },
+  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
+  // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back
+  { pattern: /(?<![a-z])api error\s?[:(]\s?(\d{3})(?!\d|\.\d)/, min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
   { pattern: /(?<![a-z])error(?: response)?\W{1,3}(\d{3})(?!\d|\.\d)/, min: 100 },
   // Gemini / OpenRouter JSON: "code": 429
@@ -54,12 +87,48 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "[400] Bad Request", "<400>"
   { pattern: /[[<](\d{3})[\]>]/, min: 400 },
   // "429 Rate limit reached …", "529 {…}", "401 status code (no body)"
-  { pattern: /^[^a-z0-9]{0,8}(\d{3})(?=[\s:{(["]|$)(?!\s(?:items?|records?|rooms?|rows?|files?|results?|users?|tokens?|bytes?|entries|messages?|lines?|days?|hours?|minutes?|seconds?)(?![a-z]))/, min: 400 },
+  { pattern: /^[^a-z0-9]{0,8}(\d{3})(?=[\s:{(["]|\.\s|$)(?!\s(?:items?|records?|rooms?|rows?|files?|results?|users?|tokens?|bytes?|entries|messages?|lines?|days?|hours?|minutes?|seconds?)(?![a-z]))/, min: 400 },
   // "(Attempt 1/3): 400 Provider returned error"
   { pattern: /:\s(\d{3})\s(?=[a-z{(["])/, min: 400 },
   // "returned 402", "received a 402 response", "got a 402 from the API"
   { pattern: /(?<![a-z])(?:returned|received|got)(?: an?)? (\d{3})(?![\d.])(?= from| response|\s?$|[.,;])/, min: 400 },
+  // "ResponseStatusError: Response 502: <html>", "Unexpected response 429 from"
+  { pattern: /(?<![a-z])response\W{1,3}(\d{3})(?!\d|\.\d)/, min: 400 },
+  // Chinese clients: "错误码: 429", "状态码：503", "请求限制(429)"
+  { pattern: /(?:错误码|状态码|错误代码)[:：]? ?(\d{3})(?!\d)/, min: 100, explicit: true },
+  { pattern: /(?:请求限制|请求失败)[(（](\d{3})[)）]/, min: 400 },
+  // "the response has a status code of 500"
+  { pattern: /status code of (\d{3})(?!\d)/, min: 100, explicit: true },
+  // "OpenRouter request failed: 429", "request failed 503"
+  { pattern: /request failed:? (\d{3})(?!\d|\.\d)/, min: 400 },
+  // "OpenAI Compatible request failed (502)", "HTTP error (401)"
+  { pattern: /(?:failed|error|status)\s?\((\d{3})\)/, min: 400 },
+  // a status alone after an exception class: "NonTransientAiException: 404", "HttpClientErrorException: 401 - Unauthorized"
+  { pattern: /exception\W{1,3}(\d{3})(?!\d|\.\d)(?=\s?$|\s?[-:(])/, min: 400 },
 ];
+
+/** The statuses of reason phrases that open a text on their own ("Not Found: {…}", "Bad Gateway"). */
+const LEADING_REASON_PHRASES: readonly (readonly [phrase: string, status: number])[] = [
+  ['bad request', 400],
+  ['unauthorized', 401],
+  ['payment required', 402],
+  ['forbidden', 403],
+  ['not found', 404],
+  ['request timeout', 408],
+  ['too many requests', 429],
+  ['internal server error', 500],
+  ['bad gateway', 502],
+  ['service unavailable', 503],
+  ['gateway timeout', 504],
+];
+
+/**
+ * A reason phrase that opens the text (or follows "HTTP Error:") and is followed by its body, a colon or nothing (a
+ * client printing `statusText: body`, a connector's "HTTP Error: Not Found"). Exported for the pattern audit test.
+ */
+export const LEADING_REASON_PHRASE = new RegExp(
+  `(?:^[^a-z0-9]{0,8}|http error:? )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$)`,
+);
 
 /** What each of {@link STATUS_PATTERNS} needs of a text (`patternNeeds`), in the same order. */
 const STATUS_NEEDS: readonly (PatternNeeds | null)[] = STATUS_PATTERNS.map(({ pattern }) => patternNeeds(pattern));
@@ -86,16 +155,21 @@ export function statedStatusDetail(
   lowerText: string,
   trigrams?: TrigramSet,
 ): { readonly status: number; readonly explicit: boolean } | null {
-  if (!THREE_DIGITS.test(lowerText)) return null;
-  for (let index = 0; index < STATUS_PATTERNS.length; index += 1) {
-    const { pattern, min, explicit } = STATUS_PATTERNS[index] as StatusPattern;
-    // A pattern whose literals the text lacks cannot match: not run (the same as no match).
-    if (trigrams !== undefined && !trigrams.mayMatch(STATUS_NEEDS[index] ?? null)) continue;
-    const match = pattern.exec(lowerText);
-    const digits = match?.[1];
-    if (digits === undefined) continue;
-    const status = Number(digits);
-    if (status >= min && status <= 599) return { status, explicit: explicit === true };
+  if (THREE_DIGITS.test(lowerText)) {
+    for (let index = 0; index < STATUS_PATTERNS.length; index += 1) {
+      const { pattern, min, explicit, phraseMustMatch } = STATUS_PATTERNS[index] as StatusPattern;
+      // A pattern whose literals the text lacks cannot match: not run (the same as no match).
+      if (trigrams !== undefined && !trigrams.mayMatch(STATUS_NEEDS[index] ?? null)) continue;
+      const match = pattern.exec(lowerText);
+      const digits = match?.[1];
+      if (digits === undefined) continue;
+      const status = Number(digits);
+      if (phraseMustMatch === true && !phraseFits(status, match?.[2] ?? '')) continue;
+      if (status >= min && status <= 599) return { status, explicit: explicit === true };
+    }
   }
-  return null;
+  // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely.
+  const phrase = LEADING_REASON_PHRASE.exec(lowerText)?.[1]?.replace(' ', '');
+  const entry = phrase === undefined ? undefined : LEADING_REASON_PHRASES.find(([known]) => known.replace(' ', '') === phrase);
+  return entry === undefined ? null : { status: entry[1], explicit: false };
 }

@@ -2,7 +2,8 @@
 /**
  * Prints the classifier's scores on every fixture file, the reference agreement and the provider split
  * (src/test-support/score-report.ts). Loads the TypeScript sources through Vite's module runner, so no build is
- * needed. Usage, from the repository root: `node packages/error-classifier/tools/score.mjs [--misses]`.
+ * needed. Usage, from the repository root: `node packages/error-classifier/tools/score.mjs [--misses] [--dev]`
+ * (`--dev`: no count of held-back rows, for runs while rules change).
  */
 import { fileURLToPath } from 'node:url';
 import { defaultServerConditions, runnerImport } from 'vite';
@@ -15,9 +16,9 @@ const { module } = await runnerImport(entry, {
   resolve: { conditions },
   ssr: { resolve: { conditions } },
 });
-const unknown = process.argv.slice(2).filter((arg) => arg !== '--misses');
+const unknown = process.argv.slice(2).filter((arg) => arg !== '--misses' && arg !== '--dev');
 if (unknown.length > 0) {
-  console.error(`score: unknown argument ${unknown.join(' ')}; usage: score.mjs [--misses]`);
+  console.error(`score: unknown argument ${unknown.join(' ')}; usage: score.mjs [--misses] [--dev]`);
   process.exit(2);
 }
-console.log(module.scoreReport({ misses: process.argv.includes('--misses') }).join('\n'));
+console.log(module.scoreReport({ misses: process.argv.includes('--misses'), devOnly: process.argv.includes('--dev') }).join('\n'));

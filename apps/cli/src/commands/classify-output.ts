@@ -64,6 +64,7 @@ function traceText(result: FailureExplanation): string {
   const trace = result.trace;
   const parts = [`decided by ${trace.layer}`];
   parts.push(trace.unwrapped.length === 0 ? 'no wrapper' : `unwrapped ${trace.unwrapped.join(' › ')}`);
+  if (trace.readInnermost) parts.push('read in the innermost error first');
   if (trace.innerStatus !== null) parts.push(`inner status ${trace.innerStatus}`);
   if (trace.decidingStatus !== null && trace.decidingStatusSource !== null) {
     parts.push(`deciding status ${trace.decidingStatus} (${STATUS_SOURCE[trace.decidingStatusSource] ?? trace.decidingStatusSource})`);

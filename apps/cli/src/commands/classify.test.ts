@@ -209,6 +209,8 @@ describe('understudy classify: options', () => {
     expect(run.stdout).toMatch(/unwrapped prefix › [^\n]*json-string/);
     expect(run.stdout).toContain('inner status 429');
     expect(run.stdout).toContain('deciding status 429 (the inner error\'s)');
+    // the innermost error's own code (RESOURCE_EXHAUSTED) decided, before the wrapper's words
+    expect(run.stdout).toContain('read in the innermost error first');
   });
 
   it('keeps the contract line free of the trace', async () => {

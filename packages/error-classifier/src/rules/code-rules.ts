@@ -17,6 +17,7 @@
  *   of failure here: the model wrote a bad tool call, and the same request can succeed when sent again.
  */
 import type { FailoverReason } from '@understudy/contracts';
+import { hasDefiniteResponse } from '../evidence.js';
 import type { Evidence } from '../evidence.js';
 import type { Verdict } from './rule.js';
 
@@ -97,6 +98,7 @@ const DECISIVE: CodeTable = {
   billing_hard_limit_reached: ['openai.billing_hard_limit', 'billing'],
   billing_not_active: ['openai.billing_not_active', 'billing'],
   insufficient_balance: ['code.insufficient_balance', 'billing'],
+  credit_balance_exhausted: ['openai.credit_balance_exhausted', 'billing'],
   insufficient_balance_error: ['code.insufficient_balance', 'billing'],
   // OpenCode Zen / Go plan error classes: the free or subscription allowance is used up.
   freeusagelimiterror: ['opencode.usage_limit', 'billing'],
@@ -199,6 +201,7 @@ const BROAD: CodeTable = {
   internal_server_error: ['code.internal_server_error', 'server_error'],
   internalservererror: ['sdk.internal_server_error', 'server_error'],
   serviceunavailableerror: ['sdk.service_unavailable', 'overloaded'],
+  unavailable: ['grpc.unavailable', 'overloaded'],
   ratelimiterror: ['sdk.rate_limit', 'rate_limit'],
   toomanyrequestserror: ['sdk.too_many_requests', 'rate_limit'],
   apitimeouterror: ['sdk.timeout', 'timeout'],
@@ -241,6 +244,8 @@ const FINISH: CodeTable = {
   blocklist: ['finish_reason.blocklist', 'refusal'],
   spii: ['finish_reason.spii', 'refusal'],
   image_safety: ['finish_reason.image_safety', 'refusal'],
+  // Zhipu ends a generation it filtered with finish_reason "sensitive"
+  sensitive: ['finish_reason.sensitive', 'refusal'],
   model_context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
   context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],
 };
@@ -312,6 +317,25 @@ export function decisiveCode(evidence: Evidence): Verdict | null {
   const verdict = lookup(DECISIVE, evidence.tokens, DECISIVE_PREFIXES);
   // A window code under a 402 (Gemini's RESOURCE_EXHAUSTED for depleted prepaid credits, sent as 402 since the
   // prepay change) names the family, not the cause: the payment status and the text decide (docs/policy.md).
+  if (verdict?.reason === 'rate_limit' && evidence.status === 402) return null;
+  // A time or transport code read from the prose (`REQUEST_TIMEOUT` in a settings hint) beside a definite response
+  // status is no event; the failure's own `code` still decides.
+  if (verdict?.reason === 'timeout' && verdict.matched !== evidence.code && verdict.matched !== evidence.errorType && hasDefiniteResponse(evidence)) return null;
+  // gRPC's generic Unavailable read from a printed chain ("rpc error: code = Unavailable desc = …") is the transport
+  // between a runtime and its backend; what the text says of the backend (a model that could not load) decides first,
+  // and the code is read again with the broad codes (the failure's own `code` still decides here).
+  if (verdict?.rule === 'grpc.unavailable' && verdict.matched !== evidence.code && verdict.matched !== evidence.errorType) return null;
+  return verdict;
+}
+
+/**
+ * The decisive code among the innermost error's own codes (with the failure's `code` and `errorType`) when a wrapper
+ * was peeled to reach it, or `null`: the provider's type beats the wrapper's class name around it (a LiteLLM
+ * `ContentPolicyViolationError` around Azure's tool-call validation error).
+ */
+export function decisiveWrappedCode(evidence: Evidence): Verdict | null {
+  if (evidence.wrapped === null) return null;
+  const verdict = lookup(DECISIVE, evidence.wrapped.codes, DECISIVE_PREFIXES);
   if (verdict?.reason === 'rate_limit' && evidence.status === 402) return null;
   return verdict;
 }

@@ -20,7 +20,8 @@ export function abortOrTimeoutFact(evidence: Evidence): Verdict | null {
   return null;
 }
 
-const NO_ERROR_DETAILS = /unknown error \(no error details in response\)/;
+/** The runtime's literal, and a client saying outright that the provider gave no details ("failed response without any error details"). */
+const NO_ERROR_DETAILS = /unknown error \(no error details in response\)|(?:without any|with no|no) error details(?! (?:were|was) (?:logged|recorded))/;
 const GENERIC_UNKNOWN = /llm request failed with an unknown error/;
 
 /** The literal message some runtimes emit when the provider gave no details. */
@@ -36,8 +37,32 @@ export function noErrorDetailsLiteral(evidence: Evidence): Verdict | null {
 const BOILERPLATE =
   /(?<![a-z0-9])(?:\d{3}|https?|status|code|error|errors|api|llm|request|failed|response|no body|body|no|not found|bad request|null|undefined|none|nil)(?![a-z0-9])|[^a-z\u00c0-\uffff]/g;
 
+/**
+ * What a client, a log or an error page wraps around a status without adding a cause: stack frames, file paths and
+ * URLs, bracketed log prefixes, request ids, SDK class names and "<name> error:" labels, generic hints ("please check
+ * the error message and your parameters"), the server software of an error page, and CJK words for "request failed".
+ */
+const WRAPPING =
+  /please (?:check|verify|review) (?:the |your )?(?:error message|parameters|request|input)(?: and (?:the |your )?(?:error message|parameters|request|input))?|(?<![a-z])at (?:async )?[a-z0-9_.$<>]{1,120} \([^()]{0,300}\)|(?:file|https?):\/\/[^\s)]{1,300}|\[[^\]]{0,80}\]|(?:client )?request[ _-]?id:? ?[a-z0-9:-]{4,80}|(?:[a-z]{1,20} )?failed:|(?<![a-z])[a-z]{0,40}(?:error|exception)(?![a-z])|(?:[a-z]{1,20} ){1,2}(?=error)|(?<![a-z])(?:cloudflare|nginx|openresty|apache|envoy)(?![a-z])|请求失败|调用失败|请求错误|错误|失败|异常/g;
+
+/** Only texts this short are read for {@link namesNoCause} (longer ones say more than a status). */
+const NO_CAUSE_MAX_CHARS = 4096;
+
+/**
+ * True when a failure whose status is stated only in its text says nothing beyond that status: once the wrapping
+ * ({@link WRAPPING}) and the boilerplate are removed, nothing is left, and no code or error type came with it. "BadRequestError:
+ * 400 status code (no body) at APIError.generate (file:///…)", an nginx "400 Bad Request" page behind "ChatGPT error 400:",
+ * "400 - Bad request. Please check error message and your parameters" name no cause (docs/policy.md: a bare stated 400/422
+ * stays unclassified); "400 field MaxTokens invalid" names one.
+ */
+export function namesNoCause(evidence: Evidence): boolean {
+  if (isBodiless(evidence)) return true;
+  if (evidence.code !== '' || evidence.errorType !== '' || evidence.text.length > NO_CAUSE_MAX_CHARS) return false;
+  return evidence.text.replace(WRAPPING, ' ').replace(BOILERPLATE, '') === '';
+}
+
 /** Every pattern of this module, for the pattern audit test. */
-export const CONTEXT_PATTERNS: readonly RegExp[] = [NO_ERROR_DETAILS, BOILERPLATE, GENERIC_UNKNOWN];
+export const CONTEXT_PATTERNS: readonly RegExp[] = [NO_ERROR_DETAILS, BOILERPLATE, GENERIC_UNKNOWN, WRAPPING];
 
 
 /** Only texts this short can be bodiless. */

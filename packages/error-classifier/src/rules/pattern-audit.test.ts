@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RETRY_AFTER_PATTERNS } from '../retry-after.js';
-import { STATUS_PATTERNS } from '../stated-status.js';
+import { LEADING_REASON_PHRASE, STATUS_PATTERNS } from '../stated-status.js';
 import { FORMATTED_ANSWER_PATTERNS } from '../text/completion-body.js';
 import { TOKEN_PATTERNS } from '../text/tokens.js';
 import { BARE_CODE_PATTERNS, CONTEXT_PATTERNS } from './context-rules.js';
@@ -38,6 +38,7 @@ const audited: readonly (readonly [string, RegExp])[] = [
   ...LEADING_PROVIDER_RULES.map((rule) => [rule.id, rule.pattern] as const),
   ...TRAILING_PROVIDER_RULES.map((rule) => [rule.id, rule.pattern] as const),
   ...STATUS_PATTERNS.map(({ pattern }) => ['stated-status', pattern] as const),
+  ['stated-status', LEADING_REASON_PHRASE] as const,
   ...TOKEN_PATTERNS.map((pattern) => ['tokens', pattern] as const),
   ...RETRY_AFTER_PATTERNS.map((pattern) => ['retry-after', pattern] as const),
   ...CONTEXT_PATTERNS.map((pattern) => ['context', pattern] as const),

@@ -16,6 +16,8 @@ export interface Verdict {
   readonly matched: string | null;
   /** For a phrase-family verdict, the language of the phrase that matched (`en`, `zh`, `ja`). */
   readonly language?: PhraseLanguage;
+  /** True when the code or phrase was read in the innermost error of a wrapped failure, before the wrapper's words. */
+  readonly inner?: boolean;
 }
 
 /** Languages of the phrase tables. */
@@ -46,19 +48,27 @@ export interface TextRule {
 /** The longest matched text kept in a verdict. */
 const MATCH_PREVIEW_CHARS = 120;
 
+/** The text a rule scans, with what its prefilters need: the whole evidence text, or the innermost error's. */
+export interface ScannedText {
+  readonly text: string;
+  readonly trigrams: Evidence['trigrams'];
+  readonly cjk: boolean;
+}
+
 /**
- * The first rule of `rules` (in order) whose pattern occurs in the evidence text.
+ * The first rule of `rules` (in order) whose pattern occurs in the evidence text — or in `scanned` when given (the
+ * innermost error's message); `applies` conditions still read the whole evidence (its status, its provider).
  *
  * @example firstTextMatch([{ id: 'text.x', reason: 'timeout', pattern: /timed out/ }], evidence)
  */
-export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence): Verdict | null {
+export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence, scanned: ScannedText = evidence): Verdict | null {
   for (const rule of rules) {
     // Chinese and Japanese phrases cannot match a text without CJK characters: skip the scan.
-    if (rule.language !== 'en' && !evidence.cjk) continue;
+    if (rule.language !== 'en' && !scanned.cjk) continue;
     // A text without the literals every match needs cannot match: skip the scan (never changes the verdict).
-    if (rule.needs !== undefined && !evidence.trigrams.mayMatch(rule.needs)) continue;
+    if (rule.needs !== undefined && !scanned.trigrams.mayMatch(rule.needs)) continue;
     if (rule.applies !== undefined && !rule.applies(evidence)) continue;
-    const match = rule.pattern.exec(evidence.text);
+    const match = rule.pattern.exec(scanned.text);
     if (match !== null) {
       return { reason: rule.reason, rule: rule.id, matched: match[0].slice(0, MATCH_PREVIEW_CHARS), language: rule.language };
     }

@@ -9,6 +9,14 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
     );
   });
 
+  it('an answer that holds only reasoning is empty: the caller sees no answer', () => {
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"role":"assistant","content":"","reasoning_content":"Let me think"},"finish_reason":"length"}]}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"type":"message","content":[{"type":"thinking","thinking":"hmm"}],"stop_reason":"end_turn"}' }).reason).toBe('empty_response');
+    // reasoning beside an answer or a tool call is an answer
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"content":"42","reasoning_content":"think"},"finish_reason":"stop"}]}' }).reason).toBe('unclassified');
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"content":null,"reasoning":"x","tool_calls":[{"id":"c"}]},"finish_reason":"tool_calls"}]}' }).reason).toBe('unclassified');
+  });
+
   it('leaves error objects, non-JSON and non-completion bodies alone', () => {
     for (const body of ['{"error":{"message":"rate limit"},"choices":[]}', 'event: error', '{"message":"Unauthorized"}', '[1]', '{bad']) {
       expect(withoutGeneratedText(body)).toBe(body);
@@ -22,6 +30,11 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
 
   it('still reads finish reasons and empty lists of a 200 completion', () => {
     expect(explain({ status: 200, body: '{"choices":[{"message":{"content":null},"finish_reason":"content_filter"}]}' }).reason).toBe('refusal');
+    // No output beside the model's stated refusal (OpenAI structured outputs, Responses refusal items): a refusal, not an empty answer.
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"role":"assistant","content":null,"refusal":"Not something I can do."},"finish_reason":"stop"}]}' }).reason).toBe('refusal');
+    expect(explain({ status: 200, body: '{"object":"response","status":"completed","output":[{"type":"message","content":[{"type":"refusal","refusal":"No."}]}]}' }).reason).toBe('refusal');
+    // A refusal field that is null beside no output stays an empty answer.
+    expect(explain({ status: 200, body: '{"choices":[{"message":{"content":"","refusal":null},"finish_reason":"stop"}]}' }).reason).toBe('empty_response');
     expect(explain({ status: 200, body: '{"choices":[],"usage":null}' }).reason).toBe('empty_response');
   });
 
@@ -41,5 +54,13 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
 
   it('error statuses are read as they are', () => {
     expect(explain({ status: 429, body: '{"content":"Rate limit exceeded"}' }).reason).toBe('rate_limit');
+  });
+});
+
+describe("Ollama's native answers", () => {
+  it('a finished /api/chat answer with empty content is empty, one with content is an answer', () => {
+    expect(explain({ status: 200, body: '{"model":"m","message":{"role":"assistant","content":""},"done":true}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"model":"m","response":"","done":true,"eval_count":1}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"model":"m","message":{"role":"assistant","content":"rate limits, explained"},"done":true}' }).reason).toBe('unclassified');
   });
 });

@@ -5,15 +5,24 @@
  *
  * - its generated text is the model's, not the provider's, so it is blanked before the rules read the body (an
  *   answer that talks about "rate limits" is not a rate limit);
- * - whether it carries any usable output at all (the model-failover doc: `empty_response`): no choices, a choice
+ * - whether it carries any usable output at all (the model-failover doc: `empty_response`) or was refused (Gemini
+ *   `promptFeedback.blockReason`, or no output beside a model's non-blank `refusal` text): no choices, a choice
  *   whose message has neither text nor tool calls, Gemini candidates without parts or a response with neither
  *   candidates nor prompt feedback, a Responses API `output: []`, an Anthropic `content: []`, `{"text": ""}`.
  */
 
 const COMPLETION_KEYS = ['choices', 'candidates', 'content', 'output', 'delta', 'text', 'usageMetadata', 'promptFeedback'];
+
+/** Ollama's native answers: `/api/chat` `{ message: { role, content }, done }` and `/api/generate` `{ response, done }`. */
+function isOllamaAnswer(value: Record<string, unknown>): boolean {
+  if (typeof value.done !== 'boolean') return false;
+  const message = value.message;
+  return typeof value.response === 'string' || (message !== null && typeof message === 'object' && !Array.isArray(message) && 'role' in message);
+}
 const ERROR_KEYS = ['error', 'errors', 'err', 'error_msg', 'errorMessage'];
 const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'content',
+  'response',
   'text',
   'reasoning',
   'reasoning_content',
@@ -22,6 +31,13 @@ const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'partial_json',
   'output_text',
 ]);
+
+/**
+ * Generated text the caller never sees as an answer: a model's reasoning. It is blanked like the answer, but an answer
+ * holding only reasoning (DeepSeek's `reasoning_content` beside an empty `content`, Anthropic `thinking` blocks and no
+ * text) carries no usable output.
+ */
+const REASONING_KEYS: ReadonlySet<string> = new Set(['reasoning', 'reasoning_content', 'thinking']);
 
 /** Depth limit of the walks (JSON.parse output is a tree, but keep the walks bounded anyway). */
 const MAX_DEPTH = 32;
@@ -51,13 +67,13 @@ function blankGeneratedText(value: unknown, depth: number): unknown {
   return result;
 }
 
-/** True when `value` holds some generated output: non-blank text, a tool or function call, an image, audio. */
+/** True when `value` holds some generated output: non-blank text (reasoning aside), a tool or function call, an image, audio. */
 function hasOutput(value: unknown, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
   if (Array.isArray(value)) return value.some((item) => hasOutput(item, depth + 1));
   if (!isRecord(value)) return false;
   for (const [key, entry] of Object.entries(value)) {
-    if (GENERATED_TEXT_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
+    if (GENERATED_TEXT_KEYS.has(key) && !REASONING_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
     if ((key === 'tool_calls' || key === 'function_call' || key === 'functionCall' || key === 'tool_use') && entry !== null && entry !== undefined) {
       if (!Array.isArray(entry) || entry.length > 0) return true;
     }
@@ -67,23 +83,75 @@ function hasOutput(value: unknown, depth: number): boolean {
   return false;
 }
 
+/** True when `value` holds a model's stated refusal: a non-blank `refusal` string (OpenAI messages and Responses output items). */
+function hasRefusal(value: unknown, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => hasRefusal(item, depth + 1));
+  if (!isRecord(value)) return false;
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === 'refusal' && typeof entry === 'string' && entry.trim() !== '') return true;
+    if (typeof entry === 'object' && hasRefusal(entry, depth + 1)) return true;
+  }
+  return false;
+}
+
 function shapeOf(record: Record<string, unknown>): CompletionShape {
   const feedback = record.promptFeedback;
   if (isRecord(feedback) && typeof feedback.blockReason === 'string') return 'blocked';
   if (hasOutput(record, 0)) return 'content';
+  // No output, but the model said why: a refusal, not an empty answer.
+  if (hasRefusal(record, 0)) return 'blocked';
   return 'empty';
+}
+
+/** True when a parsed record is a completion (or a streamed chunk of one) and carries no error object. */
+function isCompletionRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value) || ERROR_KEYS.some((key) => key in value)) return false;
+  return COMPLETION_KEYS.some((key) => key in value) || (value.object === 'response' && 'status' in value) || isOllamaAnswer(value);
+}
+
+/** Stream event types that close an answer (Anthropic, OpenAI Responses). */
+const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.done']);
+
+/** True when `value` holds a stop or finish reason (`finish_reason`, `finishReason`, `stop_reason`) that is set. */
+function hasStopReason(value: unknown, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => hasStopReason(item, depth + 1));
+  if (!isRecord(value)) return false;
+  for (const [key, entry] of Object.entries(value)) {
+    if ((key === 'finish_reason' || key === 'finishReason' || key === 'stop_reason') && typeof entry === 'string' && entry !== '') return true;
+    if (typeof entry === 'object' && hasStopReason(entry, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * A streamed answer read as a whole: its chunks (SSE `data:` events, or Gemini's JSON array of chunks) carry output
+ * when any chunk does, were refused when one says so, and are empty only when the stream visibly finished (a chunk
+ * with a stop reason or a closing event) without any output — a stream cut before its end is not an empty answer.
+ */
+function streamOf(chunks: readonly unknown[]): Completion | null {
+  if (chunks.length === 0 || !chunks.every(isRecord) || !chunks.some(isCompletionRecord)) return null;
+  if (chunks.some((chunk) => ERROR_KEYS.some((key) => key in (chunk as Record<string, unknown>)))) return null;
+  const text = JSON.stringify(blankGeneratedText(chunks, 0));
+  const shapes = chunks.map((chunk) => shapeOf(chunk as Record<string, unknown>));
+  if (shapes.includes('content')) return { text, shape: 'content' };
+  if (shapes.includes('blocked')) return { text, shape: 'blocked' };
+  const shape: CompletionShape = 'empty';
+  const finished = chunks.some((chunk) => TERMINAL_EVENT_TYPES.has(String((chunk as Record<string, unknown>).type)) || hasStopReason(chunk, 0));
+  return finished ? { text, shape } : null;
 }
 
 /**
  * The completion read from a parsed body (the `document` that {@link unwrap} returns for JSON without an error
- * object), or `null` when the value is not a completion.
+ * object: one completion, or the chunks of a streamed one), or `null` when the value is not a completion.
  *
  * @example completionOf({ choices: [{ message: { content: '' }, finish_reason: 'stop' }] })?.shape // 'empty'
+ * @example completionOf([{ choices: [{ delta: { content: '' } }] }, { choices: [{ delta: {}, finish_reason: 'stop' }] }])?.shape // 'empty'
  */
 export function completionOf(document: unknown): Completion | null {
-  if (!isRecord(document)) return null;
-  if (ERROR_KEYS.some((key) => key in document)) return null;
-  if (!COMPLETION_KEYS.some((key) => key in document) && !(document.object === 'response' && 'status' in document)) return null;
+  if (Array.isArray(document)) return streamOf(document);
+  if (!isCompletionRecord(document)) return null;
   return { text: JSON.stringify(blankGeneratedText(document, 0)), shape: shapeOf(document) };
 }
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_UNWRAP_CHARS, unwrap } from './unwrap.js';
+import { MAX_UNWRAP_CHARS, pythonLiteralToJson, unwrap } from './unwrap.js';
 
 describe('unwrap', () => {
   it('peels an SDK prefix and reads the inner status of the provider error', () => {
@@ -53,6 +53,27 @@ describe('unwrap', () => {
   it('does not parse texts longer than its bound', () => {
     const big = `{"error":{"message":"rate limit","filler":"${'x'.repeat(MAX_UNWRAP_CHARS)}"}}`;
     expect(unwrap(big).inner).toBeNull();
+  });
+
+  it('reads a Python literal (an SDK printing the dict it got) as the error it holds', () => {
+    const result = unwrap("请求参数错误: Error code: 400 - {'error': {'message': \"Model 'x' Not Exist\", 'type': 'invalid_request_error', 'param': None, 'retry': False}}");
+    expect(result.layers.slice(0, 2)).toEqual(['prefix', 'json']);
+    expect(result.inner?.message).toBe("Model 'x' Not Exist");
+    expect(result.inner?.codes).toContain('invalid_request_error');
+  });
+
+  it('rewrites Python literals as JSON and refuses what is not one', () => {
+    expect(pythonLiteralToJson("{'a': None, 'b': [True, False], 'c': 'it\\'s', 'd': \"say \\\"hi\\\"\"}")).toBe('{"a": null, "b": [true, false], "c": "it\'s", "d": "say \\"hi\\""}');
+    expect(JSON.parse(pythonLiteralToJson("{'m': 'line\none'}") ?? '')).toEqual({ m: 'line\none' });
+    expect(pythonLiteralToJson("{'a': Nonesuch}")).toBeUndefined();
+    expect(pythonLiteralToJson("{'a': 'open")).toBeUndefined();
+    expect(pythonLiteralToJson('plain text')).toBeUndefined();
+  });
+
+  it('tries the next opening bracket when a log prefix opens with one ("[handleAbortError] … 400 {…}")', () => {
+    const result = unwrap('[worker] [retry] failed: 400 {"type":"error","error":{"type":"invalid_request_error","message":"bad"}}');
+    expect(result.layers[0]).toBe('prefix');
+    expect(result.inner?.message).toBe('bad');
   });
 
   it('never throws, and reports a status only in 100–599', () => {

@@ -41,6 +41,11 @@ export interface Unwrapped {
   readonly inner: InnerError | null;
   /** The parsed top-level JSON value when the text was a JSON document without an error object (a completion). */
   readonly document: unknown;
+  /**
+   * With a {@link document}: the text before it (a client's "Request failed with status code 400: " before a streamed
+   * chunk), which still speaks when the document is read as a completion; `''` when the document opens the text.
+   */
+  readonly before?: string;
 }
 
 const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
@@ -121,28 +126,94 @@ function lastNonSpace(text: string): number {
   return index;
 }
 
-/** The JSON document that starts near the beginning of `text`, with the length of the prefix before it. */
-function leadingJson(text: string): { readonly value: unknown; readonly prefix: number } | null {
-  const limit = Math.min(text.length, MAX_PREFIX_CHARS);
-  let start = -1;
-  for (let index = 0; index < limit; index += 1) {
+/** At most this many opening brackets within {@link MAX_PREFIX_CHARS} are tried as the start of the document. */
+const MAX_DOCUMENT_STARTS = 4;
+
+/**
+ * A Python literal (`repr` of a dict or list: `{'error': {'message': 'Model Not Exist', 'param': None}}`) rewritten
+ * as JSON, or `undefined` when it is not one. Single-quoted strings become double-quoted, `None` / `True` / `False`
+ * become `null` / `true` / `false`; one forward pass, so the cost is linear in the text.
+ */
+export function pythonLiteralToJson(text: string): string | undefined {
+  const open = text.charCodeAt(0);
+  if (open !== 0x7b && open !== 0x5b) return undefined;
+  let out = '';
+  let quote = 0;
+  for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (code === 0x7b || code === 0x5b) {
-      start = index;
-      break;
+    const char = text[index] as string;
+    if (quote !== 0) {
+      if (code === 0x5c) {
+        const next = text[index + 1] ?? '';
+        // \' is no JSON escape; every other escape of Python's string literals is one JSON also reads
+        out += next === "'" ? "'" : `\\${next}`;
+        index += 1;
+      } else if (code === quote) {
+        out += '"';
+        quote = 0;
+      } else if (code === 0x22) out += '\\"';
+      else if (code === 0x0a) out += '\\n';
+      else out += char;
+      continue;
     }
+    if (code === 0x27 || code === 0x22) {
+      quote = code;
+      out += '"';
+    } else if (text.startsWith('None', index) || text.startsWith('True', index) || text.startsWith('False', index)) {
+      const word = text.startsWith('None', index) ? 'None' : text.startsWith('True', index) ? 'True' : 'False';
+      const before = text.charCodeAt(index - 1);
+      const after = text.charCodeAt(index + word.length);
+      if (isWordCode(before) || isWordCode(after)) return undefined;
+      out += word === 'None' ? 'null' : word === 'True' ? 'true' : 'false';
+      index += word.length - 1;
+    } else out += char;
   }
-  if (start === -1) return null;
-  const whole = tryParse(text.slice(start));
-  if (whole !== undefined) return { value: whole, prefix: start };
+  return quote === 0 ? out : undefined;
+}
+
+function isWordCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+/** A JSON document, or a Python literal read as one (`{'` opens it); `undefined` when neither parses. */
+function parseDocument(text: string): unknown {
+  const parsed = tryParse(text);
+  if (parsed !== undefined) return parsed;
+  const opening = text.charCodeAt(firstNonSpace(text, 1));
+  if (opening !== 0x27 && !(opening === 0x7b && text.includes("{'"))) return undefined;
+  const converted = pythonLiteralToJson(text.trimStart());
+  return converted === undefined ? undefined : tryParse(converted);
+}
+
+/** The document at `start`: the rest of the text, else cut at the last closing bracket (a wrapper suffix follows it). */
+function documentAt(text: string, start: number): unknown {
+  const whole = parseDocument(text.slice(start));
+  if (whole !== undefined) return whole;
   // A wrapper suffix (`) · Retrying in 5 seconds…`, a stack trace): cut at the last closing brace.
   const closer = text.charCodeAt(start) === 0x7b ? '}' : ']';
   const end = text.lastIndexOf(closer);
-  if (end <= start) return null;
+  if (end <= start) return undefined;
   // Nothing after the last closer but spaces: the cut is the text already refused above.
-  if (lastNonSpace(text) === end) return null;
-  const cut = tryParse(text.slice(start, end + 1));
-  return cut === undefined ? null : { value: cut, prefix: start };
+  if (lastNonSpace(text) === end) return undefined;
+  return parseDocument(text.slice(start, end + 1));
+}
+
+/**
+ * The JSON document (or Python literal) that starts near the beginning of `text`, with the length of the prefix before
+ * it. Up to {@link MAX_DOCUMENT_STARTS} opening brackets are tried, so a log prefix such as `[handleAbortError]`
+ * before the error object does not hide it.
+ */
+function leadingJson(text: string): { readonly value: unknown; readonly prefix: number } | null {
+  const limit = Math.min(text.length, MAX_PREFIX_CHARS);
+  let tried = 0;
+  for (let index = 0; index < limit && tried < MAX_DOCUMENT_STARTS; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x7b && code !== 0x5b) continue;
+    tried += 1;
+    const value = documentAt(text, index);
+    if (value !== undefined) return { value, prefix: index };
+  }
+  return null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -289,10 +360,16 @@ function looksLikeError(value: unknown): boolean {
   return httpStatus(value.status) !== null && httpStatus(value.status) !== 200;
 }
 
+/**
+ * The events of an SSE text: the innermost error of the first `error`-shaped event, else — when every `data:` event
+ * was read (at most {@link MAX_SSE_EVENTS}) — the parsed events as an array `document`, so a stream of completion
+ * chunks is read like one completion (`completionOf`); `null` when the text is not an event stream.
+ */
 function unwrapSse(text: string): Unwrapped | null {
   if (!/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(text.slice(0, MAX_PREFIX_CHARS))) return null;
   let events = 0;
   let from = 0;
+  const chunks: unknown[] = [];
   while (events < MAX_SSE_EVENTS) {
     const at = text.indexOf('data:', from);
     if (at === -1) break;
@@ -302,11 +379,18 @@ function unwrapSse(text: string): Unwrapped | null {
     events += 1;
     if (payload === '' || payload === '[DONE]') continue;
     const parsed = tryParse(payload);
-    if (parsed === undefined || !looksLikeError(parsed)) continue;
+    if (parsed === undefined) continue;
+    if (!looksLikeError(parsed)) {
+      chunks.push(parsed);
+      continue;
+    }
     const found = dig(parsed, 0, ['sse', 'json']);
     if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined };
   }
-  return null;
+  // A stream read only in part says nothing about what its unread events carried.
+  const readToEnd = text.indexOf('data:', from) === -1;
+  const before = text.slice(0, Math.max(0, text.indexOf('data:')));
+  return chunks.length > 0 && readToEnd ? { layers: ['sse'], inner: null, document: chunks, before } : null;
 }
 
 /**
@@ -323,7 +407,7 @@ export function unwrap(text: string): Unwrapped {
   const json = leadingJson(text);
   if (json === null) return NOTHING;
   const head = json.prefix > 0 ? ['prefix', 'json'] : ['json'];
-  if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value };
+  if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value, before: text.slice(0, json.prefix) };
   const found = dig(json.value, 0, head);
   return found === null ? { layers: head, inner: null, document: undefined } : { layers: found.layers, inner: found.inner, document: undefined };
 }

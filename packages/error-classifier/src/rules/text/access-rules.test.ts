@@ -15,6 +15,7 @@ describe('permanent auth (seed: revoked/deactivated keys and deactivated workspa
     ['a disabled organisation under 400 is permanent, not a bad request', { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"This organization has been disabled."}}' }, 'auth_permanent', 'text.auth_permanent'],
     ['a restricted organisation is permanent', { status: 400, body: 'Organization has been restricted. Please reach out to support.' }, 'auth_permanent', 'text.auth_permanent'],
     ['a revoked key is permanent', { status: 401, body: 'API key has been revoked' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a key named by a relative clause that was disabled is permanent', { status: 403, body: 'The key that you supplied has been disabled by an administrator.' }, 'auth_permanent', 'text.auth_permanent'],
     ['a refresh token that was already used needs a new sign-in: permanent', { status: 401, body: 'Your refresh token was already used. Please sign in again.' }, 'auth_permanent', 'text.auth_permanent'],
     ['OAuth invalid_grant is permanent', { status: 400, body: '{"error":"invalid_grant","error_description":"Bad Request"}' }, 'auth_permanent', 'oauth.invalid_grant'],
   ];
@@ -111,4 +112,70 @@ describe('access families from the ninth set (provider-errors-9, provider docume
   it('a conversation session that expired is still session_expired', () => {
     expect(explain({ status: 404, body: 'The chat session has expired.' }).reason).toBe('session_expired');
   });
+});
+
+describe('access families from the tenth set (provider-errors-10, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['"authentication is invalid" is auth', { body: 'code=4101, msg=authentication is invalid' }, 'auth', 'text.auth'],
+    ['"Authentication Fails" is auth', { status: 401, body: 'Authentication Fails (no such user)' }, 'auth', 'text.auth'],
+    ['a failed login is auth', { body: 'login failed: missing secret key header' }, 'auth', 'text.auth'],
+    ['incorrect credentials of any kind are auth', { body: '[plugin] Incorrect provider credentials provided.' }, 'auth', 'text.auth'],
+    ['an invalid product token is auth', { body: 'Invalid workspace token provided' }, 'auth', 'text.auth'],
+    ['a relay token whose state is unusable is auth', { body: '{"error":{"message":"该令牌状态不可用"}}' }, 'auth', 'text.auth'],
+    ['a "restricted API key" is a kind of key, not a ban', { status: 401, body: "Missing scopes: model.request. If you're using a restricted API key, check its scopes." }, 'auth'],
+    ['rustls "invalid peer certificate" is a TLS failure', { message: 'error sending request: invalid peer certificate: UnknownIssuer' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('access families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a product disabled on the account for a violation is permanent', { status: 403, body: 'The assistant has been disabled on this account due to a violation of the Terms.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['"Login failed" around a server error is the server error', { message: 'Login failed: An internal error has occurred' }, 'server_error'],
+    ['"Login failed" with nothing else is auth', { message: 'login failed: bad secret' }, 'auth', 'text.auth'],
+    ['Chinese: an API key that is invalid or expired, with a space', { message: 'API Key 已过期，请更换' }, 'auth', 'text.auth'],
+    ['certificate verification failed is TLS, not the "unable to connect" around it', { message: 'Unable to connect: TLS certificate verification failed for api.example.com' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("access families found when the eleventh set's held-back part was opened, in other words", () => {
+  it(".NET's certificate-chain failure is TLS, not the AuthenticationException class it comes in", () => {
+    expect(explain({ message: 'System.Security.Authentication.AuthenticationException: The remote certificate was rejected by the provided validation callback.' }).reason).toBe('tls_certificate');
+  });
+});
+
+describe('access families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
+  it('Japanese: an incorrect token is auth', () => {
+    expect(explain({ message: 'API キーが無効です。' }).reason).toBe('auth');
+  });
+});
+
+describe('access words in a vocabulary pass before the thirteenth set', () => {
+  const cases: RuleCase[] = [
+    ["Google's 'The caller does not have permission' is auth", { message: 'PermissionDenied: The caller does not have permission' }, 'auth'],
+    ['not having permission to a resource is auth', { message: 'You do not have permission to use this deployment.' }, 'auth', 'text.auth'],
+    ['a missing authorization header is auth', { message: 'x-api-key header is missing' }, 'auth', 'text.auth'],
+    ["AWS's expired request signature is auth", { message: 'InvalidSignatureException: Signature expired: 20260101T000000Z is now earlier than …' }, 'auth'],
+    ["AWS's expired security token is auth", { message: 'The security token included in the request is invalid.' }, 'auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("access families found when the thirteenth set's held-back part was opened, in other words", () => {
+  it('a model not allowed for the account is auth', () => {
+    expect(explain({ message: 'Invalid request: model gpt-x is not allowed for your organization' }).reason).toBe('auth');
+  });
+});
+
+describe('a second vocabulary pass: keys, tokens and certificates', () => {
+  const cases: RuleCase[] = [
+    ['a missing bearer token is auth', { message: 'Missing access token in request' }, 'auth', 'text.auth'],
+    ['an API key that is required is auth', { message: 'API key is required for this endpoint.' }, 'auth', 'text.auth'],
+    ['a token that has been revoked is auth', { message: 'The OAuth token has been revoked.' }, 'auth', 'text.auth'],
+    ["Chromium's certificate error is TLS", { message: 'net::ERR_CERT_DATE_INVALID' }, 'tls_certificate', 'text.tls_certificate'],
+    ["Java's PKIX validation failure is TLS", { message: 'ValidatorException: PKIX path validation failed' }, 'tls_certificate', 'text.tls_certificate'],
+    ['.NET: a chain issued by an untrusted authority is TLS', { message: 'The certificate chain was issued by an authority that is not trusted.' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
 });

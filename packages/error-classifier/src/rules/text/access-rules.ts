@@ -15,11 +15,14 @@ import { family } from '../rule.js';
 /** Bans, deactivations, revocations: the credential will not work again without a human. */
 export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', {
   en: [
-    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}')? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
-    /(?:deactivated|disabled|suspended|banned|terminated|revoked|restricted|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
+    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
+    // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
+    /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     /access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
+    // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
+    /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
   ],
@@ -37,35 +40,49 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
   ],
-  zh: [/api ?key(?:无效|错误|不存在)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌/],
+  zh: [/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
 });
 
 /** Credentials missing, invalid, expired or lacking permission. */
 export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
-    /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token))|(?<![a-z_])(?:access |auth |bearer )?token (?:is )?missing/,
+    /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token)|bearer token|access token)|api[ _-]?key (?:is )?required|(?<![a-z_])(?:access |auth |bearer )?token (?:is )?missing/,
     /unauthori[sz]ed|unauthenticated|not authenticated|noauth(?:orization)?(?:error|exception)/,
-    /authentication (?:failed|error|required|is required|credentials)|auth(?:entication)? failure/,
-    /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials/,
+    /authentication (?:is )?(?:failed|fails|error|required|is required|credentials|invalid)|auth(?:entication)? failure/,
+    /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials|(?:invalid|incorrect|wrong) (?:[a-z]{1,20} )?(?:credentials|token)(?: provided)?(?![a-z])/,
     /(?:extract|decode|parse) (?:the )?[a-z]{1,20} from (?:the )?(?:access |oauth |jwt |id )?token/,
-    /(?:access |oauth |bearer |auth )?token (?:has |is )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
+    /(?:access |oauth |bearer |auth )?token (?:has |is |has been |was )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,
     /permission[ _]denied(?! for \/)|permission[ _]error|insufficient permissions?|not authori[sz]ed to|lacks? (?:the )?(?:required )?permissions?/,
     /access (?:is )?denied|access to (?:this |the )?model (?:is )?denied|model access is denied/,
-    /(?:don't|do not|does not|doesn't) have access to/,
-    /forbidden|not allowed for this (?:organization|account|key)|oauth authentication is currently not allowed/,
+    /(?:don't|do not|does not|doesn't) have (?:access|permission) to|(?:caller|user|principal|account) does not have permission/,
+    /(?:authorization|auth|x-api-key|api-key|api key) header (?:is )?(?:missing|invalid|required|malformed|not provided)|signature (?:has )?expired|signaturedoesnotmatch|security token (?:included in the request )?is (?:expired|invalid)/,
+    /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
     /sorry, you have been blocked|you are unable to access/,
     /scope requirement|insufficient scope|missing scope/,
     /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate/,
     /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
   ],
   zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问/],
+  ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
 });
+
+/**
+ * A client's "Login failed" label names the step that failed, not why: read after the generic server-error words, so
+ * "Login failed: The server had an error while processing your request" is the server's failure, and "login fail:
+ * carry the API secret key in the X-Api-Key header" an auth failure.
+ */
+export const LOGIN_FAILED_RULES: readonly TextRule[] = family('text.auth', 'auth', [/login fail(?:ed|ure)?(?![a-z])/]);
 
 /** TLS certificate failures on our side of the connection. */
 export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tls_certificate', [
-  /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate/,
+  /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate|(?:ssl |tls )?certificate verification (?:failed|error)/,
   /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
   /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify certificate|certificate signature failure/,
   // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
   /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception/,
+  // rustls / reqwest: "invalid peer certificate: UnknownIssuer"
+  /invalid (?:peer )?certificate(?![a-z])|unknownissuer|certificate (?:is )?not trusted|untrusted certificate/,
+  // .NET: "The SSL connection could not be established … The remote certificate is invalid because of errors in the certificate chain"
+  /remote certificate (?:is invalid|was rejected)|errors in the certificate chain|ssl connection could not be established/,
+  /(?<![a-z])err_cert_[a-z_]{2,30}|pkix path validation failed|validatorexception|authority that is not trusted|unknown (?:certificate )?authority/,
 ]);

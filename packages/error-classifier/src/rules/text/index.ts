@@ -19,7 +19,7 @@
  * 8. empty answers (only without a usable status).
  */
 import type { TextRule } from '../rule.js';
-import { AUTH_KEY_RULES, AUTH_PERMANENT_RULES, AUTH_RULES, TLS_RULES } from './access-rules.js';
+import { AUTH_KEY_RULES, AUTH_PERMANENT_RULES, AUTH_RULES, LOGIN_FAILED_RULES, TLS_RULES } from './access-rules.js';
 import {
   BILLING_RULES,
   OPENAI_QUOTA_RULES,
@@ -38,12 +38,22 @@ import {
   SESSION_EXPIRED_RULES,
   STATED_OVERFLOW_RULES,
 } from './request-rules.js';
-import { ABORT_RULES, EMPTY_RESPONSE_RULES, SERVER_ERROR_RULES, STATED_EMPTY_RULES, TIMEOUT_RULES, TRANSPORT_RULES } from './transport-rules.js';
+import {
+  ABORT_RULES,
+  EMPTY_RESPONSE_RULES,
+  PRINTED_EMPTY_RULES,
+  REPORTED_FINISH_ERROR_RULES,
+  SERVER_ERROR_RULES,
+  STATED_EMPTY_RULES,
+  TIMEOUT_RULES,
+  TRANSPORT_RULES,
+} from './transport-rules.js';
 
 /** Text rules that name a specific cause, in precedence order (steps 1–6 above). */
 export const SPECIFIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...REFUSAL_RULES,
   ...STATED_EMPTY_RULES,
+  ...REPORTED_FINISH_ERROR_RULES,
   ...STATED_OVERFLOW_RULES,
   ...QUOTA_WINDOW_RULES,
   ...RESETTING_WINDOW_RULES,
@@ -72,7 +82,9 @@ export const GENERIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...ABORT_RULES,
   ...TRANSPORT_RULES,
   ...SERVER_ERROR_RULES,
+  ...LOGIN_FAILED_RULES,
   ...EMPTY_RESPONSE_RULES,
+  ...PRINTED_EMPTY_RULES,
 ]);
 
 /** Every text rule, in the order they are read (specific, then generic). */

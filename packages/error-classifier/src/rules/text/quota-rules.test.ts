@@ -145,3 +145,113 @@ describe('capacity offered as a guess (provider-errors-9, provider documentation
     expect(explain({ status: 503, body: 'The server is overloaded right now.' }).reason).toBe('overloaded');
   });
 });
+
+describe('quota and capacity families from the tenth set (provider-errors-10, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ["a relay token's quota that cannot cover the request is billing, even under a stated 403", { message: 'API Error: 403 {"error":{"message":"token quota is not enough, need quota: $0.20"}}' }, 'billing', 'text.billing'],
+    ['Chinese: a failed pre-charge of the remaining allowance is billing', { message: '预扣费失败, 剩余额度不够' }, 'billing', 'text.billing'],
+    ['keeping a positive balance / buying credits is billing', { body: 'This model needs tier 3. Make sure you have a positive balance.' }, 'billing', 'text.billing'],
+    ['included credits exceeded is billing', { body: 'You have exceeded your included credits for this month.' }, 'billing', 'text.billing'],
+    ['used all your tokens is billing', { status: 403, body: 'You have used all your 1000000 tokens.' }, 'billing', 'text.billing'],
+    ['paused trials are billing', { body: 'Free trials have been paused. Upgrade to continue.' }, 'billing', 'text.billing'],
+    ['a high volume of traffic is capacity', { message: 'This model is experiencing a high volume of requests right now.' }, 'overloaded', 'text.overloaded'],
+    ['backpressure is capacity', { message: 'request rejected: backpressure (queue length 64)' }, 'overloaded', 'text.overloaded'],
+    ["a server's full queue is capacity", { status: 503, body: 'The inference queue is full, try later.' }, 'overloaded'],
+    ["a per-client queue that is full is the caller's limit", { body: 'Queue full for user 42: 2 requests already queued (max: 2)' }, 'unclassified'],
+    ['a hosted function in a degraded state is capacity even under a 400', { status: 400, body: '{"detail":"Function abc: DEGRADED function cannot be invoked"}' }, 'overloaded', 'text.overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('quota families found when the tenth set\'s held-back part was opened, in other words', () => {
+  const cases: RuleCase[] = [
+    ['an organisation max RPM is a rate limit', { message: 'your org reached max TPM: 60000, retry after 2s' }, 'rate_limit', 'text.rate_limit'],
+    ["a gateway's exceeded budget is billing", { body: '{"error":{"message":"Budget has been exceeded for key sk-test-1","type":"budget_exceeded"}}' }, 'billing', 'text.billing'],
+    ["LiteLLM's router with every deployment cooling down is a rate limit", { message: 'No deployments available for selected model. Passed model=x' }, 'rate_limit', 'text.rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('quota and billing families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['unpaid past invoices are billing, not the monthly window beside them', { body: 'Account acme is suspended due to failure to pay outstanding invoices or the monthly spending limit.' }, 'billing', 'text.billing'],
+    ['a missing payment instrument is billing, not the access denial around it', { body: 'Access denied due to INVALID_PAYMENT_INSTRUMENT: add a payment method' }, 'billing', 'text.billing'],
+    ['a free tier that needs a billing account linked is billing', { status: 400, body: 'This API is not available without a billing account linked.' }, 'billing', 'text.billing'],
+    ['no credits remaining is billing', { message: 'No credits left on this key. Add credits to continue.' }, 'billing', 'text.billing'],
+    ['out of usage credits is billing', { message: "You're out of API credits for this workspace." }, 'billing', 'text.billing'],
+    ["OpenAI's credit_balance_exhausted code is billing whatever the client calls it", { message: 'Rate limit exceeded (code: credit_balance_exhausted)' }, 'billing', 'openai.credit_balance_exhausted'],
+    ['an upgrade to a paid plan as the only way named is billing', { body: 'This feature needs a subscription. Please upgrade to a paid plan.' }, 'billing', 'text.billing'],
+    ['a rate limit that suggests upgrading stays a rate limit', { status: 429, body: 'Rate limit reached for requests. Upgrade to Pro for higher limits.' }, 'rate_limit'],
+    ['free usage exceeded is a window', { message: 'Free tier quota exhausted for today' }, 'rate_limit'],
+    ['"you have reached the limit" is a window', { message: 'You have reached the request limit for this month.' }, 'rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("billing families found when the eleventh set's held-back part was opened, in other words", () => {
+  it('a service not available for personal accounts is billing, whatever status it comes with', () => {
+    expect(explain({ status: 429, body: 'This service is not available to free accounts.' }).reason).toBe('billing');
+  });
+});
+
+describe('quota and capacity families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['too many messages is a rate limit', { message: 'You have sent too many messages, try later.' }, 'rate_limit', 'text.rate_limit'],
+    ['too many tokens, please wait is a rate limit', { message: 'Too many tokens, please wait before trying again.' }, 'rate_limit', 'text.rate_limit'],
+    ['Chinese: too many API requests is a rate limit, not the 500 around it', { message: '500: 当前调用过多，请稍后重试' }, 'rate_limit', 'text.rate_limit'],
+    ['Chinese: a daily limit, try tomorrow, is a window', { message: '你已达到每日限制，请明天再试' }, 'rate_limit', 'text.usage_window'],
+    ['"may indicate the origin is overloaded" is a guess beside a timeout', { message: 'Error 522: Connection timed out. This may indicate the server is overloaded.' }, 'timeout'],
+    ["a front door's services not available right now is capacity", { body: "<h2>Our services aren't available right now</h2>" }, 'overloaded', 'text.overloaded'],
+    ['Japanese: an insufficient balance is billing', { message: 'クレジットが不足しています' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("windows found when the twelfth set's held-back part was opened, in other words", () => {
+  it('Chinese: a usage count that reached its ceiling is a window', () => {
+    expect(explain({ message: '今日使用量已达上限，请稍后再试' }).reason).toBe('rate_limit');
+  });
+});
+
+describe('quota and billing words in a vocabulary pass before the thirteenth set', () => {
+  const cases: RuleCase[] = [
+    ["AWS's bare 'Rate exceeded' is a rate limit", { message: 'ThrottledException: Rate exceeded.' }, 'rate_limit', 'text.rate_limit'],
+    ['a maximum number of requests per hour is a rate limit', { message: 'You reached the maximum number of requests allowed per minute' }, 'rate_limit', 'text.rate_limit'],
+    ['too many parallel requests is a rate limit', { message: 'Too many simultaneous requests from this key' }, 'rate_limit', 'text.rate_limit'],
+    ['expired free credits are billing', { message: 'Your promotional credits have expired.' }, 'billing', 'text.billing'],
+    ['a declined payment is billing', { message: 'Payment was declined for the last invoice' }, 'billing', 'text.billing'],
+    ['a negative balance is billing', { message: 'Account balance is negative (-3.20 USD)' }, 'billing', 'text.billing'],
+    ['add a payment method, with nothing else, is billing', { message: 'Add a payment method to keep using the API.' }, 'billing', 'text.billing'],
+    ['a rate limit that suggests a payment method stays a rate limit', { status: 429, body: 'Rate limit reached on requests per day. Please add a payment method to your account to increase your rate limit.' }, 'rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a model provider currently unavailable is capacity', { message: 'The model provider is temporarily unavailable.' }, 'overloaded', 'text.overloaded'],
+    ['payment details to complete is billing, even under a 403', { status: 403, body: 'Free tier used up. Please complete your payment information to continue.' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("families found when the thirteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a glued QuotaLimit code in a client message is a rate limit', { message: 'Request failed with error: QuotaLimitExceeded' }, 'rate_limit', 'text.rate_limit'],
+    ["gRPC's Unavailable printed in a chain yields to a model that could not load", { message: 'could not load model: rpc error: code = Unavailable desc = error reading from server: EOF' }, 'server_error'],
+    ["gRPC's Unavailable alone in a chain is still capacity", { message: 'rpc error: code = Unavailable desc = try later' }, 'overloaded'],
+    ["the failure's own Unavailable code decides", { code: 'UNAVAILABLE', message: 'failed to load model' }, 'overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('a second vocabulary pass: money and capacity', () => {
+  const cases: RuleCase[] = [
+    ['a service unable to handle the request is capacity', { message: 'The server is temporarily unable to handle the request.' }, 'overloaded', 'text.overloaded'],
+    ['a balance too low is billing', { message: 'Balance too low for this request.' }, 'billing', 'text.billing'],
+    ['an account out of tokens is billing', { message: "You've run out of tokens on this plan. Top up your account." }, 'billing', 'text.billing'],
+    ['an inactive subscription is billing', { message: 'Subscription is not active.' }, 'billing', 'text.billing'],
+    ['a missing billing account is billing', { message: 'No billing account is linked to this project.' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -47,29 +47,37 @@ export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
 export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', {
   en: [
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
-    /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)/,
-    /(?:out of|no remaining|run out of|ran out of) (?:extra usage|credits?|budget)/,
+    /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens|top up to continue|top up your/,
+    /subscription (?:is )?(?:inactive|not active|suspended)|billing account (?:not found|is missing)|no billing account/,
+    /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
-    /(?:purchase|buy) (?:more )?credits|add more credits|requires? more credits|can only afford/,
+    /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
+    /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
     /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
+    // a gateway's spend budget on a key or deployment (LiteLLM budget_exceeded); a budget that resets reads as a window first
+    // (a token, thinking or context budget is no money)
+    /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
-    /payment method (?:failed|declined|required)|card (?:was )?declined|plans (?:&|and) billing/,
-    /(?:overdue|past[ -]due|unpaid) (?:account|payment|balance|invoice|bill)/,
+    /payment (?:method )?(?:failed|declined|was declined|was unsuccessful)|payment method required|card (?:was )?declined|plans (?:&|and) billing/,
+    /(?:overdue|past[ -]due|unpaid|outstanding) (?:account|payment|balance|invoices?|bills?)|(?:past|previous) invoices|(?:failure|failed) to pay/,
+    /payment instrument|invalid_payment_instrument|(?:complete|add|update) your payment (?:information|details)|on a paid basis|without a billing account(?: linked| attached)?|link a billing account/,
     /account (?:is |has )?(?:been )?overdue|overdue-payment|in arrears|suspended due to insufficient|accountoverdue|account_overdue/,
     /resource (?:pack|package)s?(?: allowance)? (?:has been |have been |is |are |was )?(?:exhausted|used up|depleted|insufficient)|(?:no|insufficient) (?:available )?resource (?:pack|package)|pkgexhausted/,
     /account is in good standing/,
-    /user quota is not (?:enough|sufficient)|insufficient[ _]user[ _]quota|pre-?consumed? quota failed|preconsumequota failed/,
+    // a relay's prepaid allowance (one-api / new-api "quota"): a token's or user's quota that cannot cover the pre-charge
+    /(?:user|token|account|remain(?:ing)?) quota (?:is )?not (?:enough|sufficient)|quota (?:is )?not enough|insufficient[ _]user[ _]quota|pre-?consumed? ?quota(?: failed| \[| is)|preconsumequota failed|need quota: ?[＄$]/,
     /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)/,
-    /(?:free )?trial (?:has )?(?:ended|expired)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
-    /not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
+    /(?:free |trial |promotional |prepaid )?credits? (?:have |has )?expired|(?:account )?balance is negative|negative (?:account )?balance|(?:free )?trials? (?:has |have )?(?:been )?(?:temporarily )?(?:ended|expired|paused)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
+    /(?:isn't|is not|not) available (?:for|to|on) (?:personal|individual|free) (?:accounts?|plans?|tiers?|users?)|not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
     /upgrade your plan(?! or)|model service has been paused|reached the set inference limit/,
   ],
-  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)/],
+  ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
+  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
 });
 
 /** OpenAI's wording of its own billing state, or a relay passing on OpenAI's text (the text names OpenAI). */
@@ -96,31 +104,34 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /spend(?:ing)? limit (?:has been |was )?(?:reached|exceeded|exhausted|hit)/,
     /(?:limit|quota|usage|allowance) (?:will )?resets? (?:at|in|on|tomorrow|every)|regain access on/,
     /resets? tomorrow|try again tomorrow/,
-    /(?:you've|you have) (?:hit|reached) your (?:[a-z]{1,12} ){0,3}(?:limit|quota)/,
+    /(?:you've|you have) (?:hit|reached) (?:your|the) (?:[a-z]{1,12} ){0,3}(?:limit|quota)/,
+    /free (?:usage|tier|quota|plan)(?: limit)? (?:exceeded|exhausted|reached|used up)/,
     /exceeded your (?:[a-z]{1,12} ){0,2}(?:allowance|request quota)|exhausted your (?:[a-z]{1,12} ){0,2}quota|allowance to renew/,
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
   ],
-  zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限)/],
+  zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限|限制)|请明天再试|(?:次数|额度|用量|使用量)(?:已)?达(?:到)?上限/],
 });
 
 /** Rate limits: requests, tokens or concurrency over a short window. */
 export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', {
   en: [
     /rate[ _-]?limit/,
-    /too many (?:requests|concurrent|connections|calls)/,
+    /too many (?:requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
     /throttl/,
     /resources? (?:has been |have been |is |are )?exhausted/,
     /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
-    /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency/,
-    /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded/,
+    /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency|max (?:organization )?(?:rpm|tpm|rpd|tpd|tps|qps)(?![a-z])/,
+    // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
+    /no deployments available for (?:the )?selected model/,
+    /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
     /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
-  zh: [/请求(?:速度)?过快|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
+  zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
 });
 
@@ -143,15 +154,19 @@ function notUnderClientError(evidence: Evidence): boolean {
  */
 export const OVERLOADED_RULES: readonly TextRule[] = [
   // overload offered as a guess ("took too long, possibly due to server overload") is not the stated fact
-  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)overload/], (evidence) => evidence.status !== 429),
+  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload/], (evidence) => evidence.status !== 429),
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
+  // a hosted function in a degraded state is capacity whatever status the host put on it (NVIDIA NIM sends it as a 400)
+  ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
   ...family('text.overloaded', 'overloaded', {
   en: [
     /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
-    /(?:high|heavy|unusually high|increased|elevated) (?:demand|load|traffic)/,
-    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable/,
+    /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
+    // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
+    /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests/,
+    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
-    /(?:model|engine|server|servers|service|system) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
+    /(?:model|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
   ],
   zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/],
   }, notUnderClientError),
@@ -162,4 +177,10 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
  * families, so "402 Payment Required: Monthly spend limit reached" stays a window and "… rate limit exceeded" a
  * rate limit.
  */
-export const PAYMENT_REQUIRED_RULES: readonly TextRule[] = family('text.billing', 'billing', [/payment (?:is )?required/]);
+export const PAYMENT_REQUIRED_RULES: readonly TextRule[] = family('text.billing', 'billing', [
+  /payment (?:is )?required/,
+  // an upgrade to a paid plan as the only way named (read after the windows, so "… rate limit … upgrade to Pro for more"
+  // stays a rate limit), and a provider's gate on free trials
+  /(?:please )?upgrade to (?:pro|plus|premium|a paid (?:plan|tier|account|subscription))(?![a-z])|free trial accounts?/,
+  /add a payment method(?! to (?:your account )?to increase)/,
+]);

@@ -18,6 +18,7 @@ describe('refusals (seed: a final provider refusal ends the turn)', () => {
     ['an InternalError-named content inspection failure is a refusal', { status: 400, body: 'InternalError.Algo.DataInspectionFailed: Input text data may contain inappropriate content.' }, 'refusal', 'text.refusal'],
     ['Chinese "content security" wording is a refusal', { status: 400, body: '输入内容可能包含不当内容，请修改后重试' }, 'refusal', 'text.refusal'],
     ['a refusal stop reason in a 200 body is a refusal', { status: 200, body: '{"type":"message","content":[],"stop_reason":"refusal"}' }, 'refusal', 'finish_reason.refusal'],
+    ['a model that declined to answer is a refusal', { message: 'The assistant declined to continue this conversation.' }, 'refusal', 'text.refusal'],
   ];
   it.each(cases)('%s', (...row) => check(row));
   it('never advances fallback and puts nothing on cooldown', () => {
@@ -39,6 +40,10 @@ describe('context overflow (seed: overflow stays in compaction/retry logic and d
     ['an overflow in a 404 body is an overflow, not a missing model', { status: 404, body: 'maximum context length is 8192 tokens' }, 'context_overflow', 'text.context_overflow'],
     ["Groq's 413 tokens-per-minute ceiling is a rate limit: another provider may admit it", { status: 413, body: '413 Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit 8000, Requested 8098' }, 'rate_limit', 'text.rate_limit'],
     ['a bare 413 is an overflow', { status: 413, body: '' }, 'context_overflow', 'status.413'],
+    ["the model's own length ceiling named outright is an overflow", { body: 'sequence max length reached for this model' }, 'context_overflow', 'text.context_overflow'],
+    ["input over the model's maximum sequence length is an overflow", { status: 400, body: "Input exceeds the model's maximum sequence length." }, 'context_overflow', 'text.context_overflow'],
+    ['a stated ceiling on the prompt itself is an overflow', { body: '{"error_code":336007,"error_msg":"the maximum length of the prompt is 2000"}' }, 'context_overflow', 'text.context_overflow'],
+    ['Japanese: input tokens over the ceiling is an overflow', { body: 'プロンプトのトークン数が最大値を超えています' }, 'context_overflow', 'text.context_overflow'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
@@ -54,6 +59,9 @@ describe('session expiry and the 404 rule (seed: a 404 is model_not_found unless
     ['an OpenAI-style missing model is model_not_found', { body: 'The model `gpt-9` does not exist or you do not have access to it.' }, 'model_not_found', 'text.model_not_found'],
     ["Ollama's missing model is model_not_found", { status: 404, body: '{"error":"model \\"qwen3:8b\\" not found, try pulling it first"}' }, 'model_not_found', 'text.model_not_found'],
     ['"not found" about a user is not a missing model', { status: 401, body: 'User not found.' }, 'auth', 'status.401'],
+    ['a 404 for a session that "not exists" is session_expired', { status: 404, body: '{"msg":"chat session not exists"}' }, 'session_expired', 'text.session_expired'],
+    ['an expired code-execution container is session_expired', { status: 400, body: '{"error":{"message":"Container cntr_9 has expired.","type":"invalid_request_error"}}' }, 'session_expired', 'text.session_expired'],
+    ['a 404 for a thread with a short id is session_expired', { status: 404, body: 'Thread t1 does not exist.' }, 'session_expired', 'text.session_expired'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
@@ -176,6 +184,123 @@ describe('request families from the ninth set (provider-errors-9, provider docum
     ['a Japanese invalid parameter is a format error', { body: 'パラメータが不正です' }, 'format', 'text.format'],
     ['a Chinese API taken offline is a missing model', { body: '接口 chat-v1 已下线' }, 'model_not_found', 'text.model_not_found'],
     ['a Japanese missing model is a missing model', { body: 'モデルが見つかりません' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('request families from the tenth set (provider-errors-10, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a context window that "exceeds" its limit is an overflow, not the invalid-params family around it', { body: 'invalid params, context length exceeds limit (2013)' }, 'context_overflow', 'text.context_overflow'],
+    ['a prompt counted in tokens against the window is an overflow', { body: 'Input has 9000 tokens, more than the model maximum of 8192.' }, 'context_overflow', 'text.context_overflow'],
+    ['a provider session past its maximum duration is session_expired', { message: 'Realtime error: the session reached its maximum duration (60 minutes).' }, 'session_expired', 'text.session_expired'],
+    ['a path the local server does not serve is format', { body: '[ERROR] Unexpected endpoint or method. (GET /v1/completion)' }, 'format', 'text.format'],
+    ['a model served only on another API of the provider is format', { body: 'This endpoint is not supported by the Chat Completions API' }, 'format', 'text.format'],
+    ['a tool output without its call is format', { status: 400, body: 'No tool call found for function call output with call_id call_1.' }, 'format', 'text.format'],
+    ['an organisation that must be verified first is format', { status: 400, body: 'Your organization must be verified to access this model.' }, 'format', 'text.format'],
+    ['"messages.N:" names a message of the request: format', { status: 400, body: 'messages.3: text content blocks must be non-empty' }, 'format', 'text.format'],
+    ['no deployment for the model is model_not_found', { message: 'RuntimeError: no deployments found for model gpt-4o-mini in resource group default' }, 'model_not_found', 'text.model_not_found'],
+    ['a serverless endpoint that is not found is model_not_found', { body: '{"status": "Dedicated endpoint not found"}' }, 'model_not_found', 'text.model_not_found'],
+    ['a missing assistant id is model_not_found', { status: 404, body: "No assistant found with id 'asst_1'." }, 'model_not_found', 'text.model_not_found'],
+    ['a model past its end of life is model_not_found', { status: 400, body: 'The model version claude-2 has passed its end of life.' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('request families found when the tenth set\'s held-back part was opened, in other words', () => {
+  const cases: RuleCase[] = [
+    ["a prompt longer than the model's maximum length is an overflow", { status: 400, body: '{"message":"The prompt (length 9000) is longer than the maximum model length of 4096."}' }, 'context_overflow', 'text.context_overflow'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('request families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a prompt that violates guardrails is a refusal', { body: 'This request violates our safety guidelines.' }, 'refusal', 'text.refusal'],
+    ['an item of an earlier response that was not kept is session_expired', { status: 404, body: "Item with id 'msg_12345678' not found." }, 'session_expired', 'text.session_expired'],
+    ['Chinese: a request format that is wrong (有误) is format', { body: '{"error":{"message":"参数有误"}}' }, 'format', 'text.format'],
+    ['a field that cannot be blank is format', { body: "tool's name cannot be blank" }, 'format', 'text.format'],
+    ['a model not in the list of supported models is model_not_found', { message: 'InvalidArgumentError: model `x-1` is not in the list of available models.' }, 'model_not_found', 'text.model_not_found'],
+    ["an account's endpoint that is not found is model_not_found", { message: 'when calling InvokeEndpoint: Endpoint my-model of account 1234 not found.' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("request families found when the eleventh set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['no session matched the id to resume is session_expired', { message: "Error: No session or name matched 'abc-123'." }, 'session_expired', 'text.session_expired'],
+    ['a bare stated 400 behind a stack trace names no cause', { message: 'BadRequestError: 400 status code (no body)\n    at APIError.generate (file:///app/node_modules/openai/error.mjs:41:20)' }, 'unclassified'],
+    ['a bare stated 400 behind a client label and a Chinese "request failed" names no cause', { message: '请求失败 chat completion error: 400 "bad request"' }, 'unclassified'],
+    ['a stated 400 that names the field still names a cause', { message: '400 field max_tokens invalid, must be in [1, 8192]' }, 'format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('request families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ["a model's safeguards flagging the message is a refusal", { message: "API Error: the model's safeguards blocked this message" }, 'refusal', 'text.refusal'],
+    ['a model that refused the request is a refusal', { message: 'The model refused this request (policy).' }, 'refusal', 'text.refusal'],
+    ['a malformed input request is format', { message: 'Malformed input request: required key [messages] not found' }, 'format', 'text.format'],
+    ['a message shorter than one token is format', { message: 'invalid request: prompt must be at least 1 token long' }, 'format', 'text.format'],
+    ['history elements without a message are format', { message: 'invalid request: all elements in history must have a message' }, 'format', 'text.format'],
+    ['an invalid URL with the method glued is format', { message: 'Invalid URL(POST /v1/v1/embeddings)' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("request families found when the twelfth set's held-back part was opened, in other words", () => {
+  it('Chinese: a wrong model name is model_not_found even under a 503', () => {
+    expect(explain({ status: 503, body: '模型名称错误，请检查' }).reason).toBe('model_not_found');
+  });
+});
+
+describe('request words in a vocabulary pass before the thirteenth set', () => {
+  const cases: RuleCase[] = [
+    ['a model id that you provided does not exist is model_not_found', { message: 'The model id you specified does not exist.' }, 'model_not_found', 'text.model_not_found'],
+    ['at least one message is required is format', { message: 'messages: at least one content block is required' }, 'format', 'text.format'],
+    ['a JSON-schema "required property" is format', { message: "'model' is a required property" }, 'format', 'text.format'],
+    ['a pattern mismatch is format', { message: 'tools.0.name: String does not match pattern ^[a-z]+$' }, 'format', 'text.format'],
+    ['a value that must be one of a set is format', { message: "role must be one of system, user, assistant" }, 'format', 'text.format'],
+    ['a value out of its range is format', { message: 'top_p must be between 0 and 1' }, 'format', 'text.format'],
+    ['too many stop sequences is format', { message: 'Too many tools: at most 128 are allowed' }, 'format', 'text.format'],
+    ['a feature only some models support is format', { message: 'response_format is only supported by newer models' }, 'format', 'text.format'],
+    ['a program assertion inside a 500 stays the server\'s', { status: 500, body: 'handler.lua:266: path must be a string' }, 'server_error'],
+    ['a context length of N exceeded is an overflow', { message: 'context size of 4096 tokens exceeded' }, 'context_overflow', 'text.context_overflow'],
+    ['input tokens over the configured limit is an overflow', { message: 'input tokens exceed the configured limit of 100000' }, 'context_overflow', 'text.context_overflow'],
+    ["a refusal in the model's words is a refusal", { message: "I'm sorry, but I cannot help with this request." }, 'refusal', 'text.refusal'],
+    ['a deleted thread is session_expired', { message: 'The conversation has been deleted.' }, 'session_expired', 'text.session_expired'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('request families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
+  const cases: RuleCase[] = [
+    ['a model provider that does not serve the region is format', { message: 'This provider does not serve your country.' }, 'format', 'text.format'],
+    ['a request without a model is format', { message: 'Chat error: you must specify a valid model.' }, 'format', 'text.format'],
+    ['advice to shorten the prompt is an overflow', { message: 'Token budget exceeded; please shorten your prompt.' }, 'context_overflow', 'text.context_overflow'],
+    ["an answer withheld by the content filter is a refusal", { message: "Response withheld by the content filter." }, 'refusal', 'text.refusal'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe('a second vocabulary pass (words providers and clients use for the same causes)', () => {
+  const cases: RuleCase[] = [
+    ['a guardrail that intervened is a refusal', { message: 'Bedrock: guardrail intervened on the output' }, 'refusal', 'text.refusal'],
+    ['a jailbreak filter is a refusal', { message: 'Prompt rejected by the jailbreak filter' }, 'refusal', 'text.refusal'],
+    ['a risk detector is a refusal', { body: '{"error":{"code":"OutputTextRiskDetection"}}' }, 'refusal'],
+    ["Gemini's prohibited-content reason in a text is a refusal", { message: 'generation stopped: IMAGE_PROHIBITED_CONTENT' }, 'refusal'],
+    ['flagged for a possible violation is a refusal', { message: 'Input flagged for potential policy violation.' }, 'refusal', 'text.refusal'],
+    ["Zhipu's finish_reason sensitive is a refusal", { body: '{"choices":[{"finish_reason":"sensitive","message":{"content":""}}]}', status: 200 }, 'refusal'],
+    ['"cannot help with that" is a refusal', { message: "I can't help with that." }, 'refusal', 'text.refusal'],
+    ['a conversation no longer available is session_expired', { message: 'That thread is no longer available.' }, 'session_expired', 'text.session_expired'],
+    ['a run that is not found is session_expired', { status: 404, body: 'Run not found: run_1' }, 'session_expired', 'text.session_expired'],
+    ['a maximum input length exceeded is an overflow', { message: 'Max input length reached for this endpoint' }, 'context_overflow', 'text.context_overflow'],
+    ['a conversation grown too long is an overflow', { message: 'This conversation has grown too long.' }, 'context_overflow', 'text.context_overflow'],
+    ['token arithmetic over the maximum is an overflow', { message: 'requested 9000 tokens, but the maximum is 8192' }, 'context_overflow', 'text.context_overflow'],
+    ['a model that could not be found is model_not_found', { message: 'The selected model could not be found.' }, 'model_not_found', 'text.model_not_found'],
+    ['no model named X is model_not_found', { message: 'no model named "mixtral" in this server' }, 'model_not_found', 'text.model_not_found'],
+    ['a bare "model is not supported" is model_not_found', { message: 'Error: model is not supported' }, 'model_not_found', 'text.model_not_found'],
+    ['a parameter the model does not support is format', { message: "This model does not support the 'logprobs' option" }, 'format', 'text.format'],
+    ['an unsupported media type is format', { message: 'Unsupported image type: image/tiff' }, 'format', 'text.format'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });

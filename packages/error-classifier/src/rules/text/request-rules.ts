@@ -22,6 +22,10 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /violat[a-z]{0,6} .{0,40}?(?:usage|content|safety|acceptable use|use|moderation) polic/,
     /(?:prohibited|blocked|rejected|refused) due to (?:a )?violation of (?:the )?(?:provider(?:'s)? |our |its )?terms of (?:service|use)/,
     /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
+    /violates? (?:our |the |its )?(?:guardrails|content guidelines|usage guidelines|safety guidelines)/,
+    // guardrails, jailbreak filters, risk detectors (Volcengine InputTextRiskDetection), Gemini's prohibited-content reasons
+    /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation/,
+    /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked as it (?:seems to |appears to )?violates?/,
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
@@ -31,7 +35,9 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
-    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk/,
+    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
+    // the model declined in so many words, or a refusal stop reason written out in a log line
+    /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
   zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
@@ -42,7 +48,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
   en: [
     /context[ _-]?(?:length|window)[ _-]?exceeded|context length (?:of only|is only)/,
     /maximum context (?:length|window|size)|max(?:imum)? context length|configured context size|available context size/,
-    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)/,
+    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)|context (?:window|size|length) exceeds|context (?:window|size|length) of \d{1,9}(?: tokens)? (?:was |has been )?exceeded|(?:context |input |prompt )token limit (?:exceeded|reached)|(?:input|prompt) tokens? exceeds? (?:the )?(?:configured |set )?limit/,
+    /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
     /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long/,
@@ -51,17 +58,27 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
-    /reduce the length of the (?:messages|prompt|input)/,
+    /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
+    /max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? \d{1,9} ?> ?\d{1,9}|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large|max_tokens must be at least 1, got -\d/,
     /n_keep.{0,24}n_ctx|cannot truncate prompt|exceeds? (?:the )?n_ctx|max_seq_len/,
+    // vLLM: "The decoder prompt (length 10127) is longer than the maximum model length of 8192"
+    /longer than (?:the )?max(?:imum)? model length|(?:prompt|input)(?: \(length \d{1,12}\))? (?:is )?longer than (?:the )?max(?:imum)? (?:model |context |sequence )?length/,
     /tokens \+ .{0,3}max_new_tokens.{0,3} must be|inputs.{0,3} must have less than \d{1,9} tokens/,
     /expected maxlength: \d{1,12}, actual: \d{1,12}/,
     /member must have length less than or equal to/,
     /request (?:size )?(?:exceeds|is larger than|is bigger than) (?:the )?(?:model(?:'s)? )?(?:maximum (?:allowed )?(?:size|length)|context)/,
     /too many (?:input )?tokens in (?:the )?(?:prompt|input|request)|load the model with a larger context length/,
+    // the model's own length ceiling named as such ("model max length exceeded", "exceeds the model's max sequence length")
+    // the stated ceiling of the question or prompt itself (Baidu ERNIE 336007 "the max length of current question is N")
+    /max(?:imum)? length of (?:the )?(?:current )?(?:question|prompt|input|message|conversation)s? is \d/,
+    /(?:model|sequence|context)(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length (?:exceeded|reached)|exceeds? (?:the )?model(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length/,
   ],
-  ja: [/コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/],
+  ja: [
+    /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/,
+    /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
+  ],
   zh: [/(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文/],
 });
 
@@ -78,11 +95,16 @@ export const STATED_OVERFLOW_RULES: readonly TextRule[] = family('text.context_o
 export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_expired', 'session_expired', {
   en: [
     // not a credential's session ("OAuth session expired" is a login to renew: auth)
-    /(?<!(?:oauth|login|auth|sign-in) )session (?:has |is |was )?(?:expired|timed out|not found|does not exist|no longer (?:exists|valid)|invalid)/,
-    /(?:invalid|unknown|expired) session|no (?:such|active) session|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
+    /(?<!(?:oauth|login|auth|sign-in) )session (?:has |is |was )?(?:expired|timed out|not found|does not exist|not exists?|no longer (?:exists|valid)|invalid)/,
+    /(?:invalid|unknown|expired) session|no (?:such|active) session|no session(?:, [a-z]{1,12}){0,3}(?:,? or [a-z]{1,12})? matched|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
-    /(?:conversation|thread|session|history(?: node| entry)?|previous response) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
-    /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{6,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+    // an item of an earlier response the provider did not keep (`store: false`)
+    /(?:conversation|thread|session) (?:was |has been )?deleted|(?:conversation|thread|session) (?:is )?no longer (?:available|exists|valid)|response_id (?:was )?not found|(?<![a-z])run not found|items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
+    /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+    // a provider-side session that ran out of its allotted time (OpenAI Realtime's 30-minute cap)
+    /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
+    // a provider-side execution container (code interpreter) that outlived its session
+    /container (?:[a-z0-9_-]{1,64} )?(?:is |has )?expired/,
   ],
   zh: [/会话(?:已)?(?:过期|失效|不存在)/],
 });
@@ -94,26 +116,40 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
     /no endpoints found that support|requested agent harness .{1,80}? does not support/,
     /use (?:the )?\/?[a-z/._-]{1,40} (?:api|endpoint) instead|not a chat model|only supported (?:in|by|via|on) (?:the )?v1/,
-    /invalid url \((?:get|post|put|patch|delete) /,
+    /invalid url ?\((?:get|post|put|patch|delete) /,
+    // schema and value checks in the words validators print
+    /at least one (?:message|item|input|content block) is required|is a required property|does not match pattern|(?:expected [`'"]?[a-z_]{1,30}[`'"]? to be|must be) one of(?![a-z])/,
+    /must be (?:between -?[0-9.]{1,8} and|a positive (?:integer|number)|greater than (?:or equal to )?-?[0-9.]{1,8}(?![0-9.]{0,8} ?tokens))/,
+    /does not support (?:the )?['"`]?[a-z_]{2,30}['"`]? (?:parameter|field|option|feature)|unsupported (?:image|content|file|media|mime) (?:type|format)|(?:image|file|content|media|audio) (?:type|format) (?:is )?not supported/,
+    /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
+    /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
     /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
     /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
-    /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|must be non-empty|must end with a user message|should match pattern/,
+    /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
     /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
-    /messages?\.\d{1,4}\.|messages?\[\d{1,4}\]/,
+    /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
     /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
     /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
     /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
     /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed/,
-    /user location is not supported|not available in your (?:country|region)/,
+    /user location is not supported|not available in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
+    /(?:must|need to) specify a (?:valid )?model|no model (?:was )?specified/,
     /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
     /not supported [a-z_]{2,40}, (?:please )?use [a-z_]{2,40}|type mismatch of ['"/]|oneof at ['"][^'"]{0,60}['"] not met/,
     // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
     /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
-    /unknown request url|unrecognized request url/,
+    /unknown request url|unrecognized request url|unexpected endpoint or method/,
+    // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
+    // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
+    /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,60}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
+    // a model served on another API of the same provider (Responses vs Chat Completions)
+    /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
+    // an organisation that must complete a verification step before it may use (or stream) the model
+    /must be verified to (?:use|stream|access)/,
     /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
   ],
   zh: [
-    /参数(?:错误|无效|不合法|不正确|格式|非法)|请求格式(?:错误|不正确)/,
+    /参数(?:错误|无效|不合法|不正确|格式|非法|有误)|请求格式(?:错误|不正确|有误)/,
     // two parameters that exclude each other, a call method the model does not take (Zhipu 1215, 1212)
     /不能同时(?:设置|使用|指定|传入)|不支持[^，。,；]{0,30}调用方式/,
   ],
@@ -123,12 +159,16 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
 /** The model (or deployment) does not exist or is not offered to this account. */
 export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {
   en: [
-    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist)/,
+    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
     /models\/[a-z0-9._-]{1,80} is not found/,
     /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
     /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
     /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model is no longer (?:available|supported)/,
-    /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound/,
+    // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")
+    /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
+    /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
+    /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id|endpoint [a-z0-9._:/@-]{1,100} of account [a-z0-9*]{1,20} not found/,
+    /not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))/,
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,
@@ -138,6 +178,6 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
   ],
-  zh: [/模型(?:不存在|未找到|已下线|已停用)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
+  zh: [/模型(?:不存在|未找到|已下线|已停用)|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
 });

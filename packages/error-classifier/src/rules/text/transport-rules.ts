@@ -10,9 +10,15 @@
  *
  * Patterns are lower case with bounded quantifiers only.
  */
+import { hasDefiniteResponse } from '../../evidence.js';
 import type { Evidence } from '../../evidence.js';
 import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
+
+/** Time and transport words describe the failure only when no definite response arrived ({@link hasDefiniteResponse}). */
+function noDefiniteResponse(evidence: Evidence): boolean {
+  return !hasDefiniteResponse(evidence);
+}
 
 /** Time: timeouts, deadlines, stalls, transport-shaped finish reasons. Read before `ABORT_RULES`, so "aborted due to
  * timeout" is a timeout. A time word that is an option key of a printed configuration (`timeout: 0`,
@@ -27,17 +33,20 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   ]),
   ...family('text.timeout', 'timeout', {
     en: [
-      /(?<![a-z])timed? ?out(?![a-z])(?!: ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
+      /(?<![a-z])timed? ?out(?![a-z])(?!(?:_[a-z]{1,8})?(?::|=) ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
       /deadline exceeded|took too long|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
-      /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z])/,
+      /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z_])/,
+      // exception classes that glue the phase to the word (httpx ReadTimeout, urllib3 ConnectTimeoutError, Java SocketTimeoutException)
+      /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
-    zh: [/超时|請求逾時/],
-  }),
+    zh: [/超时|請求逾時|信号灯超时/],
+  }, noDefiniteResponse),
 ];
 
 /**
  * Transport failures: resets, refused connections, streams that ended early. Read after `ABORT_RULES`, so an
- * explicit abort reported through a "stream error" wrapper stays an abort.
+ * explicit abort reported through a "stream error" wrapper stays an abort; stepping aside when a definite response
+ * status was given or stated ({@link noDefiniteResponse}).
  */
 export const TRANSPORT_RULES: readonly TextRule[] = [
   ...family('text.transport', 'timeout', {
@@ -47,12 +56,21 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable|stream_read_error/,
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
-      /unable to connect|failed to connect|could not connect|cannot connect|connection error|web server is down|origin is unreachable/,
+      /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread)(?![a-z])|winerror 100(?:53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
+      // name resolution (Go, Python, curl, Java, Node)
+      /no such host|name or service not known|temporary failure in name resolution|could not resolve host|unknownhostexception|nodename nor servname|name resolution failed|dns (?:lookup|resolution) failed/,
+      // browsers' and runtimes' fetch failures, and servers that hung up without an answer
+      /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response)|internet connection appears to be offline/,
+      /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
     ],
-    zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)/],
-  }),
+    // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
+    zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)|积极拒绝|拒绝(?:了)?(?:网络)?连接|无法连接|没有等到.{0,12}(?:回应|响应)|(?:未|没有)收到.{0,8}(?:回应|响应)|上游.{0,8}(?:无响应|没有响应|超时)/],
+  }, noDefiniteResponse),
+  // a gateway saying it got nothing back from the upstream (Cloudflare AI Gateway 2005) says so whatever status it
+  // put on its own answer: no response of the provider's arrived
+  ...family('text.transport', 'timeout', [/failed to get (?:a )?response from (?:the )?(?:provider|upstream|server|model|backend)/]),
 ];
 
 /**
@@ -72,12 +90,18 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ]),
   ...family('text.server_error', 'server_error', {
     en: [
-      /internal (?:server )?error|an internal error has occurred/,
+      /internal (?:server )?(?:error|failure)|(?<![a-z])internalfailure(?![a-z])|an internal error has occurred/,
       /bad gateway|backend error|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our end|while processing)|server had an error/,
-      /unexpected error (?:has )?occurred (?:while processing|internal to)/,
+      // Google's error page: "502. That's an error. The server encountered a temporary error …"
+      /(?:encountered|experienced|experiencing) a temporary error|temporary server error/,
+      /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing/,
+      /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
-      /runner process (?:has )?terminated|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|error loading model/,
+      /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|could not load (?:the )?model|error loading model/,
+      // inference engines that died (vLLM's engine loop, a segfault, a Go panic, llama.cpp's decode failing)
+      // (not a Go panic: a client's own panic reads the same)
+      /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
@@ -85,12 +109,24 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error/], notUnderClientStatus),
 ];
 
+/**
+ * A finish reason of `error` that a client could not parse ("choices.0.finish_reason … input_value='error'", a
+ * pydantic validation of the streamed answer): the provider ended the generation with an error. Read with the
+ * specific families, before the format family would read "validation error" as the request's fault.
+ */
+export const REPORTED_FINISH_ERROR_RULES: readonly TextRule[] = family('text.finish_reason_error', 'server_error', [
+  /finish_?reason[^|]{0,120}?input_value='error'/,
+]);
+
 /** Explicit aborts by the caller (not caused by a timeout). */
 export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
   en: [
-    /request (?:was )?aborted|operation (?:was )?aborted|aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
+    // (a function named handleAbortError is no AbortError)
+    /request (?:was )?aborted|operation (?:was )?aborted|(?<![a-z])aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)/,
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
-    /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope/,
+    /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
+    // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
+    /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])/,
   ],
   zh: [/用户(?:已)?(?:取消|中止)/],
 });
@@ -101,13 +137,21 @@ function noUsableStatus(evidence: Evidence): boolean {
 }
 
 /**
+ * Empty-answer words are read only when no completion was parsed: a parsed completion's shape already said whether it
+ * carried output, and its generated text is blanked, so its `"content": ""` is no evidence of an empty answer.
+ */
+function unparsedWithoutUsableStatus(evidence: Evidence): boolean {
+  return evidence.completion === null && noUsableStatus(evidence);
+}
+
+/**
  * A client saying outright that the answer held nothing: read with the specific families, before quota words a
  * client may add as guesses ("may be caused by content filtering, rate limiting …").
  */
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, but none (?:was|were) returned|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output) (?:was )?generated/,
+  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
    /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
@@ -119,15 +163,53 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
   {
     en: [
       /textlen=0(?!\d)|no json structure found in (?:the )?(?:llm )?response/,
-      /"(?:choices|candidates|content|output)": ?\[ ?\]/,
-      /empty (?:response|completion|reply|output|content|message|body|stream)|(?:response|completion|output|reply|body)(?: content| text| message)? (?:was |is )?empty/,
+      /"(?:choices|candidates|content|output)": ?\[ ?\]|"response": ?"" ?"?,/,
+      /(?<!<)(?:empty|blank) (?:model |llm |api )?(?:response|completion|reply|output|content|message(?!>)|body|stream|answer)|(?:response|completion|output|reply|body)(?: content| text| message)? (?:was |is )?empty/,
       /no (?:content|output|text|choices|candidates|completion) (?:in|returned|was returned|from|received)|returned (?:an )?empty|returned no (?:content|output|text|choices)/,
       /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
       /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
       /["']content["']: ?(?:null|none) ?(?:, ?["'](?:refusal|reasoning_content|tool_calls|function_call|audio)["']: ?(?:null|none) ?){0,4}\} ?, ?["']finish_reason["']: ?["'](?:stop|length|end_turn|eos)["']/,
       /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|content=content\( ?role='model' ?\)/,
+      // a Go client's %+v print of a choice whose content is empty (the next field follows `Content:` at once)
+      /message:\{role:assistant content: [a-z]{2,20}:/,
+      // Gemini candidates that open with their finish reason: no content came before it
+      /"candidates": ?\[ ?\{ ?"finishreason": ?"(?:stop|max_tokens)"/,
     ],
-    zh: [/响应为空|返回(?:为)?空/],
+    zh: [/响应为空|返回(?:为)?空|(?:parts|content|内容|回复|回答|输出) ?为空|无回复|空回复|没有回复/],
   },
-  noUsableStatus,
+  unparsedWithoutUsableStatus,
 );
+
+/**
+ * Empty answers read from a printed answer object: a field that looks ahead for the stop beside it. Each is a family of
+ * its own, so the trigram pre-test skips it on texts without its literals, and the look-ahead is bounded, so a
+ * megabyte of `text: null, text: null, …` costs a bounded scan per window (read right after {@link EMPTY_RESPONSE_RULES}).
+ */
+export const PRINTED_EMPTY_RULES: readonly TextRule[] = [
+  // an empty answer field beside a normal stop, in JSON or a repr ("result":"", "stop_reason":"end_turn"; output=[] … status='completed')
+  ...family(
+    'text.empty_response',
+    'empty_response',
+    [/["'](?:result|answer|output_text|response|completion)["']: ?["']{2} ?,.{0,120}?["'](?:stop_?reason|stopped_?reason|stoppedreason|finish_?reason|done_?reason|status)["']: ?["'](?:end_turn|stop|final|completed|length|max_tokens|load)["']/],
+    unparsedWithoutUsableStatus,
+  ),
+  ...family('text.empty_response', 'empty_response', [/(?:^|[ (,])output=\[\],.{0,300}?status='completed'/], unparsedWithoutUsableStatus),
+  ...family('text.empty_response', 'empty_response', [/content: \{role: model\}/], unparsedWithoutUsableStatus),
+  // an answer object printed in any notation (a Python repr, a Java toString, a PHP dump, JSON) whose text is empty and
+  // that stopped normally or made no tool call: "content=Content() … finish_reason=<FinishReason.STOP", "AiMessage {
+  // text = null … finishReason=STOP", "+text: \"\" … +toolCalls: []"
+  ...family(
+    'text.empty_response',
+    'empty_response',
+    [/(?<![a-z_])(?:text|content|answer|output_text|result)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil|content\(\))(?![a-z0-9_]).{0,160}?(?:finish_?reason|stop_?reason)["']? ?(?:=|:|=>)? ?[<'"[{(]?(?:[a-z]{1,20}\.)?(?:stop|length|max_tokens|end_turn|eos)(?![a-z])/],
+    unparsedWithoutUsableStatus,
+  ),
+  ...family(
+    'text.empty_response',
+    'empty_response',
+    [/(?<![a-z_])(?:text|content)["']? ?(?:=|:|=>) ?(?:""|''|null|none|nil)(?![a-z0-9_]).{0,200}?(?:tool_?calls|toolexecutionrequests)["']? ?(?:=|:|=>) ?\[ ?\]/],
+    unparsedWithoutUsableStatus,
+  ),
+  // an empty answer beside a count of zero completion tokens
+  ...family('text.empty_response', 'empty_response', [/"content": ?"".{0,120}?"completion_tokens": ?0(?![0-9])/], unparsedWithoutUsableStatus),
+];

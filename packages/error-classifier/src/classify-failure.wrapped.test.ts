@@ -1,0 +1,48 @@
+/**
+ * The innermost provider error of a wrapped failure is read first (docs/policy.md, "Nested and proxy-wrapped errors"):
+ * its own decisive codes, then the specific phrase families over its message, before the wrapper's words — a client's
+ * retry banner, an abort handler's name, a proxy's exception class, a Chinese "parameter error" prefix.
+ */
+import { describe, expect, it } from 'vitest';
+import { explain } from './test-support/classify.js';
+
+describe('the innermost error of a wrapped failure decides before its wrapper', () => {
+  it.each([
+    [
+      "a client's timeout hint around a provider's 401 is auth",
+      { message: '401 {"error":{"message":"Authentication Fails, the key is invalid","type":"authentication_error"}} · Retrying in 5s · REQUEST_TIMEOUT_MS=60000' },
+      'auth',
+    ],
+    [
+      "an abort handler's words around a provider's 400 are the handler's",
+      { message: 'abort: request aborted after 3 attempts: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.2: content must be non-empty"}}' },
+      'format',
+    ],
+    [
+      "a proxy's content-policy class around a tool-call validation error is format",
+      { status: 400, body: JSON.stringify({ message: 'proxy.ContentPolicyViolationError: Upstream - {"error":{"message":"No tool call found for function call output with call_id c1.","type":"invalid_request_error"}}', code: '400' }) },
+      'format',
+    ],
+    [
+      'a Chinese "parameter error" prefix around a Python-printed missing model is model_not_found',
+      { message: "请求失败: 参数错误: Error code: 404 - {'error': {'message': 'The model does not exist', 'type': 'invalid_request_error', 'param': None}}" },
+      'model_not_found',
+    ],
+    [
+      "the inner error's own decisive code beats the wrapper's class",
+      { message: 'wrapper.ContentPolicyViolationError: {"error":{"type":"rate_limit_error","message":"slow down please"}}' },
+      'rate_limit',
+    ],
+  ])('%s', (_name, failure, reason) => {
+    const result = explain(failure);
+    expect(result.reason).toBe(reason);
+    expect(result.trace.unwrapped).toContain('json');
+    expect(result.trace.readInnermost).toBe(true);
+  });
+
+  it('a failure that is the provider error itself (no wrapper) is read as before', () => {
+    expect(explain({ status: 429, body: '{"error":{"type":"rate_limit_error","message":"This is overloaded traffic"}}' }).reason).toBe('rate_limit');
+    expect(explain({ status: 429, body: '{"error":{"type":"rate_limit_error","message":"slow down"}}' }).trace.readInnermost).toBe(false);
+    expect(explain({ status: 400, body: '{"error":{"message":"Invalid prompt: flagged as violating our usage policy"}}' }).reason).toBe('refusal');
+  });
+});
