@@ -169,88 +169,179 @@ function decisionStatus(
   return { status: inner ?? stated, origin: inner !== null ? 'inner' : stated !== null ? 'text' : null };
 }
 
+type FailureFields = Partial<Record<keyof ProviderFailure, unknown>>;
+
+/**
+ * The evidence of one failure. The texts, the unwrapped inner error and the facts every step reads are computed
+ * up front; the parts only some steps read — the code tokens, the finish reasons, the stated status (a given
+ * status of its own needs none), the trigram set, the CJK test, the formatted-answer test — on first use, once.
+ */
+class FailureEvidence implements Evidence {
+  readonly provider: string;
+  readonly inputStatus: number | null;
+  readonly innerStatus: number | null;
+  readonly inner: InnerError | null;
+  readonly layers: readonly string[];
+  readonly text: string;
+  readonly texts: readonly string[];
+  readonly code: string;
+  readonly errorType: string;
+  readonly html: boolean;
+  readonly phase: FailurePhase | null;
+  readonly abortCause: AbortCause | null;
+  readonly timeoutKind: string | null;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  private readonly body: string;
+  private readonly message: string;
+  private statedRead: { readonly stated: number | null; readonly explicit: boolean } | null = null;
+  private decidedRead: { readonly status: number | null; readonly origin: Evidence['statusOrigin'] } | null = null;
+  private readonly completionShape: CompletionShape | null;
+  private wrappedRead: WrappedError | null | undefined = undefined;
+  private tokenSet: Set<string> | null = null;
+  private finishReasonSet: Set<string> | null = null;
+  private trigramSet: TrigramSet | null = null;
+  private cjkText: boolean | null = null;
+  private formattedAnswerText: boolean | null = null;
+
+  constructor(failure: FailureFields) {
+    const inputStatus = typeof failure.status === 'number' ? failure.status : null;
+    const body = stringField(failure.body);
+    const message = stringField(failure.message);
+    const bodyLayers = unwrap(body);
+    const messageLayers = bodyLayers.inner === null ? unwrap(message) : bodyLayers;
+    const unwrapped = bodyLayers.inner !== null ? bodyLayers : messageLayers.inner !== null ? messageLayers : bodyLayers;
+    // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
+    const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document) : null;
+    // a completion's generated text is blanked; what a client wrote before the document still speaks
+    const rawTexts: string[] = [completion === null ? body : `${bodyLayers.before ?? ''}${completion.text}`, message];
+    if (Array.isArray(failure.details)) {
+      for (const detail of failure.details.slice(0, MAX_DETAILS)) if (typeof detail === 'string') rawTexts.push(detail);
+    }
+    const texts: string[] = [];
+    let html = false;
+    let budget = MAX_EVIDENCE_CHARS;
+    for (const raw of rawTexts) {
+      if (budget <= 0) break;
+      const prepared = prepareText(raw);
+      if (prepared.text === '') continue;
+      const kept = prepared.text.length > budget ? prepared.text.slice(0, budget) : prepared.text;
+      texts.push(kept);
+      budget -= kept.length;
+      html ||= prepared.html;
+    }
+    this.provider = typeof failure.provider === 'string' ? normalizeProviderId(failure.provider) : '';
+    this.inputStatus = inputStatus;
+    this.inner = unwrapped.inner;
+    this.innerStatus = unwrapped.inner?.status ?? null;
+    this.layers = unwrapped.layers;
+    this.completionShape = completion?.shape ?? null;
+    this.text = texts.join(' | ').toLowerCase();
+    this.texts = texts;
+    this.code = stringField(failure.code).trim().toLowerCase();
+    this.errorType = stringField(failure.errorType).trim().toLowerCase();
+    this.html = html;
+    this.phase = typeof failure.phase === 'string' && PHASES.has(failure.phase) ? (failure.phase as FailurePhase) : null;
+    this.abortCause = failure.abortCause === 'user' || failure.abortCause === 'timeout' ? failure.abortCause : null;
+    this.timeoutKind = typeof failure.timeoutKind === 'string' && failure.timeoutKind !== '' ? failure.timeoutKind : null;
+    this.headers = headersField(failure.headers);
+    this.body = body;
+    this.message = message;
+  }
+
+  /** The stated status and whether it is worded explicitly, read from the text (else the code) once. */
+  private readStated(): NonNullable<FailureEvidence['statedRead']> {
+    if (this.statedRead !== null) return this.statedRead;
+    const statedDetail = statedStatusDetail(this.text, this.trigrams);
+    let stated = statedDetail?.status ?? null;
+    if (stated === null && /^\d{3}$/.test(this.code)) {
+      const fromCode = Number(this.code);
+      if (fromCode >= 100 && fromCode <= 599) stated = fromCode;
+    }
+    this.statedRead = { stated, explicit: statedDetail?.explicit === true && statedDetail.status === stated };
+    return this.statedRead;
+  }
+
+  /** The deciding status and its origin; a status of its own that no wrapper gave decides without reading the text. */
+  private readDecided(): NonNullable<FailureEvidence['decidedRead']> {
+    if (this.decidedRead !== null) return this.decidedRead;
+    const { inputStatus } = this;
+    this.decidedRead =
+      inputStatus !== null && !isWrapperStatus(inputStatus)
+        ? { status: inputStatus, origin: 'input' }
+        : decisionStatus(inputStatus, this.innerStatus, this.readStated().stated, this.readStated().explicit);
+    return this.decidedRead;
+  }
+
+  /**
+   * A completion shape inside a text that states an error status outright ("Request failed with status code 400:
+   * data: {…}") is no answer: the status speaks.
+   */
+  get completion(): CompletionShape | null {
+    const shape = this.completionShape;
+    if (shape === null || this.inputStatus !== null) return shape;
+    const { stated, explicit } = this.readStated();
+    return explicit && stated !== null && stated >= 400 ? null : shape;
+  }
+
+  get wrapped(): WrappedError | null {
+    if (this.wrappedRead === undefined) this.wrappedRead = wrappedError(this.inner, this.layers, this.code, this.errorType);
+    return this.wrappedRead;
+  }
+
+  get statedStatus(): number | null {
+    return this.readStated().stated;
+  }
+
+  get status(): number | null {
+    return this.readDecided().status;
+  }
+
+  get statusOrigin(): Evidence['statusOrigin'] {
+    return this.readDecided().origin;
+  }
+
+  get statedExplicit(): boolean {
+    return this.readStated().explicit;
+  }
+
+  get tokens(): ReadonlySet<string> {
+    if (this.tokenSet !== null) return this.tokenSet;
+    const tokens = extractCodeTokens(this.text);
+    if (this.code !== '') tokens.add(this.code);
+    if (this.errorType !== '') tokens.add(this.errorType);
+    for (const innerCode of this.inner?.codes ?? []) tokens.add(innerCode);
+    this.tokenSet = tokens;
+    return tokens;
+  }
+
+  get finishReasons(): ReadonlySet<string> {
+    this.finishReasonSet ??= extractFinishReasons(this.text);
+    return this.finishReasonSet;
+  }
+
+  get trigrams(): TrigramSet {
+    this.trigramSet ??= new TrigramSet(this.text);
+    return this.trigramSet;
+  }
+
+  get cjk(): boolean {
+    this.cjkText ??= CJK.test(this.text);
+    return this.cjkText;
+  }
+
+  get formattedAnswer(): boolean {
+    this.formattedAnswerText ??=
+      this.inner === null && (this.inputStatus === null || this.inputStatus < 400) && this.code === '' && this.errorType === '' && !this.html &&
+      [this.body, this.message].some((raw) => raw !== '' && looksLikeFormattedAnswer(boundedWindow(raw)));
+    return this.formattedAnswerText;
+  }
+}
+
 /**
  * Reads a failure into {@link Evidence}. Never throws: fields of the wrong type are ignored.
  *
  * @example buildEvidence({ status: 429, body: 'Too Many Requests' }).status // 429
  */
 export function buildEvidence(input: ProviderFailure): Evidence {
-  const failure: Partial<Record<keyof ProviderFailure, unknown>> =
-    input !== null && typeof input === 'object' ? (input as Partial<Record<keyof ProviderFailure, unknown>>) : {};
-  const inputStatus = typeof failure.status === 'number' ? failure.status : null;
-  const body = stringField(failure.body);
-  const message = stringField(failure.message);
-  const bodyLayers = unwrap(body);
-  const messageLayers = bodyLayers.inner === null ? unwrap(message) : bodyLayers;
-  const unwrapped = bodyLayers.inner !== null ? bodyLayers : messageLayers.inner !== null ? messageLayers : bodyLayers;
-  // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
-  const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document) : null;
-  // a completion's generated text is blanked; what a client wrote before the document still speaks
-  const rawTexts: string[] = [completion === null ? body : `${bodyLayers.before ?? ''}${completion.text}`, message];
-  if (Array.isArray(failure.details)) {
-    for (const detail of failure.details.slice(0, MAX_DETAILS)) if (typeof detail === 'string') rawTexts.push(detail);
-  }
-  const texts: string[] = [];
-  let html = false;
-  let budget = MAX_EVIDENCE_CHARS;
-  for (const raw of rawTexts) {
-    if (budget <= 0) break;
-    const prepared = prepareText(raw);
-    if (prepared.text === '') continue;
-    const kept = prepared.text.length > budget ? prepared.text.slice(0, budget) : prepared.text;
-    texts.push(kept);
-    budget -= kept.length;
-    html ||= prepared.html;
-  }
-  const text = texts.join(' | ').toLowerCase();
-  const code = stringField(failure.code).trim().toLowerCase();
-  const errorType = stringField(failure.errorType).trim().toLowerCase();
-  const tokens = extractCodeTokens(text);
-  if (code !== '') tokens.add(code);
-  if (errorType !== '') tokens.add(errorType);
-  const statedDetail = statedStatusDetail(text);
-  let stated = statedDetail?.status ?? null;
-  if (stated === null && /^\d{3}$/.test(code)) {
-    const fromCode = Number(code);
-    if (fromCode >= 100 && fromCode <= 599) stated = fromCode;
-  }
-  const inner = unwrapped.inner;
-  for (const innerCode of inner?.codes ?? []) tokens.add(innerCode);
-  const innerStatus = inner?.status ?? null;
-  const statedExplicit = statedDetail?.explicit === true && statedDetail.status === stated;
-  const decided = decisionStatus(inputStatus, innerStatus, stated, statedExplicit);
-  const phase = typeof failure.phase === 'string' && PHASES.has(failure.phase) ? (failure.phase as FailurePhase) : null;
-  const abortCause = failure.abortCause === 'user' || failure.abortCause === 'timeout' ? failure.abortCause : null;
-  const provider = typeof failure.provider === 'string' ? normalizeProviderId(failure.provider) : '';
-  return {
-    provider,
-    inputStatus,
-    statedStatus: stated,
-    innerStatus,
-    status: decided.status,
-    statusOrigin: decided.origin,
-    statedExplicit,
-    inner,
-    layers: unwrapped.layers,
-    wrapped: wrappedError(inner, unwrapped.layers, code, errorType),
-    // a completion shape inside a text that states an error status outright ("Request failed with status code 400: data: {…}")
-    // is no answer: the status speaks
-    completion: inputStatus === null && statedExplicit && stated !== null && stated >= 400 ? null : (completion?.shape ?? null),
-    text,
-    trigrams: new TrigramSet(text),
-    texts,
-    tokens,
-    finishReasons: extractFinishReasons(text),
-    code,
-    errorType,
-    html,
-    formattedAnswer:
-      unwrapped.inner === null && (inputStatus === null || inputStatus < 400) && code === '' && errorType === '' && !html &&
-      [body, message].some((raw) => raw !== '' && looksLikeFormattedAnswer(boundedWindow(raw))),
-    cjk: CJK.test(text),
-    phase,
-    abortCause,
-    timeoutKind: typeof failure.timeoutKind === 'string' && failure.timeoutKind !== '' ? failure.timeoutKind : null,
-    headers: headersField(failure.headers),
-  };
+  return new FailureEvidence(input !== null && typeof input === 'object' ? (input as FailureFields) : {});
 }

@@ -7,6 +7,8 @@
  * start of the text or after a colon) accept only 400–599, so counts such as "limit: 100 requests" are not read
  * as statuses. A wrapper prefix (`500: … Error code: 404 …`) loses to the explicit inner wording.
  */
+import { patternNeeds } from './text/trigrams.js';
+import type { PatternNeeds, TrigramSet } from './text/trigrams.js';
 
 interface StatusPattern {
   readonly pattern: RegExp;
@@ -128,6 +130,9 @@ export const LEADING_REASON_PHRASE = new RegExp(
   `(?:^[^a-z0-9]{0,8}|http error:? )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$)`,
 );
 
+/** What each of {@link STATUS_PATTERNS} needs of a text (`patternNeeds`), in the same order. */
+const STATUS_NEEDS: readonly (PatternNeeds | null)[] = STATUS_PATTERNS.map(({ pattern }) => patternNeeds(pattern));
+
 /**
  * The status a lower-cased, flattened failure text states, or `null`.
  *
@@ -142,12 +147,19 @@ export function statedStatus(lowerText: string): number | null {
 /**
  * The stated status and whether its wording is explicit (`HTTP 402`, `status code 503`, `Error code: 404`,
  * `503 Service Unavailable`), or `null`. An explicit status decides like a given one; a positional one is weakest.
+ * With the text's `trigrams`, patterns whose literals it lacks are skipped (the answer is the same).
  *
  * @example statedStatusDetail('http 401: {…}') // { status: 401, explicit: true }
  */
-export function statedStatusDetail(lowerText: string): { readonly status: number; readonly explicit: boolean } | null {
+export function statedStatusDetail(
+  lowerText: string,
+  trigrams?: TrigramSet,
+): { readonly status: number; readonly explicit: boolean } | null {
   if (THREE_DIGITS.test(lowerText)) {
-    for (const { pattern, min, explicit, phraseMustMatch } of STATUS_PATTERNS) {
+    for (let index = 0; index < STATUS_PATTERNS.length; index += 1) {
+      const { pattern, min, explicit, phraseMustMatch } = STATUS_PATTERNS[index] as StatusPattern;
+      // A pattern whose literals the text lacks cannot match: not run (the same as no match).
+      if (trigrams !== undefined && !trigrams.mayMatch(STATUS_NEEDS[index] ?? null)) continue;
       const match = pattern.exec(lowerText);
       const digits = match?.[1];
       if (digits === undefined) continue;

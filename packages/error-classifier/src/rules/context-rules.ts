@@ -73,7 +73,23 @@ export function isBodiless(evidence: Evidence): boolean {
   if (evidence.code !== '' || evidence.errorType !== '') return false;
   if (evidence.text === '') return true;
   if (evidence.text.length > BODILESS_MAX_CHARS) return false;
-  return evidence.text.replace(BOILERPLATE, '') === '';
+  return onlyBoilerplate(evidence.text);
+}
+
+/** {@link BOILERPLATE} anchored where the previous word ended. */
+const BOILERPLATE_AT = new RegExp(BOILERPLATE.source, 'y');
+
+/**
+ * True when removing every {@link BOILERPLATE} match leaves nothing: each match starts where the one before it
+ * ended (a global scan takes the same match at each of those positions), so the scan stops at the first word
+ * that names something instead of rewriting the whole text.
+ */
+function onlyBoilerplate(text: string): boolean {
+  BOILERPLATE_AT.lastIndex = 0;
+  while (BOILERPLATE_AT.lastIndex < text.length) {
+    if (!BOILERPLATE_AT.test(text)) return false;
+  }
+  return true;
 }
 
 /**

@@ -24,7 +24,8 @@ export const TAIL_WINDOW_CHARS = 2 * 1024;
  */
 export function boundedWindow(text: string): string {
   if (text.length <= HEAD_WINDOW_CHARS + TAIL_WINDOW_CHARS) return text;
-  return `${text.slice(0, HEAD_WINDOW_CHARS)}\n${text.slice(text.length - TAIL_WINDOW_CHARS)}`;
+  // Joined into one flat string: every later pass reads it character by character.
+  return [text.slice(0, HEAD_WINDOW_CHARS), text.slice(text.length - TAIL_WINDOW_CHARS)].join('\n');
 }
 
 const BACKSLASH = 0x5c;
@@ -73,19 +74,11 @@ export function unescapeAndCollapse(text: string): string {
   // Fast path: nothing to decode, no whitespace run, no curly quote — the text only needs trimming.
   if (!NEEDS_WORK.test(text)) return text.trim();
   const parts: string[] = [];
+  // Kept characters from runStart up to the current index are written as one piece, after one space when a
+  // whitespace run (or an escaped one) came before them and something was written already.
   let runStart = 0;
   let pendingSpace = false;
   let wroteAny = false;
-  const emit = (piece: string): void => {
-    if (piece === '') return;
-    if (pendingSpace && wroteAny) parts.push(' ');
-    pendingSpace = false;
-    parts.push(piece);
-    wroteAny = true;
-  };
-  const flush = (end: number): void => {
-    if (end > runStart) emit(text.slice(runStart, end));
-  };
   let index = 0;
   const length = text.length;
   while (index < length) {
@@ -95,8 +88,28 @@ export function unescapeAndCollapse(text: string): string {
       index += 1;
       continue;
     }
+    // A lone space between two kept printable characters is kept as it is too (the output is the same).
+    if (code === 0x20 && index > runStart && index + 1 < length) {
+      const next = text.charCodeAt(index + 1);
+      if (next > 0x20 && next < 0x7f && next !== BACKSLASH) {
+        index += 2;
+        continue;
+      }
+    }
+    const straight = code === BACKSLASH || isSpace(code) ? undefined : straightQuote(code);
+    if (code !== BACKSLASH && straight === undefined && !isSpace(code)) {
+      // Any other character (non-ASCII letters, CJK …) is kept as it is.
+      index += 1;
+      continue;
+    }
+    if (index > runStart) {
+      if (pendingSpace && wroteAny) parts.push(' ');
+      pendingSpace = false;
+      parts.push(text.slice(runStart, index));
+      wroteAny = true;
+    }
+    let piece = '';
     if (code === BACKSLASH) {
-      flush(index);
       let next = index;
       while (next < length && text.charCodeAt(next) === BACKSLASH) next += 1;
       const escaped = next < length ? text.charCodeAt(next) : -1;
@@ -114,33 +127,31 @@ export function unescapeAndCollapse(text: string): string {
       ) {
         const decoded = Number.parseInt(text.slice(next + 1, next + 5), 16);
         if (isSpace(decoded)) pendingSpace = true;
-        else emit(straightQuote(decoded) ?? String.fromCharCode(decoded));
+        else piece = straightQuote(decoded) ?? String.fromCharCode(decoded);
         index = next + 5;
       } else {
         // \" \' \/ and any other escaped character: keep the character, drop the backslashes
         index = next;
       }
-      runStart = index;
-      continue;
-    }
-    if (isSpace(code)) {
-      flush(index);
+    } else if (straight !== undefined) {
+      piece = straight;
+      index += 1;
+    } else {
       pendingSpace = true;
       index += 1;
-      runStart = index;
-      continue;
     }
-    const straight = straightQuote(code);
-    if (straight !== undefined) {
-      flush(index);
-      emit(straight);
-      index += 1;
-      runStart = index;
-      continue;
+    if (piece !== '') {
+      if (pendingSpace && wroteAny) parts.push(' ');
+      pendingSpace = false;
+      parts.push(piece);
+      wroteAny = true;
     }
-    index += 1;
+    runStart = index;
   }
-  flush(length);
+  if (length > runStart) {
+    if (pendingSpace && wroteAny) parts.push(' ');
+    parts.push(text.slice(runStart, length));
+  }
   return parts.join('');
 }
 

@@ -10,8 +10,8 @@
  * same tokens in the same order without running two regexes over every position.
  */
 
-/** `key: value` pairs whose value names an error type or code. */
-const KEY_VALUE =
+/** `key: value` pairs whose value names an error type or code (the specification of the key-value scan; tests compare the two). */
+export const KEY_VALUE =
   /(?<![a-z0-9_-])["']?(?:type|code|status|error_?code|error_?type|__type|exception-?type|reason|name)["']?\s?[:=]\s?["']?([a-z][a-z0-9_.-]{1,79})/g;
 
 /**
@@ -31,6 +31,46 @@ const FINISH_REASON = /(?:finish|stop|block)[ _]?reason["']?\s?[:=]\s?["']?([a-z
 
 /** Every pattern of this module, for the pattern audit test. */
 export const TOKEN_PATTERNS: readonly RegExp[] = [KEY_VALUE, SNAKE_CASE, CLASS_NAME, FINISH_REASON];
+
+/** {@link KEY_VALUE} anchored where a key starts. */
+const KEY_VALUE_AT = new RegExp(KEY_VALUE.source, 'y');
+
+/**
+ * Where a {@link KEY_VALUE} match can start: one of its keys followed by its separator, found without the
+ * look-behind (which makes the full pattern test every position). Read from {@link KEY_VALUE}'s own source: its
+ * first non-capturing group is the list of keys (letters, `_` and `-` only). `null` when that source has another
+ * shape (then the full pattern scans alone).
+ */
+const KEY_START: RegExp | null = (() => {
+  const keys = /^\(\?<!\[a-z0-9_-\]\)\["']\?\(\?:([a-z_?|-]{1,300})\)\["']\?\\s\?\[:=\]/.exec(KEY_VALUE.source)?.[1];
+  return keys === undefined ? null : new RegExp(`(?:${keys})["']?\\s?[:=]`, 'g');
+})();
+
+/**
+ * The values of {@link KEY_VALUE} matches in text order, as a global scan finds them: each key the cheap
+ * {@link KEY_START} finds (no match of the full pattern can start inside one: a key start needs a character
+ * outside `[a-z0-9_-]` before it, and a key, a quote, a space or the separator follows every inner position) is
+ * checked by the full pattern anchored there, and a scan resumes after the value it took.
+ */
+function collectKeyValues(lowerText: string, into: Set<string>): void {
+  if (KEY_START === null) {
+    collect(KEY_VALUE, lowerText, 1, into);
+    return;
+  }
+  let taken = 0;
+  KEY_START.lastIndex = 0;
+  for (let start = KEY_START.exec(lowerText); start !== null; start = KEY_START.exec(lowerText)) {
+    if (start.index < taken) continue;
+    KEY_VALUE_AT.lastIndex = start.index;
+    const value = KEY_VALUE_AT.exec(lowerText)?.[1];
+    if (value === undefined) continue;
+    // A trailing `.` or `-` is punctuation after the code, not part of it.
+    const last = value.charCodeAt(value.length - 1);
+    into.add(last === DOT || last === HYPHEN ? value.slice(0, -1) : value);
+    taken = KEY_VALUE_AT.lastIndex;
+    if (KEY_START.lastIndex < taken) KEY_START.lastIndex = taken;
+  }
+}
 
 const DOT = 0x2e;
 const HYPHEN = 0x2d;
@@ -133,7 +173,7 @@ export function identifierTokens(lowerText: string): { readonly snakeCase: strin
  */
 export function extractCodeTokens(lowerText: string): Set<string> {
   const tokens = new Set<string>();
-  collect(KEY_VALUE, lowerText, 1, tokens);
+  collectKeyValues(lowerText, tokens);
   const { snakeCase, classNames } = identifierTokens(lowerText);
   for (const token of snakeCase) tokens.add(token);
   for (const token of classNames) tokens.add(token);

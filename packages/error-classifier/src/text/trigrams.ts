@@ -1,27 +1,24 @@
 /**
  * A cheap "could this pattern match here?" test for the phrase families: the trigrams (three consecutive UTF-16
- * code units) of one text, hashed into a bit set once, and for each pattern the trigrams of the literals every
- * match of it contains ({@link requiredLiterals}). A pattern some of whose required trigrams are absent cannot
- * match and is not run; otherwise it runs as before, so the test only saves work and never changes a verdict
- * (docs/policy.md, "How the classifier reads a failure", cost). Hash collisions only let a pattern run that
- * could have been skipped.
+ * code units) of one text, hashed into a bit set once, and for each pattern the trigrams of the literals every match
+ * of it contains ({@link requiredLiterals}). A pattern some of whose required trigrams are absent cannot match and is
+ * not run; otherwise it runs as before, so the test only saves work and never changes a verdict (docs/policy.md,
+ * "How the classifier reads a failure", cost). Hash collisions only let a pattern run that could have been skipped;
+ * the set is wide (about one bit in thirty-two set, up to 256 Ki bits), so even a random 12 KiB window leaves most
+ * hashes clear.
  */
 import { MIN_LITERAL_CHARS, requiredLiterals } from './required-literals.js';
 
-/** Most bits of a text's trigram set (long texts); hashes are this wide. @default 8192 (1 KiB) */
-const MAX_SET_BITS = 8192;
-/** Fewest bits of a trigram set (short texts). @default 512 */
-const MIN_SET_BITS = 512;
-/** Bits per character of text, so that about one bit in eight is set. @default 8 */
-const BITS_PER_CHAR = 8;
-const SHIFT = 32 - Math.log2(MAX_SET_BITS);
+/** Bits of a trigram hash: the widest set. @default 18 (256 Ki bits, 32 KiB) */
+const HASH_BITS = 18;
+/** Fewest bits of a text's set (short texts). @default 4096 (512 bytes) */
+const MIN_SET_BITS = 4096;
+/** Bits per character of text, so that about one bit in thirty-two is set. @default 32 */
+const BITS_PER_CHAR = 32;
 
-/**
- * A hash of three code units into `[0, MAX_SET_BITS)`: the units packed (exact for ASCII), then the top bits of a
- * multiplicative hash. A smaller set uses the hash's low bits.
- */
+/** A hash of three code units into `[0, 2^HASH_BITS)`; a smaller set reads its top bits. */
 function trigramHash(first: number, second: number, third: number): number {
-  return Math.imul((first << 14) ^ (second << 7) ^ third, 0x9e3779b1) >>> SHIFT;
+  return Math.imul(first ^ Math.imul((second << 16) | third, 0x85ebca6b), 0x9e3779b1) >>> (32 - HASH_BITS);
 }
 
 /** Characters of English text, most frequent first: trigrams of rarer characters are tested first. */
@@ -46,14 +43,17 @@ function literalTrigrams(literal: string): number[] {
 
 /**
  * What one pattern needs of a text, compiled for {@link TrigramSet.mayMatch}. `program`: any of its alternatives,
- * each needing all of its clauses, each satisfied by any of its literals, each present when all its trigram hashes
- * are, laid out flat — `[alternatives, (length, clauses, (length, literals, (hashes, …hash)…)…)…]` — so a test
- * walks one typed array. `keys`: the rarest trigram of each literal of each alternative's first clause; a text
- * holding none of them satisfies no alternative, which one tight loop tells before the program runs.
+ * each needing all of its clauses, each satisfied by any of its literals, each present when all its trigrams are,
+ * laid out flat with trigram hashes — `[alternatives, (length, clauses, (length, literals, (hashes, …hash)…)…)…]` — so a
+ * test walks one typed array. `keys`: the rarest trigram of each literal of each alternative's first clause, and
+ * for each key (`keyStarts[k]` up to `keyStarts[k + 1]`) the offsets in `program` of the alternatives it opens
+ * (`keyAlternatives`): an alternative can be met only when one of its keys is present, so only those are read.
  */
 export interface PatternNeeds {
-  readonly keys: Uint16Array;
-  readonly program: Uint16Array;
+  readonly keys: Uint32Array;
+  readonly keyStarts: Uint32Array;
+  readonly keyAlternatives: Uint32Array;
+  readonly program: Uint32Array;
 }
 
 /**
@@ -65,7 +65,7 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
   const alternatives = requiredLiterals(pattern);
   if (alternatives === null) return null;
   const program: number[] = [alternatives.length];
-  const keys = new Set<number>();
+  const opened = new Map<number, number[]>();
   for (const clauses of alternatives) {
     const alternativeAt = program.length;
     program.push(0, clauses.length);
@@ -78,19 +78,35 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
       for (const literal of literals) {
         const hashes = literalTrigrams(literal);
         program.push(hashes.length, ...hashes);
-        if (index === 0 && hashes[0] !== undefined) keys.add(hashes[0]);
+        const key = hashes[0];
+        if (index !== 0 || key === undefined) continue;
+        const list = opened.get(key) ?? [];
+        if (list.at(-1) !== alternativeAt) list.push(alternativeAt);
+        opened.set(key, list);
       }
       program[clauseAt] = program.length - clauseAt - 1;
     });
     program[alternativeAt] = program.length - alternativeAt - 1;
   }
-  return { keys: Uint16Array.from(keys), program: Uint16Array.from(program) };
+  const keyStarts: number[] = [0];
+  const keyAlternatives: number[] = [];
+  for (const list of opened.values()) {
+    keyAlternatives.push(...list);
+    keyStarts.push(keyAlternatives.length);
+  }
+  return {
+    keys: Uint32Array.from(opened.keys()),
+    keyStarts: Uint32Array.from(keyStarts),
+    keyAlternatives: Uint32Array.from(keyAlternatives),
+    program: Uint32Array.from(program),
+  };
 }
 
 /** The trigram set of one text, built on first use. */
 export class TrigramSet {
   private bits: Int32Array | null = null;
-  private mask = 0;
+  /** How far a hash is shifted right to index this set (its size is `2^(HASH_BITS - shift)` bits). */
+  private shift = 0;
 
   /** @param text - the text whose trigrams are tested (the lower-cased evidence text). */
   constructor(private readonly text: string) {}
@@ -98,20 +114,23 @@ export class TrigramSet {
   private build(): Int32Array {
     const { text } = this;
     let size = MIN_SET_BITS;
-    while (size < MAX_SET_BITS && size < text.length * BITS_PER_CHAR) size *= 2;
+    let shift = HASH_BITS - Math.log2(MIN_SET_BITS);
+    while (shift > 0 && size < text.length * BITS_PER_CHAR) {
+      size *= 2;
+      shift -= 1;
+    }
     const bits = new Int32Array(size >>> 5);
-    const mask = size - 1;
     let first = text.charCodeAt(0);
     let second = text.charCodeAt(1);
     for (let index = 2; index < text.length; index += 1) {
       const third = text.charCodeAt(index);
-      const hash = trigramHash(first, second, third) & mask;
-      bits[hash >>> 5] |= 1 << (hash & 31);
+      const hash = trigramHash(first, second, third) >>> shift;
+      bits[hash >>> 5] = (bits[hash >>> 5] as number) | (1 << (hash & 31));
       first = second;
       second = third;
     }
     this.bits = bits;
-    this.mask = mask;
+    this.shift = shift;
     return bits;
   }
 
@@ -123,45 +142,40 @@ export class TrigramSet {
     if (needs === null) return true;
     if (this.text.length < MIN_LITERAL_CHARS) return false;
     const bits = this.bits ?? this.build();
-    const { mask } = this;
-    const { keys } = needs;
-    let anyKey = false;
-    for (let index = 0; index < keys.length && !anyKey; index += 1) {
-      const hash = (keys[index] as number) & mask;
-      anyKey = ((bits[hash >>> 5] as number) & (1 << (hash & 31))) !== 0;
+    const { shift } = this;
+    const { keys, keyStarts, keyAlternatives, program } = needs;
+    for (let key = 0; key < keys.length; key += 1) {
+      const hash = (keys[key] as number) >>> shift;
+      if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) continue;
+      const end = keyStarts[key + 1] as number;
+      for (let at = keyStarts[key] as number; at < end; at += 1) {
+        if (alternativeMet(bits, shift, program, keyAlternatives[at] as number)) return true;
+      }
     }
-    if (!anyKey) return false;
-    return programMet(bits, mask, needs.program);
+    return false;
   }
 }
 
-/** True when some alternative of `needs` has every clause met by a literal all of whose hashes are in `bits`. */
-function programMet(bits: Int32Array, mask: number, needs: Uint16Array): boolean {
-  const alternatives = needs[0] as number;
-  let alternative = 1;
-  for (let left = alternatives; left > 0; left -= 1) {
-    const alternativeEnd = alternative + 1 + (needs[alternative] as number);
-    let clause = alternative + 2;
-    let met = true;
-    while (met && clause < alternativeEnd) {
-      const clauseEnd = clause + 1 + (needs[clause] as number);
-      met = false;
-      for (let literal = clause + 2; literal < clauseEnd && !met; ) {
-        const hashesEnd = literal + 1 + (needs[literal] as number);
-        met = true;
-        for (let at = literal + 1; at < hashesEnd; at += 1) {
-          const hash = (needs[at] as number) & mask;
-          if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) {
-            met = false;
-            break;
-          }
+/** True when every clause of the alternative at `alternative` in `program` is met by a literal all of whose trigram hashes are in `bits`. */
+function alternativeMet(bits: Int32Array, shift: number, program: Uint32Array, alternative: number): boolean {
+  const alternativeEnd = alternative + 1 + (program[alternative] as number);
+  for (let clause = alternative + 2; clause < alternativeEnd; ) {
+    const clauseEnd = clause + 1 + (program[clause] as number);
+    let met = false;
+    for (let literal = clause + 2; literal < clauseEnd && !met; ) {
+      const hashesEnd = literal + 1 + (program[literal] as number);
+      met = true;
+      for (let at = literal + 1; at < hashesEnd; at += 1) {
+        const hash = (program[at] as number) >>> shift;
+        if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) {
+          met = false;
+          break;
         }
-        literal = hashesEnd;
       }
-      clause = clauseEnd;
+      literal = hashesEnd;
     }
-    if (met) return true;
-    alternative = alternativeEnd;
+    if (!met) return false;
+    clause = clauseEnd;
   }
-  return false;
+  return true;
 }

@@ -253,29 +253,49 @@ interface Found {
   readonly layers: string[];
 }
 
+/** The keys {@link ownError} reads, one bit each, so a record's own keys are looked at once instead of each name being tried. */
+const OWN_KEY_BITS: ReadonlyMap<string, number> = new Map(
+  [...new Set([...MESSAGE_KEYS, 'error', ...CODE_KEYS, ...STATUS_KEYS, '$metadata'])].map((key, index) => [key, 1 << index]),
+);
+const bitsOf = (keys: readonly string[]): number[] => keys.map((key) => OWN_KEY_BITS.get(key) ?? 0);
+const MESSAGE_BITS = bitsOf(MESSAGE_KEYS);
+const CODE_BITS = bitsOf(CODE_KEYS);
+const STATUS_BITS = bitsOf(STATUS_KEYS);
+const [ERROR_BIT = 0, METADATA_BIT = 0] = bitsOf(['error', '$metadata']);
+
+/** Which of the keys {@link ownError} reads the record holds (a parsed JSON object: own keys only). */
+function keysHeld(record: Record<string, unknown>): number {
+  let held = 0;
+  for (const key in record) held |= OWN_KEY_BITS.get(key) ?? 0;
+  return held;
+}
+
 function ownError(record: Record<string, unknown>): InnerError | null {
+  const held = keysHeld(record);
+  if (held === 0) return null;
   let message: string | null = null;
-  for (const key of MESSAGE_KEYS) {
-    const value = record[key];
+  for (let index = 0; index < MESSAGE_KEYS.length; index += 1) {
+    if ((held & (MESSAGE_BITS[index] as number)) === 0) continue;
+    const value = record[MESSAGE_KEYS[index] as string];
     if (typeof value === 'string' && value.trim() !== '') {
       message = value;
       break;
     }
   }
-  const errorValue = record.error;
+  const errorValue = (held & ERROR_BIT) === 0 ? undefined : record.error;
   if (message === null && typeof errorValue === 'string' && errorValue.trim() !== '') message = errorValue;
   const codes: string[] = [];
-  for (const key of CODE_KEYS) {
-    const value = record[key];
+  for (let index = 0; index < CODE_KEYS.length; index += 1) {
+    if ((held & (CODE_BITS[index] as number)) === 0) continue;
+    const value = record[CODE_KEYS[index] as string];
     if (typeof value === 'string' && value !== '' && value.length <= 80 && !/\s/.test(value)) codes.push(value.toLowerCase());
     else if (typeof value === 'number' && Number.isInteger(value) && (value < 100 || value > 599)) codes.push(String(value));
   }
   let status: number | null = null;
-  for (const key of STATUS_KEYS) {
-    status = httpStatus(record[key]);
-    if (status !== null) break;
+  for (let index = 0; index < STATUS_KEYS.length && status === null; index += 1) {
+    if ((held & (STATUS_BITS[index] as number)) !== 0) status = httpStatus(record[STATUS_KEYS[index] as string]);
   }
-  const meta = record.$metadata;
+  const meta = (held & METADATA_BIT) === 0 ? undefined : record.$metadata;
   if (status === null && isRecord(meta)) status = httpStatus(meta.httpStatusCode);
   if (message === null && codes.length === 0 && status === null) return null;
   return { message, status, codes };
