@@ -255,3 +255,15 @@ describe('a second vocabulary pass: money and capacity', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('a third vocabulary pass: limits and money', () => {
+  const cases: RuleCase[] = [
+    ['requests sent too quickly is a rate limit', { message: 'You are sending requests too quickly.' }, 'rate_limit', 'text.rate_limit'],
+    ['the number of concurrent requests is a rate limit', { message: 'Exceeded the maximum number of concurrent requests (4).' }, 'rate_limit', 'text.rate_limit'],
+    ['a limit reached with a wait is a rate limit', { message: 'Limit reached. Try again in 5 minutes.' }, 'rate_limit', 'text.rate_limit'],
+    ['usage capped for today is a window', { message: 'Your usage has been capped for today.' }, 'rate_limit', 'text.usage_window'],
+    ['a credit limit exceeded is billing', { message: 'Credit limit exceeded for this organization.' }, 'billing', 'text.billing'],
+    ['insufficient tokens in the account is billing', { message: 'Insufficient tokens in your account.' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

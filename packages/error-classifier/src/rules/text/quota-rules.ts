@@ -47,7 +47,7 @@ export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
 export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', {
   en: [
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
-    /credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens|top up to continue|top up your/,
+    /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens|top up to continue|top up your/,
     /subscription (?:is )?(?:inactive|not active|suspended)|billing account (?:not found|is missing)|no billing account/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
@@ -105,7 +105,7 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /(?:limit|quota|usage|allowance) (?:will )?resets? (?:at|in|on|tomorrow|every)|regain access on/,
     /resets? tomorrow|try again tomorrow/,
     /(?:you've|you have) (?:hit|reached) (?:your|the) (?:[a-z]{1,12} ){0,3}(?:limit|quota)/,
-    /free (?:usage|tier|quota|plan)(?: limit)? (?:exceeded|exhausted|reached|used up)/,
+    /free (?:usage|tier|quota|plan)(?: limit)? (?:exceeded|exhausted|reached|used up)|usage (?:has been |is )?capped for (?:today|the day|this (?:week|month))/,
     /exceeded your (?:[a-z]{1,12} ){0,2}(?:allowance|request quota)|exhausted your (?:[a-z]{1,12} ){0,2}quota|allowance to renew/,
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
@@ -128,6 +128,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
     /no deployments available for (?:the )?selected model/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
+    /requests? too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
     /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],

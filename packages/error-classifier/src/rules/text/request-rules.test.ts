@@ -304,3 +304,13 @@ describe('a second vocabulary pass (words providers and clients use for the same
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('a third vocabulary pass: request shapes', () => {
+  const cases: RuleCase[] = [
+    ["a tool message without its tool_calls (OpenAI's own spelling) is format", { status: 400, body: "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'" }, 'format'],
+    ['a deprecated parameter with its replacement is format', { message: "The 'functions' parameter is deprecated. Please use 'tools' instead." }, 'format', 'text.format'],
+    ['too many images to reduce is format', { message: 'Please reduce the number of images in the request.' }, 'format', 'text.format'],
+    ['a model not available with the available ones listed is model_not_found', { message: "Model 'x' is not available. Available models: a, b" }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

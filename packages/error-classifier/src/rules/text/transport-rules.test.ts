@@ -313,3 +313,15 @@ describe('a second vocabulary pass: empty answers, server words', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('a third vocabulary pass: empty answers and transport', () => {
+  const cases: RuleCase[] = [
+    ['a provider that returned no candidates is an empty answer', { message: 'Error: the API returned no candidates' }, 'empty_response', 'text.empty_response'],
+    ['a response that did not contain any text is an empty answer', { message: 'The reply did not contain any content.' }, 'empty_response', 'text.empty_response'],
+    ['a TLS connection the socket dropped before is a timeout', { message: 'Client network socket disconnected before secure TLS connection was established' }, 'timeout', 'text.transport'],
+    ['a network request that failed is a timeout', { message: 'TypeError: Network request failed' }, 'timeout', 'text.transport'],
+    ['an upstream that is timing out is a timeout', { message: 'The upstream is timing out right now' }, 'timeout', 'text.timeout'],
+    ['something went wrong on our side is a server error', { message: 'Something went wrong on our side.' }, 'server_error', 'text.server_error'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
