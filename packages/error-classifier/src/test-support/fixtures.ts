@@ -44,6 +44,11 @@ export interface ReferenceDisagreement {
   readonly id: string;
   readonly expect: string | null;
   readonly got: string;
+  /**
+   * Set when the disagreement is a reading docs/policy.md#failover-reasons fixes on purpose: `'timeout is time or
+   * transport'` (a transport failure the reference leaves unclassified).
+   */
+  readonly design?: 'timeout is time or transport';
   readonly reason: string;
 }
 

@@ -34,6 +34,8 @@ export function scoreReport(options: { readonly misses: boolean; readonly devOnl
     `strict equality ${reference.strict}/${reference.vectors} (${percent(reference.strict, reference.vectors)}); ` +
       `agreement ${reference.agreeing}/${reference.vectors} (${percent(reference.agreeing, reference.vectors)}); ` +
       `listed disagreements ${reference.listed}; unlisted disagreements ${reference.unlisted.length}`,
+    `agreement counting the ${reference.design} transport failures read as \`timeout\` by docs/policy.md#failover-reasons: ` +
+      `${reference.agreeing + reference.design}/${reference.vectors} (${percent(reference.agreeing + reference.design, reference.vectors)})`,
   );
   for (const miss of reference.unlisted) out.push(`- unlisted: ${miss.id} expect ${String(miss.expect)} got ${miss.got}`);
 

@@ -56,6 +56,8 @@ export interface ReferenceScore {
   readonly agreeing: number;
   /** Vectors listed in known-disagreements.json. */
   readonly listed: number;
+  /** Listed vectors marked `design` (a transport failure read as `timeout` by docs/policy.md#failover-reasons). */
+  readonly design: number;
   /** Vectors that neither agree nor are listed (the reference test fails on them). */
   readonly unlisted: readonly { readonly id: string; readonly expect: string | null; readonly got: string }[];
 }
@@ -63,7 +65,8 @@ export interface ReferenceScore {
 /** Scores `fixtures/reference-vectors.jsonl`. */
 export function scoreReference(): ReferenceScore {
   const vectors = loadJsonLines<ReferenceVector>('reference-vectors.jsonl');
-  const listed = new Set(loadReferenceDisagreements().map((row) => row.id));
+  const disagreements = loadReferenceDisagreements();
+  const listed = new Set(disagreements.map((row) => row.id));
   let strict = 0;
   let agreeing = 0;
   const unlisted: { id: string; expect: string | null; got: string }[] = [];
@@ -73,7 +76,8 @@ export function scoreReference(): ReferenceScore {
     if (agrees(vector, result)) agreeing += 1;
     else if (!listed.has(vector.id)) unlisted.push({ id: vector.id, expect: vector.expect, got: result.reason });
   }
-  return { vectors: vectors.length, strict, agreeing, listed: listed.size, unlisted };
+  const design = disagreements.filter((row) => row.design !== undefined).length;
+  return { vectors: vectors.length, strict, agreeing, listed: listed.size, design, unlisted };
 }
 
 /**
