@@ -102,14 +102,52 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
   };
 }
 
+/**
+ * Bit storage shared by the trigram sets, so that building a set allocates nothing: a fresh typed array per text
+ * cost about as much as hashing its trigrams. A set remembers the slot it was built in; when another set has since
+ * taken that slot, it is built again on its next test, so a set never reads another text's bits.
+ */
+interface Slot {
+  bits: Int32Array;
+  /** The {@link TrigramSet} whose bits the slot holds (its id), or 0. */
+  owner: number;
+}
+
+/** Sets built in turn before a slot is taken again (a failure's text and its innermost error's, with room to spare). @default 4 */
+const SLOT_COUNT = 4;
+const SLOTS: Slot[] = [];
+let nextSlot = 0;
+let nextSetId = 1;
+
+/** The next slot in turn, at least `words` long, taken for set `owner` and cleared. */
+function takeSlot(owner: number, words: number): Slot {
+  let slot = SLOTS[nextSlot];
+  if (slot === undefined || slot.bits.length < words) {
+    slot = { bits: new Int32Array(Math.max(words, slot?.bits.length ?? 0)), owner };
+    SLOTS[nextSlot] = slot;
+  } else {
+    slot.owner = owner;
+    slot.bits.fill(0, 0, words);
+  }
+  nextSlot = (nextSlot + 1) % SLOT_COUNT;
+  return slot;
+}
+
 /** The trigram set of one text, built on first use. */
 export class TrigramSet {
-  private bits: Int32Array | null = null;
+  private readonly id = nextSetId++;
+  private slot: Slot | null = null;
   /** How far a hash is shifted right to index this set (its size is `2^(HASH_BITS - shift)` bits). */
   private shift = 0;
 
   /** @param text - the text whose trigrams are tested (the lower-cased evidence text). */
   constructor(private readonly text: string) {}
+
+  /** This set's bits: the slot it was built in while it still holds them, else built (again). */
+  private bits(): Int32Array {
+    const { slot } = this;
+    return slot !== null && slot.owner === this.id ? slot.bits : this.build();
+  }
 
   private build(): Int32Array {
     const { text } = this;
@@ -119,7 +157,8 @@ export class TrigramSet {
       size *= 2;
       shift -= 1;
     }
-    const bits = new Int32Array(size >>> 5);
+    const slot = takeSlot(this.id, size >>> 5);
+    const { bits } = slot;
     let first = text.charCodeAt(0);
     let second = text.charCodeAt(1);
     for (let index = 2; index < text.length; index += 1) {
@@ -129,7 +168,7 @@ export class TrigramSet {
       first = second;
       second = third;
     }
-    this.bits = bits;
+    this.slot = slot;
     this.shift = shift;
     return bits;
   }
@@ -141,7 +180,7 @@ export class TrigramSet {
   mayMatch(needs: PatternNeeds | null): boolean {
     if (needs === null) return true;
     if (this.text.length < MIN_LITERAL_CHARS) return false;
-    const bits = this.bits ?? this.build();
+    const bits = this.bits();
     const { shift } = this;
     const { keys, keyStarts, keyAlternatives, program } = needs;
     for (let key = 0; key < keys.length; key += 1) {
