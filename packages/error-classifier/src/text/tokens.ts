@@ -91,11 +91,6 @@ function isLetter(code: number): boolean {
   return code >= 0x61 && code <= 0x7a;
 }
 
-/** `[a-z0-9_]`: the characters of an identifier run (the lookarounds of {@link SNAKE_CASE} and {@link CLASS_NAME}). */
-function isIdentifierCode(code: number): boolean {
-  return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE;
-}
-
 /** Longest segment of a snake-case identifier, and most segments after the first ({@link SNAKE_CASE}). */
 const MAX_SEGMENT_CHARS = 40;
 const MAX_LATER_SEGMENTS = 8;
@@ -130,9 +125,21 @@ function isClassName(text: string, start: number, end: number, lettersOnly: bool
 }
 
 /**
+ * What every token run holds: a snake-case identifier an underscore, a class name its `error` / `exception`
+ * suffix. The regex engine finds them faster than a loop over every character; the run around each is then read
+ * whole.
+ */
+const TOKEN_MARK = /_|error|exception/g;
+
+/** `[a-z0-9_]`: the characters of an identifier run (the lookarounds of {@link SNAKE_CASE} and {@link CLASS_NAME}). */
+function isIdentifierCode(code: number): boolean {
+  return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE;
+}
+
+/**
  * The snake-case identifiers and the class names of a lower-cased text, each in text order: the matches of
  * {@link SNAKE_CASE} and of {@link CLASS_NAME}, found in one pass. Both patterns match only whole runs of
- * `[a-z0-9_]` (their lookarounds), so each run is tested once against both shapes.
+ * `[a-z0-9_]` (their lookarounds), so each run that holds a {@link TOKEN_MARK} is tested once against both shapes.
  *
  * @example identifierTokens('apiconnectionerror: rate_limit_exceeded') // { snakeCase: ['rate_limit_exceeded'], classNames: ['apiconnectionerror'] }
  */
@@ -140,13 +147,11 @@ export function identifierTokens(lowerText: string): { readonly snakeCase: strin
   const snakeCase: string[] = [];
   const classNames: string[] = [];
   const length = lowerText.length;
-  let index = 0;
-  while (index < length) {
-    if (!isIdentifierCode(lowerText.charCodeAt(index))) {
-      index += 1;
-      continue;
-    }
-    const start = index;
+  TOKEN_MARK.lastIndex = 0;
+  for (let found = TOKEN_MARK.exec(lowerText); found !== null; found = TOKEN_MARK.exec(lowerText)) {
+    let start = found.index;
+    while (start > 0 && isIdentifierCode(lowerText.charCodeAt(start - 1))) start -= 1;
+    let index = start;
     let underscores = false;
     let lettersOnly = true;
     for (; index < length; index += 1) {
@@ -161,6 +166,8 @@ export function identifierTokens(lowerText: string): { readonly snakeCase: strin
     } else if (isClassName(lowerText, start, index, lettersOnly)) {
       classNames.push(lowerText.slice(start, index));
     }
+    // the next mark is looked for after this run
+    TOKEN_MARK.lastIndex = index;
   }
   return { snakeCase, classNames };
 }
