@@ -39,9 +39,16 @@ import {
 } from './rules/context-rules.js';
 import { leadingProviderRule, trailingProviderRule } from './rules/provider-rules.js';
 import { firstTextMatch } from './rules/rule.js';
-import type { Verdict } from './rules/rule.js';
+import type { TextRule, Verdict } from './rules/rule.js';
 import { statusVerdict } from './rules/status-rules.js';
 import { GENERIC_TEXT_RULES, SPECIFIC_TEXT_RULES } from './rules/text/index.js';
+
+/**
+ * The text families as plain arrays, in the same order. The exported lists are frozen, and V8 does not optimise a
+ * `for…of` over a frozen array (every step calls the iterator), which cost about 3 % of a failure's instructions.
+ */
+const SPECIFIC_RULES: readonly TextRule[] = [...SPECIFIC_TEXT_RULES];
+const GENERIC_RULES: readonly TextRule[] = [...GENERIC_TEXT_RULES];
 
 /** Options of {@link classifyFailure}. */
 export interface ClassifyOptions {
@@ -94,7 +101,7 @@ export interface FailureExplanation extends FailureClassification {
  */
 function wrappedErrorFirst(evidence: Evidence): Verdict | null {
   if (evidence.wrapped === null) return null;
-  const verdict = decisiveWrappedCode(evidence) ?? (evidence.wrapped.text === '' ? null : firstTextMatch(SPECIFIC_TEXT_RULES, evidence, evidence.wrapped));
+  const verdict = decisiveWrappedCode(evidence) ?? (evidence.wrapped.text === '' ? null : firstTextMatch(SPECIFIC_RULES, evidence, evidence.wrapped));
   return verdict === null ? null : { ...verdict, inner: true };
 }
 
@@ -117,9 +124,9 @@ const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   decisiveCode,
   finishReasonCode,
   completionVerdict,
-  (evidence) => firstTextMatch(SPECIFIC_TEXT_RULES, evidence),
+  (evidence) => firstTextMatch(SPECIFIC_RULES, evidence),
   trailingProviderRule,
-  (evidence) => firstTextMatch(GENERIC_TEXT_RULES, evidence),
+  (evidence) => firstTextMatch(GENERIC_RULES, evidence),
   givenOrInnerStatus,
   broadCodeUnlessBare,
   statedOnlyStatus,
