@@ -220,9 +220,15 @@ function leadingJson(text: string): { readonly value: unknown; readonly prefix: 
   const limit = Math.min(text.length, MAX_PREFIX_CHARS);
   let tried = 0;
   let pythonTried = false;
-  for (let index = 0; index < limit && tried < MAX_DOCUMENT_STARTS; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code !== 0x7b && code !== 0x5b) continue;
+  // The next `{` and the next `[` from where the search resumes, found by the engine's string search (not a character loop).
+  let brace = text.indexOf('{');
+  let bracket = text.indexOf('[');
+  for (let from = 0; tried < MAX_DOCUMENT_STARTS; ) {
+    if (brace !== -1 && brace < from) brace = text.indexOf('{', from);
+    if (bracket !== -1 && bracket < from) bracket = text.indexOf('[', from);
+    const index = brace === -1 ? bracket : bracket === -1 ? brace : Math.min(brace, bracket);
+    if (index === -1 || index >= limit) break;
+    from = index + 1;
     tried += 1;
     // one start only may be read as a Python literal: the first whose opening bracket is followed by a quote
     const python: boolean = !pythonTried && text.charCodeAt(firstNonSpace(text, index + 1)) === 0x27;
