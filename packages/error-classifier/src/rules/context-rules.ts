@@ -7,6 +7,7 @@
  * "Unknown error (no error details in response)"; a 404 without any body names no cause either.
  */
 import type { Evidence } from '../evidence.js';
+import { literalPretest } from '../text/required-literals.js';
 import type { Verdict } from './rule.js';
 
 /** `abortCause` and `timeoutKind` set by the provider client decide before anything else. */
@@ -24,8 +25,12 @@ export function abortOrTimeoutFact(evidence: Evidence): Verdict | null {
 const NO_ERROR_DETAILS = /unknown error \(no error details in response\)|(?:without any|with no|no) error details(?! (?:were|was) (?:logged|recorded))/;
 const GENERIC_UNKNOWN = /llm request failed with an unknown error/;
 
+/** A string search for the literals every match of {@link NO_ERROR_DETAILS} holds, before the pattern runs. */
+const NO_ERROR_DETAILS_MAY_MATCH = literalPretest(NO_ERROR_DETAILS);
+
 /** The literal message some runtimes emit when the provider gave no details. */
 export function noErrorDetailsLiteral(evidence: Evidence): Verdict | null {
+  if (!NO_ERROR_DETAILS_MAY_MATCH(evidence.text)) return null;
   const match = NO_ERROR_DETAILS.exec(evidence.text);
   return match === null ? null : { reason: 'no_error_details', rule: 'literal.no_error_details', matched: match[0] };
 }

@@ -240,3 +240,20 @@ export function requiredLiterals(pattern: RegExp): Requirement[] | null {
   }
   return alternatives.every((clauses) => clauses.length > 0) ? alternatives : null;
 }
+
+/**
+ * A cheap "could `pattern` match here?" test by the engine's string search, for a pattern run once per failure
+ * (the phrase families use the trigram set instead): true when, for some alternative, one literal of its most
+ * telling clause occurs in the text. False only when the pattern cannot match; always true when nothing is known
+ * ({@link requiredLiterals} gives `null`). Read from the pattern itself, so it follows any edit of the pattern.
+ *
+ * @example literalPretest(/rate[ _-]?limit|throttl/)('you are being throttled') // true
+ * @example literalPretest(/rate[ _-]?limit|throttl/)('invalid api key') // false
+ */
+export function literalPretest(pattern: RegExp): (text: string) => boolean {
+  const alternatives = requiredLiterals(pattern);
+  if (alternatives === null) return () => true;
+  const clauses = alternatives.map((alternative) => bestClause(alternative) ?? []);
+  const literals = [...new Set(clauses.flat())];
+  return (text) => literals.some((literal) => text.includes(literal));
+}

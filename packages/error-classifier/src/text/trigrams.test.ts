@@ -9,7 +9,7 @@ import { buildEvidence } from '../evidence.js';
 import { LEADING_PROVIDER_RULES, TRAILING_PROVIDER_RULES } from '../rules/provider-rules.js';
 import { TEXT_RULES } from '../rules/text/index.js';
 import { loadFixtureRows } from '../test-support/fixtures.js';
-import { requiredLiterals } from './required-literals.js';
+import { literalPretest, requiredLiterals } from './required-literals.js';
 import { TrigramSet, patternNeeds } from './trigrams.js';
 
 const PHRASE_RULES = [...LEADING_PROVIDER_RULES, ...TEXT_RULES, ...TRAILING_PROVIDER_RULES];
@@ -46,6 +46,16 @@ describe('requiredLiterals', () => {
     expect(requiredLiterals(/abc/i)).toBeNull();
     expect(requiredLiterals(/(abc)\1/)).toBeNull();
     expect(requiredLiterals(/(?<name>abc)/)).toBeNull();
+  });
+});
+
+describe('literalPretest', () => {
+  it('looks for one literal of each alternative', () => {
+    const mayMatch = literalPretest(/rate[ _-]?limit|throttl/);
+    expect(mayMatch('429: rate_limit exceeded')).toBe(true);
+    expect(mayMatch('you are being throttled')).toBe(true);
+    expect(mayMatch('invalid api key')).toBe(false);
+    expect(literalPretest(/\d{3}/)('anything')).toBe(true);
   });
 });
 
@@ -121,7 +131,9 @@ describe('TrigramSet', () => {
         }
         const needs = patternNeeds(regex);
         for (const sample of texts) {
-          if (regex.test(sample)) expect(new TrigramSet(sample).mayMatch(needs), `/${source}/ on "${sample}"`).toBe(true);
+          if (!regex.test(sample)) continue;
+          expect(new TrigramSet(sample).mayMatch(needs), `/${source}/ on "${sample}"`).toBe(true);
+          expect(literalPretest(regex)(sample), `literals of /${source}/ on "${sample}"`).toBe(true);
         }
       }),
       { numRuns: 600 },

@@ -409,7 +409,8 @@ function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
  * chunks is read like one completion (`completionOf`); `null` when the text is not an event stream.
  */
 function unwrapSse(text: string): Unwrapped | null {
-  if (!/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(text.slice(0, MAX_PREFIX_CHARS))) return null;
+  // Every event line holds `data:`: a string search rules most texts out before the pattern runs.
+  if (!text.includes('data:') || !/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(text.slice(0, MAX_PREFIX_CHARS))) return null;
   const chunks: unknown[] = [];
   let events = 0;
   let from = 0;
