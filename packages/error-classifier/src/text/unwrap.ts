@@ -141,38 +141,48 @@ const MAX_DOCUMENT_STARTS = 4;
 export function pythonLiteralToJson(text: string): string | undefined {
   const open = text.charCodeAt(0);
   if (open !== 0x7b && open !== 0x5b) return undefined;
-  let out = '';
+  // Characters copied as they are accumulate from `copied` and are written as one slice before each rewrite.
+  const parts: string[] = [];
+  let copied = 0;
   let quote = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    const char = text[index] as string;
+    let rewritten: string;
+    let skip = 0;
     if (quote !== 0) {
       if (code === 0x5c) {
         const next = text[index + 1] ?? '';
         // \' is no JSON escape; every other escape of Python's string literals is one JSON also reads
-        out += next === "'" ? "'" : `\\${next}`;
-        index += 1;
+        rewritten = next === "'" ? "'" : `\\${next}`;
+        skip = 1;
       } else if (code === quote) {
-        out += '"';
+        rewritten = '"';
         quote = 0;
-      } else if (code === 0x22) out += '\\"';
-      else if (code === 0x0a) out += '\\n';
-      else out += char;
-      continue;
-    }
-    if (code === 0x27 || code === 0x22) {
+      } else if (code === 0x22) rewritten = '\\"';
+      else if (code === 0x0a) rewritten = '\\n';
+      else continue;
+    } else if (code === 0x27 || code === 0x22) {
       quote = code;
-      out += '"';
-    } else if (text.startsWith('None', index) || text.startsWith('True', index) || text.startsWith('False', index)) {
-      const word = text.startsWith('None', index) ? 'None' : text.startsWith('True', index) ? 'True' : 'False';
+      if (code === 0x22) continue;
+      rewritten = '"';
+    } else if (code === 0x4e || code === 0x54 || code === 0x46) {
+      // `None`, `True`, `False` as whole words
+      const word = text.startsWith('None', index) ? 'None' : text.startsWith('True', index) ? 'True' : text.startsWith('False', index) ? 'False' : null;
+      if (word === null) continue;
       const before = text.charCodeAt(index - 1);
       const after = text.charCodeAt(index + word.length);
       if (isWordCode(before) || isWordCode(after)) return undefined;
-      out += word === 'None' ? 'null' : word === 'True' ? 'true' : 'false';
-      index += word.length - 1;
-    } else out += char;
+      rewritten = word === 'None' ? 'null' : word === 'True' ? 'true' : 'false';
+      skip = word.length - 1;
+    } else continue;
+    if (index > copied) parts.push(text.slice(copied, index));
+    parts.push(rewritten);
+    index += skip;
+    copied = index + 1;
   }
-  return quote === 0 ? out : undefined;
+  if (quote !== 0) return undefined;
+  if (copied < text.length) parts.push(text.slice(copied));
+  return parts.join('');
 }
 
 function isWordCode(code: number): boolean {
