@@ -286,6 +286,19 @@ function keysHeld(record: Record<string, unknown>): number {
   return held;
 }
 
+/** {@link NESTED_KEYS}, one bit each by position. */
+const NESTED_KEY_BITS: ReadonlyMap<string, number> = new Map(NESTED_KEYS.map((key, index) => [key, 1 << index]));
+
+/**
+ * Which of {@link NESTED_KEYS} the record holds, by position, read from its own keys once instead of testing each name
+ * (a parsed JSON object has no other keys).
+ */
+function nestedKeysHeld(record: Record<string, unknown>): number {
+  let held = 0;
+  for (const key in record) held |= NESTED_KEY_BITS.get(key) ?? 0;
+  return held;
+}
+
 function ownError(record: Record<string, unknown>): InnerError | null {
   const held = keysHeld(record);
   if (held === 0) return null;
@@ -361,8 +374,10 @@ function dig(value: unknown, depth: number, path: string[]): Found | null {
   }
   if (!isRecord(value)) return null;
   const own = ownError(value);
-  for (const key of NESTED_KEYS) {
-    if (!(key in value) || key === 'details') continue;
+  const held = nestedKeysHeld(value);
+  for (let index = 0; index < NESTED_KEYS.length; index += 1) {
+    const key = NESTED_KEYS[index] as string;
+    if ((held & (1 << index)) === 0 || key === 'details') continue;
     const nested = value[key];
     if (key === 'metadata') {
       const raw = isRecord(nested) ? nested.raw : undefined;
