@@ -50,6 +50,23 @@ describe('unwrap', () => {
     expect(unwrap('[{"error":{"code":400,"message":"bad"}}]').inner?.status).toBe(400);
   });
 
+  it('reads every array whose first item is a scalar, and refuses log prefixes in brackets before JSON.parse', () => {
+    const scalar = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+    const item = fc.oneof(scalar, fc.string(), fc.array(scalar, { maxLength: 2 }));
+    fc.assert(
+      fc.property(scalar, fc.array(item, { maxLength: 3 }), fc.constantFrom(undefined, 1), fc.constantFrom('', ' ', '\n'), (first, rest, indent, pad) => {
+        const text = `${pad}${JSON.stringify([first, ...rest], null, indent)}${pad}`;
+        expect(unwrap(text).document).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+    for (const prefix of ['[2025-08-13 21:13:57.016] [error]', '[78.86s]', '[524 None]', '[6:10:42 PM]']) {
+      expect(unwrap(prefix).document, prefix).toBeUndefined();
+    }
+    // a log line after a complete array: refused whole, then read up to its last bracket as before
+    expect(unwrap('[0]     at Object.fetch (node:internal)').document).toEqual([0]);
+  });
+
   it('does not parse texts longer than its bound', () => {
     const big = `{"error":{"message":"rate limit","filler":"${'x'.repeat(MAX_UNWRAP_CHARS)}"}}`;
     expect(unwrap(big).inner).toBeNull();

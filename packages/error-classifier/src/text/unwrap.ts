@@ -106,12 +106,38 @@ function tryParse(text: string): unknown {
   if (open === 0x7b ? second !== 0x22 && second !== 0x7d : !opensArrayItem(second)) return undefined;
   const last = lastNonSpace(text);
   if (text.charCodeAt(last) !== (open === 0x7b ? 0x7d : 0x5d)) return undefined;
+  if (open === 0x5b && isScalarCode(second) && !firstScalarFits(text, firstNonSpace(text, first + 1), last)) return undefined;
   if (CONTROL_CHARACTER.test(text) && controlCharacterInString(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** `[0-9a-zA-Z.+-]`: the characters of a JSON number or of `true`, `false`, `null`. */
+function isScalarCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x2e || code === 0x2b || code === 0x2d;
+}
+
+/** A JSON number, for tokens of at most {@link MAX_SCALAR_CHARS} characters. */
+const JSON_NUMBER = /^-?\d{1,64}(?:\.\d{1,64})?(?:[eE][+-]?\d{1,64})?$/;
+const MAX_SCALAR_CHARS = 64;
+
+/**
+ * For an array whose first item opens with a scalar's character (at `from`): false when that item is no JSON number,
+ * `true`, `false` or `null`, or is followed by anything but `,` or the `]` that ends the text (at `last`) — log
+ * prefixes such as `[2025-08-13 …]`, `[78.86s]` or `[0] at …`, which JSON.parse would reject with a costly exception.
+ * True for every valid JSON text (and for long tokens, left to JSON.parse).
+ */
+function firstScalarFits(text: string, from: number, last: number): boolean {
+  let end = from;
+  while (end < text.length && isScalarCode(text.charCodeAt(end))) end += 1;
+  if (end - from > MAX_SCALAR_CHARS) return true;
+  const token = text.slice(from, end);
+  if (token !== 'true' && token !== 'false' && token !== 'null' && !JSON_NUMBER.test(token)) return false;
+  const next = firstNonSpace(text, end);
+  return text.charCodeAt(next) === 0x2c || next === last;
 }
 
 function isSpaceCode(code: number): boolean {
