@@ -69,6 +69,18 @@ describe('TrigramSet', () => {
     expect(new TrigramSet('anything').mayMatch(null)).toBe(true);
   });
 
+  it('keeps its answers while other sets take the shared bit storage in turn', () => {
+    const needs = patternNeeds(/rate[ _-]?limit|throttl/);
+    const texts = ['429: rate_limit exceeded', 'invalid api key', 'you are being throttled', 'no such model', 'x'.repeat(5000), 'rate limit'];
+    const sets = texts.map((text) => new TrigramSet(text));
+    const expected = [true, false, true, false, false, true];
+    // interleaved, more sets than slots, twice over: a set whose slot was taken is built again
+    for (let round = 0; round < 2; round += 1) {
+      sets.forEach((set, index) => expect(set.mayMatch(needs), texts[index]).toBe(expected[index]));
+      [...sets].reverse().forEach((set, index) => expect(set.mayMatch(needs)).toBe(expected[sets.length - 1 - index]));
+    }
+  });
+
   it('every phrase rule has its pre-test, except phrases without a three-character literal', () => {
     const unknown = PHRASE_RULES.filter((rule) => rule.needs === null && rule.language === 'en').map((rule) => rule.id);
     expect(unknown).toEqual([]);
