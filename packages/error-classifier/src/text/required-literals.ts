@@ -254,6 +254,7 @@ export function literalPretest(pattern: RegExp): (text: string) => boolean {
   const alternatives = requiredLiterals(pattern);
   if (alternatives === null) return () => true;
   const clauses = alternatives.map((alternative) => bestClause(alternative) ?? []);
+  if (clauses.some((clause) => clause.length === 0)) return () => true;
   const literals = [...new Set(clauses.flat())];
   return (text) => literals.some((literal) => text.includes(literal));
 }
