@@ -35,6 +35,7 @@ describe('context overflow (seed: overflow stays in compaction/retry logic and d
     ['"input exceeds the maximum number of tokens" is an overflow', { body: 'input exceeds the maximum number of tokens' }, 'context_overflow', 'text.context_overflow'],
     ['"input too long for the model" is an overflow', { body: 'input too long for the model' }, 'context_overflow', 'text.context_overflow'],
     ['"ollama error: context length exceeded" is an overflow', { body: 'ollama error: context length exceeded' }, 'context_overflow', 'text.context_overflow'],
+    ['a size limit exceeded by a number of tokens is an overflow (Cohere\'s wording)', { status: 400, body: '{"message":"too many tokens: size limit exceeded by 1201 tokens. Try using shorter or fewer inputs."}' }, 'context_overflow', 'text.context_overflow'],
     ['"prompt is too long" is an overflow even behind a gateway wrapper', { status: 400, body: 'LLM request failed: status 400: {"error":{"message":"prompt is too long: 200251 tokens > 200000 maximum"}}' }, 'context_overflow', 'text.context_overflow'],
     ['llama.cpp "n_keep >= n_ctx" is an overflow', { body: 'Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)' }, 'context_overflow', 'text.context_overflow'],
     ['an overflow in a 404 body is an overflow, not a missing model', { status: 404, body: 'maximum context length is 8192 tokens' }, 'context_overflow', 'text.context_overflow'],

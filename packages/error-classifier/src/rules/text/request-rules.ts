@@ -71,7 +71,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
-    /max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? \d{1,9} ?> ?\d{1,9}|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
+    /max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? (?:\d{1,9} ?> ?\d{1,9}|size limit exceeded)|(?:size |token )?limit exceeded by \d{1,9} tokens|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /max_tokens must be at least 1, got -\d/,
     /n_keep.{0,24}n_ctx|cannot truncate prompt|exceeds? (?:the )?n_ctx|max_seq_len/,
