@@ -50,6 +50,8 @@ export const CORPUS_FILES = [
   'provider-errors-12-heldout.jsonl',
   'provider-errors-13.jsonl',
   'provider-errors-13-heldout.jsonl',
+  'provider-errors-14.jsonl',
+  'provider-errors-14-heldout.jsonl',
 ] as const;
 
 /**
