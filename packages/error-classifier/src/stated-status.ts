@@ -72,8 +72,9 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   { pattern: /(?<![a-z])error[ _]code["']?\s?[:=]?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
   // a relay's bad_response_status_code names the upstream's status in `param` (one-api, new-api)
   { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
-  // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
-  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
+  // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable" — not a port
+  // ("Failed to connect to api.openai.com port 443: Connection timed out" is curl's transport failure)
+  { pattern: new RegExp(`(?<!\\d)(?<!port:? )(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
   // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back
   { pattern: /(?<![a-z])api error\s?[:(]\s?(\d{3})(?!\d|\.\d)/, min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"

@@ -393,6 +393,8 @@ function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
   const response = value.Response;
   if (isRecord(response) && isRecord(response.Error)) return true;
   if (value.type === 'error' || value.object === 'error') return true;
+  // Poe's bot error: `{"allow_retry": true, "text": "…"}`, the text being the error
+  if (typeof value.allow_retry === 'boolean' && typeof value.text === 'string') return true;
   if (typeof value.message === 'string' || typeof value.detail === 'string' || typeof value.detail === 'object') return true;
   return httpStatus(value.status) !== null && httpStatus(value.status) !== 200;
 }

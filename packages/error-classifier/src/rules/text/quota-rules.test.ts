@@ -267,3 +267,11 @@ describe('a third vocabulary pass: limits and money', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("quota families from the fourteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a plan that does not support the model is billing', { message: 'your subscription plan not support model X-Pro' }, 'billing', 'text.billing'],
+    ['capacity that is short is overloaded (Chinese)', { message: '服务容量不足，请稍后再试' }, 'overloaded', 'text.overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

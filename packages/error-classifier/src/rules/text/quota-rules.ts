@@ -63,6 +63,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
+    // a plan that does not include the model (MiniMax 2061 "your current token plan not support model")
+    /(?:current |token |your |subscription )plan (?:does )?not support(?:s|ed)? (?:the |this )?model/,
     /payment (?:method )?(?:failed|declined|was declined|was unsuccessful)|payment method required|card (?:was )?declined|plans (?:&|and) billing/,
     /(?:overdue|past[ -]due|unpaid|outstanding) (?:account|payment|balance|invoices?|bills?)|(?:past|previous) invoices|(?:failure|failed) to pay/,
     /payment instrument|invalid_payment_instrument|(?:complete|add|update) your payment (?:information|details)|on a paid basis|without a billing account(?: linked| attached)?|link a billing account/,
@@ -169,7 +171,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     /(?:model|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
   ],
-  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/],
+  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
   }, notUnderClientError),
 ];
 

@@ -315,3 +315,18 @@ describe('a third vocabulary pass: request shapes', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("request families from the fourteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['output blocked as a potential violation of usage guidelines is a refusal', { message: 'blocked output: this generation may be a potential violation of our usage guidelines' }, 'refusal', 'text.refusal'],
+    ['a guardrail that failed the call is a refusal', { message: 'Guardrail failed: the request mentions personal data' }, 'refusal', 'text.refusal'],
+    ['a quoted conversation id in any alphabet that does not exist is a lost session', { message: "Conversation 'ab|cd|ef.gh' does not exist" }, 'session_expired', 'text.session_expired'],
+    ["Bing's InvalidSession is a lost session", { body: '{"result":{"value":"InvalidSession","message":"gone"}}' }, 'session_expired', 'text.session_expired'],
+    ['a body that does not match its content-type is format', { body: '{"error":{"message":"content-type header does not match request body"}}' }, 'format', 'text.format'],
+    ['a chat template that could not be applied is format', { message: 'Error: failed to apply chat template to the messages' }, 'format', 'text.format'],
+    ['a model not configured in the gateway is a missing model', { message: 'the model requested is not configured' }, 'model_not_found', 'text.model_not_found'],
+    ['token arithmetic that must stay under a bound is an overflow', { message: 'prompt tokens (9000) plus max new tokens (100) must be less than 8192' }, 'context_overflow', 'text.context_overflow'],
+    ['a token count over its ceiling is an overflow (Chinese)', { message: 'token数超出上限，请精简' }, 'context_overflow', 'text.context_overflow'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

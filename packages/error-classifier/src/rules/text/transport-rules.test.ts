@@ -325,3 +325,21 @@ describe('a third vocabulary pass: empty answers and transport', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("time, transport, server, abort and empty-answer families from the fourteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ["curl's port is no status: a connection that timed out is a timeout", { message: 'Failed to connect to api.example.com port 8443: Connection timed out' }, 'timeout', 'text.timeout'],
+    ["NSS's end-of-file error is a transport failure", { message: 'SSL read failed: PR_END_OF_FILE_ERROR' }, 'timeout', 'text.transport'],
+    ["a Go dialer's failure is a transport failure", { message: 'Post "http://10.0.0.5/v1/chat/completions": dial tcp 10.0.0.5:80: connect: no route to host' }, 'timeout', 'text.transport'],
+    ["LM Studio's prediction-error is the server's failure", { message: 'Error: received prediction-error' }, 'server_error', 'text.server_error'],
+    ['a response in a malformed format is the server\'s failure (Chinese)', { message: 'Error: 返回数据异常' }, 'server_error', 'text.server_error'],
+    ['a stream the client cancelled is an abort', { message: 'EventSource: Stream was canceled' }, 'abort', 'text.abort'],
+    ['a cancel reason written as user_cancelled is an abort', { message: 'turn ended: reason=user_cancelled' }, 'abort', 'text.abort'],
+    ['an API that did not return any data is an empty answer', { message: 'KernelException: the API did not return any data.' }, 'empty_response', 'text.empty_response'],
+    ['a response with no candidates is an empty answer', { message: 'RuntimeError: response contains no candidates and no block reason' }, 'empty_response', 'text.empty_response'],
+    ['a snake_case response_empty code is an empty answer', { message: 'error: model_response_empty' }, 'empty_response', 'text.empty_response'],
+    ['a candidate repr that opens at its finish reason is an empty answer', { message: 'candidates=[Candidate(\n  finish_reason=<FinishReason.STOP: \'STOP\'>,\n  index=0\n)]' }, 'empty_response', 'text.empty_response'],
+    ["pydantic's missing candidate content is an empty answer, not a bad request", { message: "1 validation error\ncandidates.0.content\n  Field required [type=missing, input_value={'finishReason': 'STOP'}, input_type=dict]" }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
