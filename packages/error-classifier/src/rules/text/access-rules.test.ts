@@ -172,7 +172,8 @@ describe('a second vocabulary pass: keys, tokens and certificates', () => {
   const cases: RuleCase[] = [
     ['a missing bearer token is auth', { message: 'Missing access token in request' }, 'auth', 'text.auth'],
     ['an API key that is required is auth', { message: 'API key is required for this endpoint.' }, 'auth', 'text.auth'],
-    ['a token that has been revoked is auth', { message: 'The OAuth token has been revoked.' }, 'auth', 'text.auth'],
+    ['an access token that has expired is auth', { message: 'The access token has expired.' }, 'auth', 'text.auth'],
+    ['an OAuth token the provider revoked needs a new sign-in: permanent (two fourteenth-set rows)', { message: 'The OAuth token has been revoked.' }, 'auth_permanent', 'text.auth_permanent'],
     ["Chromium's certificate error is TLS", { message: 'net::ERR_CERT_DATE_INVALID' }, 'tls_certificate', 'text.tls_certificate'],
     ["Java's PKIX validation failure is TLS", { message: 'ValidatorException: PKIX path validation failed' }, 'tls_certificate', 'text.tls_certificate'],
     ['.NET: a chain issued by an untrusted authority is TLS', { message: 'The certificate chain was issued by an authority that is not trusted.' }, 'tls_certificate', 'text.tls_certificate'],

@@ -330,3 +330,15 @@ describe("request families from the fourteenth set's dev rows, in other words", 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("request families found when the fourteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['NSFW content detected is a refusal', { message: 'NSFW content detected, try another prompt' }, 'refusal', 'text.refusal'],
+    ['a field that can not be empty is format', { message: 'relay error: prompt can not be empty' }, 'format', 'text.format'],
+    ['a request over a size cap in megabytes is format', { message: 'Request too large (max 20MB).' }, 'format', 'text.format'],
+    ['an image that failed to decode is format', { message: 'failed to decode image: unknown format' }, 'format', 'text.format'],
+    ['an API endpoint that does not exist is format', { message: 'The requested API endpoint GET /v9/x does not exist.' }, 'format', 'text.format'],
+    ['a deprecated feature with its replacement is format', { status: 410, message: 'Web search is deprecated. Please migrate to the tools API.' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -51,7 +51,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
-    /potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)/,
+    /potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|nsfw (?:content )?(?:detected|flagged|blocked)/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
   zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
@@ -177,6 +177,8 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
     // a body whose declared type does not match it; a chat template the server could not apply to the messages
     /content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
+    // an input that cannot be empty, an attachment over a size cap or not decodable, an API path or feature that is gone
+    /(?:can not|cannot|can't) be empty|request (?:is )?too large \(max|(?:fail(?:ed)?|unable) to (?:decode|process|read) (?:the )?image|api endpoint .{1,60}? does not exist|(?:feature|search|endpoint|api|tool)s? (?:is|are|has been) deprecated\.? (?:please )?(?:switch|migrate|use|move)/,
   ],
   zh: [
     /参数(?:错误|无效|不合法|不正确|格式|非法|有误)|请求格式(?:错误|不正确|有误)/,

@@ -343,3 +343,18 @@ describe("time, transport, server, abort and empty-answer families from the four
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("families found when the fourteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a client that closed the request (499) in words that say so is an abort', { status: 499, message: 'client cancelled the request' }, 'abort', 'text.abort'],
+    ['a client that cancelled, in Chinese, is an abort', { message: '客户端已取消' }, 'abort', 'text.abort'],
+    ["Next.js's ResponseAborted is an abort", { message: 'unhandledRejection: [ResponseAborted: ]' }, 'abort', 'text.abort'],
+    ["reqwest's failure to send is a transport failure", { message: 'error sending request for url (http://localhost:8080/v1/chat/completions)' }, 'timeout', 'text.transport'],
+    ["a relay's failed upstream request is a transport failure", { message: 'upstream: do request failed' }, 'timeout', 'text.transport'],
+    ["Replicate's ModelError is the model's failure", { message: 'replicate.exceptions.ModelError: prediction crashed' }, 'server_error', 'text.server_error'],
+    ['a model that failed to call a function is the server side\'s failure', { message: 'Failed to call a function. Please adjust your prompt.' }, 'server_error', 'text.server_error'],
+    ['a model that returned no final answer is an empty answer', { message: 'the model returned no final answer before the stream ended' }, 'empty_response', 'text.empty_response'],
+    ['no parseable response is an empty answer', { message: 'got no parseable response from the provider' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
