@@ -52,6 +52,8 @@ export const CORPUS_FILES = [
   'provider-errors-13-heldout.jsonl',
   'provider-errors-14.jsonl',
   'provider-errors-14-heldout.jsonl',
+  'provider-errors-15.jsonl',
+  'provider-errors-15-heldout.jsonl',
 ] as const;
 
 /**
