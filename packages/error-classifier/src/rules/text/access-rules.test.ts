@@ -180,3 +180,11 @@ describe('a second vocabulary pass: keys, tokens and certificates', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("access families from the fifteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an account named by a masked address, suspended, is permanent', { message: 'Your account j***@example.org has been suspended.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['an API key not recognised is auth', { message: 'The API key is not recognised.' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -31,6 +31,8 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
     // a consumer named with a masked key whose quote a client cut ("Consumer 'api_key:AIza**** has been suspended")
     /consumer '?[^ ']{1,80} (?:has been |is |was )(?:permanently )?suspended/,
+    // an account named by a masked address ("Your account ***@gmail.com has been suspended")
+    /account [^ ]{1,80}@[^ ]{1,80} (?:has been |is |was )(?:permanently )?(?:suspended|banned|deactivated|disabled)/,
   ],
   zh: [
     // an app id, account or key on a blacklist; an account flagged abnormal that only support can clear
@@ -48,7 +50,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
     // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
-    /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header/,
+    /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
     // cloud access-key pairs (Baidu's AK/SK, app ids and app keys) reported wrong
     /(?<![a-z])(?:ak|sk|access ?key(?: id)?|secret ?key|app ?key|app ?id)(?:\([^)]{0,60}\))? (?:is )?(?:not correct|incorrect|wrong|invalid|not valid)(?![a-z])/,
   ],

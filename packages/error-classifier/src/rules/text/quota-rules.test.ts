@@ -275,3 +275,11 @@ describe("quota families from the fourteenth set's dev rows, in other words", ()
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("quota families from the fifteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ["OpenAI's short quota text from a Codex job is billing", { provider: 'openai-codex', message: 'error=Quota exceeded. Check your plan and billing details.' }, 'billing', 'text.billing'],
+    ['not-enough-credits beside a rate-limit label is billing', { status: 402, body: '{"error":"Rate limited","reasons":["not-enough-credits"]}' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

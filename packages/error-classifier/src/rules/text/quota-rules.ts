@@ -53,7 +53,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
-    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits/,
+    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
@@ -94,7 +94,7 @@ function isOpenAIContext(evidence: Evidence): boolean {
  * `rate_limit`, the lane that costs little when wrong (a short cooldown and a retry), where `billing` would disable
  * the profile for hours. A code (`insufficient_quota`) or other billing words still decide billing.
  */
-export const OPENAI_QUOTA_RULES: readonly TextRule[] = family('text.billing', 'billing', [/exceeded your current quota/], isOpenAIContext);
+export const OPENAI_QUOTA_RULES: readonly TextRule[] = family('text.billing', 'billing', [/exceeded your current quota|quota exceeded\.? (?:please )?check your plan and billing details/], isOpenAIContext);
 
 /** Periodic usage windows and spend limits: rate limits that reset by themselves (seed: "402 … looks retryable"). */
 export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window', 'rate_limit', {

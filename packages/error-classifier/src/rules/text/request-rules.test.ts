@@ -342,3 +342,14 @@ describe("request families found when the fourteenth set's held-back part was op
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("request families from the fifteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['input tokens that exceeded the prompt ceiling are an overflow', { message: 'number of prompt tokens (9000) has exceeded max_prompt_tokens (8192) limit.' }, 'context_overflow', 'text.context_overflow'],
+    ['the supported model names listed beside the one passed is a missing model', { message: 'The supported model names are a-1, b-2, but you passed c-3.' }, 'model_not_found', 'text.model_not_found'],
+    ['a model version switched off by its host is a missing model', { message: 'this model version is currently disabled' }, 'model_not_found', 'text.model_not_found'],
+    ['a quoted model not supported with a kind of account is a missing model', { body: "{\"detail\":\"The 'm-9' model is not supported with this account.\"}" }, 'model_not_found', 'text.model_not_found'],
+    ['a request method not supported is format', { status: 500, message: "Request method 'GET' not supported" }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

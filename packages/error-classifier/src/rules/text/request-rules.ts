@@ -89,7 +89,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /max(?:imum)? length of (?:the )?(?:current )?(?:question|prompt|input|message|conversation)s? is \d/,
     /(?:model|sequence|context)(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length (?:exceeded|reached)|exceeds? (?:the )?model(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length/,
     // token arithmetic against a bound ("input tokens (35000) plus prefix length (0) must be < 4096", IBM watsonx)
-    /(?:input|prompt) tokens? \(\d{1,9}\).{0,40}must be (?:<|<=|less than|smaller than|at most) ?\d/,
+    /(?:input|prompt) tokens? \(\d{1,9}\).{0,40}must be (?:<|<=|less than|smaller than|at most) ?\d|(?:input|prompt) tokens? \(\d{1,9}\) (?:has |have )?exceeded|exceeded max_(?:prompt|input)_tokens/,
   ],
   ja: [
     /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/,
@@ -176,7 +176,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /must be verified to (?:use|stream|access)/,
     /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
     // a body whose declared type does not match it; a chat template the server could not apply to the messages
-    /content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
+    /request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
     // an input that cannot be empty, an attachment over a size cap or not decodable, an API path or feature that is gone
     /(?:can not|cannot|can't) be empty|request (?:is )?too large \(max|(?:fail(?:ed)?|unable) to (?:decode|process|read) (?:the )?image|api endpoint .{1,60}? does not exist|(?:feature|search|endpoint|api|tool)s? (?:is|are|has been) deprecated\.? (?:please )?(?:switch|migrate|use|move)/,
   ],
@@ -204,13 +204,15 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,
-    /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by)(?![a-z]))/,
+    /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
     /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
     /not allowed to use publisher model|try pulling it first/,
     /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
     // a gateway with no route for the model asked for (Envoy AI Gateway); a Bedrock resource id that does not exist
     /model (?:specified |requested )?(?:in your request )?is not configured|failed to retrieve resource because it (?:doesn't|does not) exist/,
+    // the models an API takes listed beside the one passed; a model version switched off by its host (Replicate)
+    /supported (?:api )?model names? (?:are|is|include)[^.]{1,200}but you (?:passed|requested|used)|(?:model )?version is (?:currently )?disabled/,
   ],
   zh: [/模型(?:不存在|未找到|已下线|已停用)|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],

@@ -358,3 +358,9 @@ describe("families found when the fourteenth set's held-back part was opened, in
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("server families from the fifteenth set's dev rows, in other words", () => {
+  it("a local runtime that failed loading the model is the server's failure", () => {
+    expect(explain({ status: 500, message: 'Failed loading model phi-4 from the cache' }).reason).toBe('server_error');
+  });
+});

@@ -102,7 +102,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing/,
       /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
-      /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|could not load (?:the )?model|error loading model/,
+      /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|could not load (?:the )?model|error loading model|failed loading (?:the )?model/,
       // inference engines that died (vLLM's engine loop, a segfault, a Go panic, llama.cpp's decode failing)
       // (not a Go panic: a client's own panic reads the same)
       /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
