@@ -283,3 +283,11 @@ describe("quota families from the fifteenth set's dev rows, in other words", () 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("quota families found when the fifteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['credits that cannot cover the request are billing', { message: 'Your credits cannot cover this request.' }, 'billing', 'text.billing'],
+    ['a request frequency that was limited is a rate limit', { message: 'your request frequency has been limited' }, 'rate_limit', 'text.rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

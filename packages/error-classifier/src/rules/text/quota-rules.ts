@@ -53,7 +53,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
-    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])/,
+    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])|credits? (?:cannot|can't|do not|don't|does not|will not|won't) cover/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
@@ -119,7 +119,7 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
 export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', {
   en: [
     /rate[ _-]?limit/,
-    /too many (?:requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
+    /too many (?:requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|request frequency (?:has been |is )?(?:limited|restricted|too high)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,

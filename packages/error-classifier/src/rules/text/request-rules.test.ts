@@ -353,3 +353,9 @@ describe("request families from the fifteenth set's dev rows, in other words", (
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("request families found when the fifteenth set's held-back part was opened, in other words", () => {
+  it('a safety policy that blocked the response is a refusal', () => {
+    expect(explain({ message: 'Error: the safety policy blocked this answer' }).reason).toBe('refusal');
+  });
+});
