@@ -131,6 +131,9 @@ export const LEADING_REASON_PHRASE = new RegExp(
   `(?:^[^a-z0-9]{0,8}|http error:? )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$)`,
 );
 
+/** The default error body Starlette (and so FastAPI) sends for an unknown path or method. */
+const STARLETTE_DEFAULT_BODY = /\{\s?"detail"\s?:\s?"(not found|method not allowed)"\s?\}/;
+
 /** What each of {@link STATUS_PATTERNS} needs of a text (`patternNeeds`), in the same order. */
 const STATUS_NEEDS: readonly (PatternNeeds | null)[] = STATUS_PATTERNS.map(({ pattern }) => patternNeeds(pattern));
 
@@ -169,7 +172,10 @@ export function statedStatusDetail(
       if (status >= min && status <= 599) return { status, explicit: explicit === true };
     }
   }
-  // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely.
+  // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely; so does
+  // the default error body of Starlette / FastAPI servers (vLLM, LiteLLM, local runtimes): `{"detail":"Not Found"}`.
+  const starlette = STARLETTE_DEFAULT_BODY.exec(lowerText)?.[1];
+  if (starlette !== undefined) return { status: starlette === 'not found' ? 404 : 405, explicit: false };
   const phrase = LEADING_REASON_PHRASE.exec(lowerText)?.[1]?.replace(' ', '');
   const entry = phrase === undefined ? undefined : LEADING_REASON_PHRASES.find(([known]) => known.replace(' ', '') === phrase);
   return entry === undefined ? null : { status: entry[1], explicit: false };
