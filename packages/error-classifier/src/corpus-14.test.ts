@@ -14,14 +14,13 @@ const SET_14_SPLIT_SEED = 'set14-heldout-2026-12-07:';
 
 /**
  * Rows the rules miss, pinned to what the classifier answers, with why no family covers them (SCORES.md, fourteenth pass):
- * fourteen dev rows, and three held-back rows left after the held-back part was opened.
+ * thirteen dev rows, and three held-back rows left after the held-back part was opened.
  */
 const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c14-1597b6e31c', { got: 'unclassified', why: 'GigaChat\'s "scope from db not fully includes consumed scope" under a bare code 7: the words name an OAuth scope mismatch no other provider prints' }],
   ['c14-3141388041', { got: 'rate_limit', why: 'a raw HTTP 429 whose body says the model is overloaded: docs/policy.md reads overload words under a 429 as the rate limit the status names' }],
   ['c14-5768993270', { got: 'format', why: 'iFlow\'s bare 406 with "status 406" as its only words: a 406 is a request the server will not accept as sent (format); the label reads it as no cause' }],
   ['c14-64933fd89e', { got: 'rate_limit', why: 'Databricks\' endpoint "temporarily disabled due to a rate limit of 0" under a 403: the words are a rate limit; only the thread says the limit is a plan\'s' }],
-  ['c14-65d1a53e98', { got: 'unclassified', why: 'a client\'s prefix around a Gemini chunk array cut mid-way: the first chunk that parses holds text, so the SAFETY finish of a later, unparsed chunk is not reached' }],
   ['c14-6797929ea3', { got: 'server_error', why: 'a 500 "Internal Server Error" over a server-side CancelledError: abort words under a 5xx are the server\'s own cancellation, not the caller\'s (docs/policy.md)' }],
   ['c14-720ccdf557', { got: 'timeout', why: 'Gemini Live\'s connection aborted after a GoAway when its session duration expired: the transport words lead, the session cap is named only in passing' }],
   ['c14-816aa06f3c', { got: 'unclassified', why: 'Baidu Wenxin\'s "API接口调用已升级为异步调用" (the API now only takes asynchronous calls): a one-off migration notice' }],
