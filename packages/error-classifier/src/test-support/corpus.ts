@@ -54,6 +54,8 @@ export const CORPUS_FILES = [
   'provider-errors-14-heldout.jsonl',
   'provider-errors-15.jsonl',
   'provider-errors-15-heldout.jsonl',
+  'provider-errors-16.jsonl',
+  'provider-errors-16-heldout.jsonl',
 ] as const;
 
 /**
