@@ -188,3 +188,14 @@ describe("access families from the fifteenth set's dev rows, in other words", ()
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("access families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a secret id not found is auth', { message: 'The SecretId is not found, check it.' }, 'auth', 'text.auth'],
+    ['a free tier bound to one client is permanent', { message: "This plan can only be used in the vendor's own app" }, 'auth_permanent', 'text.auth_permanent'],
+    ['reauthentication that is needed is auth, whatever the status', { status: 503, message: 'Reauthentication is needed. Run the login command to reauthenticate.' }, 'auth', 'text.auth'],
+    ['a user without the permission is auth (Chinese)', { message: '用户没有该权限' }, 'auth', 'text.auth'],
+    ['access that was restricted is auth (Chinese)', { message: '用户访问被限制' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -21,6 +21,8 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     // an OAuth token revoked by the provider: only a new sign-in gives another
     /oauth (?:access )?token (?:has been |was |is )?revoked/,
+    // a free tier or credential bound to one client ("OpenCode's free tier can only be used in OpenCode")
+    /(?:free tier|key|token|credential|plan) can only be used (?:in|with|by|from)(?![a-z])/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     // a credential only authorised for one product (a subscription token outside its client), a key reported leaked
     /(?:credential|token|key) is only authori[sz]ed for use with|(?:was |been )?reported as leaked|key (?:has been |was )?leaked/,
@@ -52,7 +54,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
     /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
     // cloud access-key pairs (Baidu's AK/SK, app ids and app keys) reported wrong
-    /(?<![a-z])(?:ak|sk|access ?key(?: id)?|secret ?key|app ?key|app ?id)(?:\([^)]{0,60}\))? (?:is )?(?:not correct|incorrect|wrong|invalid|not valid)(?![a-z])/,
+    /(?<![a-z])(?:ak|sk|access ?key(?: id)?|secret ?(?:key|id)|app ?key|app ?id)(?:\([^)]{0,60}\))? (?:is )?(?:not correct|incorrect|wrong|invalid|not valid|not found)(?![a-z])/,
   ],
   zh: [
     /(?<![a-z])(?:ak|sk|appid|app ?key)(?:\([^)]{0,60}\))?(?:错误|无效|不正确)/,/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
@@ -74,7 +76,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
     /sorry, you have been blocked|you are unable to access/,
     /scope requirement|insufficient scope|missing scope/,
-    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate/,
+    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate|to re-?authenticate|reauthentication is (?:needed|required)/,
     /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
     /(?:user|access|auth|bearer|api) token (?:is )?required|(?:invalid|incorrect|wrong) (?:username|user name|login) or password/,
     // OAuth 2.0's own error codes (RFC 6749 §5.2) and the credentials a request signature could not prove
@@ -83,7 +85,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     // a cloud's permission denied on named resources (Yandex Cloud), an IAM check that failed (Baidu Qianfan)
     /permission to \[[^\]]{1,400}\] denied|permission to [a-z0-9_.:/ -]{1,120} denied|iam (?:certification|authentication|auth) failed/,
   ],
-  zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问/],
+  zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
 });
 

@@ -291,3 +291,12 @@ describe("quota families found when the fifteenth set's held-back part was opene
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("quota families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a gateway user over budget is billing', { status: 400, message: "{'error': {'message': 'ExceededBudget: key over budget'}}" }, 'billing', 'text.billing'],
+    ['an API for premium users only is billing', { message: 'You must be a paid subscriber to use the API.' }, 'billing', 'text.billing'],
+    ['a five-hour limit reached, with its reset, is a window (Japanese)', { message: '5時間の制限に達しました。まもなくリセットされます' }, 'rate_limit', 'text.usage_window'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -49,6 +49,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
     /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens|top up to continue|top up your/,
     /subscription (?:is )?(?:inactive|not active|suspended)|billing account (?:not found|is missing)|no billing account/,
+    // an API gated to a paid tier ("you need to be a premium user to use MariTalk via API")
+    /(?:need to|must) be a (?:premium|paid|pro) (?:user|member|subscriber)|(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
@@ -60,7 +62,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
     // a gateway's spend budget on a key or deployment (LiteLLM budget_exceeded); a budget that resets reads as a window first
     // (a token, thinking or context budget is no money)
-    /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded/,
+    /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded|exceededbudget|(?<![a-z])over budget(?![a-z])/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
     // a plan that does not include the model (MiniMax 2061 "your current token plan not support model")
@@ -113,6 +115,7 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
   ],
   zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限|限制)|请明天再试|(?:次数|额度|用量|使用量)(?:已)?达(?:到)?上限/],
+  ja: [/(?:\d{1,3} ?時間|毎日|1日|週間?|月間?)の(?:使用|利用)?(?:制限|上限)に達し|制限に達しました.{0,20}リセット/],
 });
 
 /** Rate limits: requests, tokens or concurrency over a short window. */

@@ -359,3 +359,14 @@ describe("request families found when the fifteenth set's held-back part was ope
     expect(explain({ message: 'Error: the safety policy blocked this answer' }).reason).toBe('refusal');
   });
 });
+
+describe("request families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['content that did not pass the safety review is a refusal', { message: 'The content did not pass the safety review.' }, 'refusal', 'text.refusal'],
+    ['content that did not pass review is a refusal (Chinese)', { message: '内容未通过审核' }, 'refusal', 'text.refusal'],
+    ['an unsupported protocol scheme is format', { message: 'Post "/api.example.com/v1": unsupported protocol scheme ""' }, 'format', 'text.format'],
+    ['a value outside its stated valid range is format', { status: 500, body: '{"details":{"message":"Invalid top_k value, the valid range of top_k is [1, 100]"}}' }, 'format', 'text.format'],
+    ['a message over the chat length limit is an overflow (Japanese)', { message: '会話の長さ制限を超えています' }, 'context_overflow', 'text.context_overflow'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -51,10 +51,10 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
-    /potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|nsfw (?:content )?(?:detected|flagged|blocked)/,
+    /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|nsfw (?:content )?(?:detected|flagged|blocked)/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
-  zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
+  zh: [/未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
 }, refusalApplies);
 
 /** The prompt does not fit the model's context window (or a provider's hard request-size cap). */
@@ -92,7 +92,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:input|prompt) tokens? \(\d{1,9}\).{0,40}must be (?:<|<=|less than|smaller than|at most) ?\d|(?:input|prompt) tokens? \(\d{1,9}\) (?:has |have )?exceeded|exceeded max_(?:prompt|input)_tokens/,
   ],
   ja: [
-    /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/,
+    /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ|(?:チャット|会話|メッセージ)?の?長さ(?:の)?制限を(?:超え|超過)/,
     /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
   ],
   zh: [/(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
@@ -176,7 +176,7 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     /must be verified to (?:use|stream|access)/,
     /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
     // a body whose declared type does not match it; a chat template the server could not apply to the messages
-    /request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
+    /unsupported protocol scheme|invalid [a-z_]{2,40} value, the valid range|valid range of [a-z_]{2,40} is \[|request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
     // an input that cannot be empty, an attachment over a size cap or not decodable, an API path or feature that is gone
     /(?:can not|can't) be empty|request (?:is )?too large \(max|(?:fail(?:ed)?|unable) to (?:decode|process|read) (?:the )?image|api endpoint .{1,60}? does not exist|(?:feature|search|endpoint|api|tool)s? (?:is|are|has been) deprecated\.? (?:please )?(?:switch|migrate|use|move)/,
   ],

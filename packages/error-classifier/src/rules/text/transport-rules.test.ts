@@ -364,3 +364,15 @@ describe("server families from the fifteenth set's dev rows, in other words", ()
     expect(explain({ status: 500, message: 'Failed loading model phi-4 from the cache' }).reason).toBe('server_error');
   });
 });
+
+describe("families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an incomplete JSON segment at the end of a stream is a transport failure', { message: 'API Error: Incomplete JSON segment at the end' }, 'timeout', 'text.transport'],
+    ["aiohttp's ClientPayloadError is a transport failure", { message: 'ClientPayloadError: Response payload is not completed' }, 'timeout', 'text.transport'],
+    ['an error while generating the response is the server\'s failure', { message: 'An error occurred while generating the response: index out of range' }, 'server_error', 'text.server_error'],
+    ['a provider that ended before returning usable output is an empty answer', { message: 'the upstream ended the response before returning usable output' }, 'empty_response', 'text.empty_response'],
+    ['a missing or empty choices array is an empty answer (Chinese)', { message: '响应格式无效 - 缺少 choices 字段' }, 'empty_response', 'text.empty_response'],
+    ['a certificate error framed by a CLI panel is TLS', { message: '│ reason: self-signed     │\n│ certificate in certificate chain │' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
