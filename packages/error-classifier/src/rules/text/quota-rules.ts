@@ -113,6 +113,8 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /exceeded your (?:[a-z]{1,12} ){0,2}(?:allowance|request quota)|exhausted your (?:[a-z]{1,12} ){0,2}quota|allowance to renew/,
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
+    // a plan's message allowance used up until a stated time ("You're out of Codex messages … or wait until May 30")
+    /(?:you're|you are|you've run|you have run) out of (?:[a-z]{1,20} )?messages/,
   ],
   zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限|限制)|请明天再试|(?:次数|额度|用量|使用量)(?:已)?达(?:到)?上限/],
   ja: [/(?:\d{1,3} ?時間|毎日|1日|週間?|月間?)の(?:使用|利用)?(?:制限|上限)に達し|制限に達しました.{0,20}リセット/],

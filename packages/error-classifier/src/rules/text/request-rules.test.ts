@@ -370,3 +370,12 @@ describe("request families from the sixteenth set's dev rows, in other words", (
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("families found when the sixteenth set's held-back part was opened, in other words", () => {
+  it("a quoted session id that expired is a lost session, before gRPC's broad FAILED_PRECONDITION", () => {
+    expect(explain({ message: "Error: 9 FAILED_PRECONDITION: Session: 'abc:def-1' expired or invalid" }).reason).toBe('session_expired');
+  });
+  it("a plan's messages used up until a stated time is a window", () => {
+    expect(explain({ message: "You're out of assistant messages. Wait until June 2, 9:00 AM." }).reason).toBe('rate_limit');
+  });
+});

@@ -127,7 +127,7 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /(?:conversation|thread|session) (?:was |has been )?deleted|(?:conversation|thread|session) (?:is )?no longer (?:available|exists|valid)|response_id (?:was )?not found|(?<![a-z])run not found|items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
     // a quoted id in any alphabet ("Conversation '51D|BingProd|…' doesn't exist or has expired"), Bing's InvalidSession
-    /(?:conversation|thread)s? '[^']{1,160}' (?:doesn't|does not|no longer) exists?|(?:doesn't|does not) exist or has expired|(?<![a-z])invalidsession(?![a-z])/,
+    /(?:conversation|thread|session)s?:? '[^']{1,160}' (?:doesn't|does not|no longer) exists?|session:? '[^']{1,160}' (?:has )?(?:expired|not found|invalid)|(?:doesn't|does not) exist or has expired|(?<![a-z])invalidsession(?![a-z])/,
     // a provider-side session that ran out of its allotted time (OpenAI Realtime's 30-minute cap)
     /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
     // a provider-side execution container (code interpreter) that outlived its session
