@@ -56,6 +56,8 @@ export const CORPUS_FILES = [
   'provider-errors-15-heldout.jsonl',
   'provider-errors-16.jsonl',
   'provider-errors-16-heldout.jsonl',
+  'provider-errors-17.jsonl',
+  'provider-errors-17-heldout.jsonl',
 ] as const;
 
 /**

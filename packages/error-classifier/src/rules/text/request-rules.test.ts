@@ -379,3 +379,9 @@ describe("families found when the sixteenth set's held-back part was opened, in 
     expect(explain({ message: "You're out of assistant messages. Wait until June 2, 9:00 AM." }).reason).toBe('rate_limit');
   });
 });
+
+describe("request families found in the seventeenth set, in other words", () => {
+  it('access to models that has been removed is a missing model', () => {
+    expect(explain({ body: '<p>Access to LLM models has been removed from this endpoint.</p>' }).reason).toBe('model_not_found');
+  });
+});
