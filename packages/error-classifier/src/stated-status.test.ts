@@ -38,6 +38,8 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     ['not found: {"error":{"code":"api_not_supported"}}', 404],
     ['bad gateway', 502],
     ['too many requests: slow down', 429],
+    ['error from the ai: not found\ndetails: {"detail":"not found"}', 404],
+    ['{"detail": "method not allowed"}', 405],
   ])('%s → %i', (text, status) => {
     expect(statedStatus(text)).toBe(status);
   });
@@ -51,6 +53,8 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     '"get /health http/1.1" 200 2',
     'the page was not found: check the url',
     'exception: 4096 tokens',
+    'failed to connect to api.example.com port 443: connection timed out',
+    '{"detail":"model not found in the registry"}',
     '',
   ])('%s → null', (text) => {
     expect(statedStatus(text)).toBeNull();

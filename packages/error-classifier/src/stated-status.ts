@@ -72,8 +72,9 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   { pattern: /(?<![a-z])error[ _]code["']?\s?[:=]?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
   // a relay's bad_response_status_code names the upstream's status in `param` (one-api, new-api)
   { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
-  // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable"
-  { pattern: new RegExp(`(?<!\\d)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
+  // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable" — not a port
+  // ("Failed to connect to api.openai.com port 443: Connection timed out" is curl's transport failure)
+  { pattern: new RegExp(`(?<!\\d)(?<!port:? )(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
   // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back
   { pattern: /(?<![a-z])api error\s?[:(]\s?(\d{3})(?!\d|\.\d)/, min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
@@ -130,6 +131,9 @@ export const LEADING_REASON_PHRASE = new RegExp(
   `(?:^[^a-z0-9]{0,8}|http error:? )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$)`,
 );
 
+/** The default error body Starlette (and so FastAPI) sends for an unknown path or method. */
+const STARLETTE_DEFAULT_BODY = /\{\s?"detail"\s?:\s?"(not found|method not allowed)"\s?\}/;
+
 /** What each of {@link STATUS_PATTERNS} needs of a text (`patternNeeds`), in the same order. */
 const STATUS_NEEDS: readonly (PatternNeeds | null)[] = STATUS_PATTERNS.map(({ pattern }) => patternNeeds(pattern));
 
@@ -168,7 +172,10 @@ export function statedStatusDetail(
       if (status >= min && status <= 599) return { status, explicit: explicit === true };
     }
   }
-  // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely.
+  // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely; so does
+  // the default error body of Starlette / FastAPI servers (vLLM, LiteLLM, local runtimes): `{"detail":"Not Found"}`.
+  const starlette = STARLETTE_DEFAULT_BODY.exec(lowerText)?.[1];
+  if (starlette !== undefined) return { status: starlette === 'not found' ? 404 : 405, explicit: false };
   const phrase = LEADING_REASON_PHRASE.exec(lowerText)?.[1]?.replace(' ', '');
   const entry = phrase === undefined ? undefined : LEADING_REASON_PHRASES.find(([known]) => known.replace(' ', '') === phrase);
   return entry === undefined ? null : { status: entry[1], explicit: false };

@@ -50,6 +50,14 @@ export const CORPUS_FILES = [
   'provider-errors-12-heldout.jsonl',
   'provider-errors-13.jsonl',
   'provider-errors-13-heldout.jsonl',
+  'provider-errors-14.jsonl',
+  'provider-errors-14-heldout.jsonl',
+  'provider-errors-15.jsonl',
+  'provider-errors-15-heldout.jsonl',
+  'provider-errors-16.jsonl',
+  'provider-errors-16-heldout.jsonl',
+  'provider-errors-17.jsonl',
+  'provider-errors-17-heldout.jsonl',
 ] as const;
 
 /**

@@ -34,9 +34,11 @@ function isHexDigit(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }
 
+/** Whitespace, and the box-drawing characters (U+2500–U+257F) CLIs frame their error panels with: a frame is no word. */
 function isSpace(code: number): boolean {
   return (
     code <= 0x20 ||
+    (code >= 0x2500 && code <= 0x257f) ||
     code === 0xa0 ||
     code === 0x1680 ||
     (code >= 0x2000 && code <= 0x200a) ||

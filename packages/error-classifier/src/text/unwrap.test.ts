@@ -105,3 +105,16 @@ describe('unwrap', () => {
     );
   });
 });
+
+describe('an array of chunks cut short', () => {
+  it('is not read through its first chunk: the text is read as text', () => {
+    const cut = 'TypeError: x: [{"candidates":[{"content":{"parts":[{"text":"The"}]}}]},{"candidates":[{"finishReason":"SAFETY","safetyRatings":[{"category"';
+    expect(unwrap(cut).document).toBeUndefined();
+  });
+  it('leaves a log tag before a whole completion alone', () => {
+    expect(unwrap('[INFO] {"choices":[{"message":{"content":""}}]}').document).toEqual({ choices: [{ message: { content: '' } }] });
+  });
+  it('leaves an object cut short, read through its first whole item, alone', () => {
+    expect(unwrap('{"id":"x","choices":[{"message":{"content":""}},').document).toEqual({ message: { content: '' } });
+  });
+});

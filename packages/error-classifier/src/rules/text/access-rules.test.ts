@@ -172,10 +172,30 @@ describe('a second vocabulary pass: keys, tokens and certificates', () => {
   const cases: RuleCase[] = [
     ['a missing bearer token is auth', { message: 'Missing access token in request' }, 'auth', 'text.auth'],
     ['an API key that is required is auth', { message: 'API key is required for this endpoint.' }, 'auth', 'text.auth'],
-    ['a token that has been revoked is auth', { message: 'The OAuth token has been revoked.' }, 'auth', 'text.auth'],
+    ['an access token that has expired is auth', { message: 'The access token has expired.' }, 'auth', 'text.auth'],
+    ['an OAuth token the provider revoked needs a new sign-in: permanent (two fourteenth-set rows)', { message: 'The OAuth token has been revoked.' }, 'auth_permanent', 'text.auth_permanent'],
     ["Chromium's certificate error is TLS", { message: 'net::ERR_CERT_DATE_INVALID' }, 'tls_certificate', 'text.tls_certificate'],
     ["Java's PKIX validation failure is TLS", { message: 'ValidatorException: PKIX path validation failed' }, 'tls_certificate', 'text.tls_certificate'],
     ['.NET: a chain issued by an untrusted authority is TLS', { message: 'The certificate chain was issued by an authority that is not trusted.' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("access families from the fifteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an account named by a masked address, suspended, is permanent', { message: 'Your account j***@example.org has been suspended.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['an API key not recognised is auth', { message: 'The API key is not recognised.' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("access families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a secret id not found is auth', { message: 'The SecretId is not found, check it.' }, 'auth', 'text.auth'],
+    ['a free tier bound to one client is permanent', { message: "This plan can only be used in the vendor's own app" }, 'auth_permanent', 'text.auth_permanent'],
+    ['reauthentication that is needed is auth, whatever the status', { status: 503, message: 'Reauthentication is needed. Run the login command to reauthenticate.' }, 'auth', 'text.auth'],
+    ['a user without the permission is auth (Chinese)', { message: '用户没有该权限' }, 'auth', 'text.auth'],
+    ['access that was restricted is auth (Chinese)', { message: '用户访问被限制' }, 'auth', 'text.auth'],
   ];
   it.each(cases)('%s', (...row) => check(row));
 });

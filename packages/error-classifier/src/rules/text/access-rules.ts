@@ -19,6 +19,10 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
+    // an OAuth token revoked by the provider: only a new sign-in gives another
+    /oauth (?:access )?token (?:has been |was |is )?revoked/,
+    // a free tier or credential bound to one client ("OpenCode's free tier can only be used in OpenCode")
+    /(?:free tier|key|token|credential|plan) can only be used (?:in|with|by|from)(?![a-z])/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     // a credential only authorised for one product (a subscription token outside its client), a key reported leaked
     /(?:credential|token|key) is only authori[sz]ed for use with|(?:was |been )?reported as leaked|key (?:has been |was )?leaked/,
@@ -27,8 +31,14 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
+    // a consumer named with a masked key whose quote a client cut ("Consumer 'api_key:AIza**** has been suspended")
+    /consumer '?[^ ']{1,80} (?:has been |is |was )(?:permanently )?suspended/,
+    // an account named by a masked address ("Your account ***@gmail.com has been suspended")
+    /account [^ ]{1,80}@[^ ]{1,80} (?:has been |is |was )(?:permanently )?(?:suspended|banned|deactivated|disabled)/,
   ],
   zh: [
+    // an app id, account or key on a blacklist; an account flagged abnormal that only support can clear
+    /(?:在|加入|列入|拉入)黑名单|黑名单(?:中|用户|账号)|(?:账号|账户|帐号|帐户)(?:状态)?异常/,
     /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销|锁定)|已被封禁/,
     // an account in a state only support changes (Zhipu 1110 "您的账户当前处于非活动状态")
     /(?:账号|账户|帐号|帐户)(?:当前)?(?:处于)?(?:非活动|未激活|冻结|锁定)状态/,
@@ -41,8 +51,13 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
     /invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
+    // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
+    /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
+    // cloud access-key pairs (Baidu's AK/SK, app ids and app keys) reported wrong
+    /(?<![a-z])(?:ak|sk|access ?key(?: id)?|secret ?(?:key|id)|app ?key|app ?id)(?:\([^)]{0,60}\))? (?:is )?(?:not correct|incorrect|wrong|invalid|not valid|not found)(?![a-z])/,
   ],
-  zh: [/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
+  zh: [
+    /(?<![a-z])(?:ak|sk|appid|app ?key)(?:\([^)]{0,60}\))?(?:错误|无效|不正确)/,/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
 });
 
 /** Credentials missing, invalid, expired or lacking permission. */
@@ -61,10 +76,16 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
     /sorry, you have been blocked|you are unable to access/,
     /scope requirement|insufficient scope|missing scope/,
-    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate/,
+    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate|to re-?authenticate|reauthentication is (?:needed|required)/,
     /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
+    /(?:user|access|auth|bearer|api) token (?:is )?required|(?:invalid|incorrect|wrong) (?:username|user name|login) or password/,
+    // OAuth 2.0's own error codes (RFC 6749 §5.2) and the credentials a request signature could not prove
+    /(?<![a-z])(?:invalid_client|unauthorized_client)(?![a-z])|unknown client id/,
+    /invalid (?:request )?signature|signature (?:failure|mismatch|verification failed|is (?:incorrect|invalid|not correct))|signaturefailure|credentials could not be validated/,
+    // a cloud's permission denied on named resources (Yandex Cloud), an IAM check that failed (Baidu Qianfan)
+    /permission to \[[^\]]{1,400}\] denied|permission to [a-z0-9_.:/ -]{1,120} denied|iam (?:certification|authentication|auth) failed/,
   ],
-  zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问/],
+  zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
 });
 
@@ -79,7 +100,7 @@ export const LOGIN_FAILED_RULES: readonly TextRule[] = family('text.auth', 'auth
 export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tls_certificate', [
   /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate|(?:ssl |tls )?certificate verification (?:failed|error)/,
   /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
-  /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify certificate|certificate signature failure/,
+  /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify|certificate signature failure/,
   // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
   /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception/,
   // rustls / reqwest: "invalid peer certificate: UnknownIssuer"

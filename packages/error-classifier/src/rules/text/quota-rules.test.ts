@@ -267,3 +267,36 @@ describe('a third vocabulary pass: limits and money', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("quota families from the fourteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a plan that does not support the model is billing', { message: 'your subscription plan not support model X-Pro' }, 'billing', 'text.billing'],
+    ['capacity that is short is overloaded (Chinese)', { message: '服务容量不足，请稍后再试' }, 'overloaded', 'text.overloaded'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("quota families from the fifteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ["OpenAI's short quota text from a Codex job is billing", { provider: 'openai-codex', message: 'error=Quota exceeded. Check your plan and billing details.' }, 'billing', 'text.billing'],
+    ['not-enough-credits beside a rate-limit label is billing', { status: 402, body: '{"error":"Rate limited","reasons":["not-enough-credits"]}' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("quota families found when the fifteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['credits that cannot cover the request are billing', { message: 'Your credits cannot cover this request.' }, 'billing', 'text.billing'],
+    ['a request frequency that was limited is a rate limit', { message: 'your request frequency has been limited' }, 'rate_limit', 'text.rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("quota families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a gateway user over budget is billing', { status: 400, message: "{'error': {'message': 'ExceededBudget: key over budget'}}" }, 'billing', 'text.billing'],
+    ['an API for premium users only is billing', { message: 'You must be a paid subscriber to use the API.' }, 'billing', 'text.billing'],
+    ['a five-hour limit reached, with its reset, is a window (Japanese)', { message: '5時間の制限に達しました。まもなくリセットされます' }, 'rate_limit', 'text.usage_window'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -49,20 +49,24 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
     /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens|top up to continue|top up your/,
     /subscription (?:is )?(?:inactive|not active|suspended)|billing account (?:not found|is missing)|no billing account/,
+    // an API gated to a paid tier ("you need to be a premium user to use MariTalk via API")
+    /(?:need to|must) be a (?:premium|paid|pro) (?:user|member|subscriber)|(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
-    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits/,
+    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])|credits? (?:cannot|can't|do not|don't|does not|will not|won't) cover/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
     // a gateway's spend budget on a key or deployment (LiteLLM budget_exceeded); a budget that resets reads as a window first
     // (a token, thinking or context budget is no money)
-    /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded/,
+    /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded|exceededbudget|(?<![a-z])over budget(?![a-z])/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
+    // a plan that does not include the model (MiniMax 2061 "your current token plan not support model")
+    /(?:current |token |your |subscription )plan (?:does )?not support(?:s|ed)? (?:the |this )?model/,
     /payment (?:method )?(?:failed|declined|was declined|was unsuccessful)|payment method required|card (?:was )?declined|plans (?:&|and) billing/,
     /(?:overdue|past[ -]due|unpaid|outstanding) (?:account|payment|balance|invoices?|bills?)|(?:past|previous) invoices|(?:failure|failed) to pay/,
     /payment instrument|invalid_payment_instrument|(?:complete|add|update) your payment (?:information|details)|on a paid basis|without a billing account(?: linked| attached)?|link a billing account/,
@@ -92,7 +96,7 @@ function isOpenAIContext(evidence: Evidence): boolean {
  * `rate_limit`, the lane that costs little when wrong (a short cooldown and a retry), where `billing` would disable
  * the profile for hours. A code (`insufficient_quota`) or other billing words still decide billing.
  */
-export const OPENAI_QUOTA_RULES: readonly TextRule[] = family('text.billing', 'billing', [/exceeded your current quota/], isOpenAIContext);
+export const OPENAI_QUOTA_RULES: readonly TextRule[] = family('text.billing', 'billing', [/exceeded your current quota|quota exceeded\.? (?:please )?check your plan and billing details/], isOpenAIContext);
 
 /** Periodic usage windows and spend limits: rate limits that reset by themselves (seed: "402 … looks retryable"). */
 export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window', 'rate_limit', {
@@ -109,15 +113,18 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /exceeded your (?:[a-z]{1,12} ){0,2}(?:allowance|request quota)|exhausted your (?:[a-z]{1,12} ){0,2}quota|allowance to renew/,
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,
+    // a plan's message allowance used up until a stated time ("You're out of Codex messages … or wait until May 30")
+    /(?:you're|you are|you've run|you have run) out of (?:[a-z]{1,20} )?messages/,
   ],
   zh: [/(?:每日|每天|每周|每月|\d{1,2} ?小时|五小时)(?:的)?(?:使用|调用|请求)?(?:次数|额度|限额|配额|上限|限制)|请明天再试|(?:次数|额度|用量|使用量)(?:已)?达(?:到)?上限/],
+  ja: [/(?:\d{1,3} ?時間|毎日|1日|週間?|月間?)の(?:使用|利用)?(?:制限|上限)に達し|制限に達しました.{0,20}リセット/],
 });
 
 /** Rate limits: requests, tokens or concurrency over a short window. */
 export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', {
   en: [
     /rate[ _-]?limit/,
-    /too many (?:requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
+    /too many (?:requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|request frequency (?:has been |is )?(?:limited|restricted|too high)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
@@ -169,7 +176,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     /(?:model|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:busy|unavailable)/,
   ],
-  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足/],
+  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
   }, notUnderClientError),
 ];
 

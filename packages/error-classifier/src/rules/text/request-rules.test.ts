@@ -35,6 +35,7 @@ describe('context overflow (seed: overflow stays in compaction/retry logic and d
     ['"input exceeds the maximum number of tokens" is an overflow', { body: 'input exceeds the maximum number of tokens' }, 'context_overflow', 'text.context_overflow'],
     ['"input too long for the model" is an overflow', { body: 'input too long for the model' }, 'context_overflow', 'text.context_overflow'],
     ['"ollama error: context length exceeded" is an overflow', { body: 'ollama error: context length exceeded' }, 'context_overflow', 'text.context_overflow'],
+    ['a size limit exceeded by a number of tokens is an overflow (Cohere\'s wording)', { status: 400, body: '{"message":"too many tokens: size limit exceeded by 1201 tokens. Try using shorter or fewer inputs."}' }, 'context_overflow', 'text.context_overflow'],
     ['"prompt is too long" is an overflow even behind a gateway wrapper', { status: 400, body: 'LLM request failed: status 400: {"error":{"message":"prompt is too long: 200251 tokens > 200000 maximum"}}' }, 'context_overflow', 'text.context_overflow'],
     ['llama.cpp "n_keep >= n_ctx" is an overflow', { body: 'Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)' }, 'context_overflow', 'text.context_overflow'],
     ['an overflow in a 404 body is an overflow, not a missing model', { status: 404, body: 'maximum context length is 8192 tokens' }, 'context_overflow', 'text.context_overflow'],
@@ -313,4 +314,74 @@ describe('a third vocabulary pass: request shapes', () => {
     ['a model not available with the available ones listed is model_not_found', { message: "Model 'x' is not available. Available models: a, b" }, 'model_not_found', 'text.model_not_found'],
   ];
   it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("request families from the fourteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['output blocked as a potential violation of usage guidelines is a refusal', { message: 'blocked output: this generation may be a potential violation of our usage guidelines' }, 'refusal', 'text.refusal'],
+    ['a guardrail that failed the call is a refusal', { message: 'Guardrail failed: the request mentions personal data' }, 'refusal', 'text.refusal'],
+    ['a quoted conversation id in any alphabet that does not exist is a lost session', { message: "Conversation 'ab|cd|ef.gh' does not exist" }, 'session_expired', 'text.session_expired'],
+    ["Bing's InvalidSession is a lost session", { body: '{"result":{"value":"InvalidSession","message":"gone"}}' }, 'session_expired', 'text.session_expired'],
+    ['a body that does not match its content-type is format', { body: '{"error":{"message":"content-type header does not match request body"}}' }, 'format', 'text.format'],
+    ['a chat template that could not be applied is format', { message: 'Error: failed to apply chat template to the messages' }, 'format', 'text.format'],
+    ['a model not configured in the gateway is a missing model', { message: 'the model requested is not configured' }, 'model_not_found', 'text.model_not_found'],
+    ['token arithmetic that must stay under a bound is an overflow', { message: 'prompt tokens (9000) plus max new tokens (100) must be less than 8192' }, 'context_overflow', 'text.context_overflow'],
+    ['a token count over its ceiling is an overflow (Chinese)', { message: 'token数超出上限，请精简' }, 'context_overflow', 'text.context_overflow'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("request families found when the fourteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['NSFW content detected is a refusal', { message: 'NSFW content detected, try another prompt' }, 'refusal', 'text.refusal'],
+    ['a field that can not be empty is format', { message: 'relay error: prompt can not be empty' }, 'format', 'text.format'],
+    ['a request over a size cap in megabytes is format', { message: 'Request too large (max 20MB).' }, 'format', 'text.format'],
+    ['an image that failed to decode is format', { message: 'failed to decode image: unknown format' }, 'format', 'text.format'],
+    ['an API endpoint that does not exist is format', { message: 'The requested API endpoint GET /v9/x does not exist.' }, 'format', 'text.format'],
+    ['a deprecated feature with its replacement is format', { status: 410, message: 'Web search is deprecated. Please migrate to the tools API.' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("request families from the fifteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['input tokens that exceeded the prompt ceiling are an overflow', { message: 'number of prompt tokens (9000) has exceeded max_prompt_tokens (8192) limit.' }, 'context_overflow', 'text.context_overflow'],
+    ['the supported model names listed beside the one passed is a missing model', { message: 'The supported model names are a-1, b-2, but you passed c-3.' }, 'model_not_found', 'text.model_not_found'],
+    ['a model version switched off by its host is a missing model', { message: 'this model version is currently disabled' }, 'model_not_found', 'text.model_not_found'],
+    ['a quoted model not supported with a kind of account is a missing model', { body: "{\"detail\":\"The 'm-9' model is not supported with this account.\"}" }, 'model_not_found', 'text.model_not_found'],
+    ['a request method not supported is format', { status: 500, message: "Request method 'GET' not supported" }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("request families found when the fifteenth set's held-back part was opened, in other words", () => {
+  it('a safety policy that blocked the response is a refusal', () => {
+    expect(explain({ message: 'Error: the safety policy blocked this answer' }).reason).toBe('refusal');
+  });
+});
+
+describe("request families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['content that did not pass the safety review is a refusal', { message: 'The content did not pass the safety review.' }, 'refusal', 'text.refusal'],
+    ['content that did not pass review is a refusal (Chinese)', { message: '内容未通过审核' }, 'refusal', 'text.refusal'],
+    ['an unsupported protocol scheme is format', { message: 'Post "/api.example.com/v1": unsupported protocol scheme ""' }, 'format', 'text.format'],
+    ['a value outside its stated valid range is format', { status: 500, body: '{"details":{"message":"Invalid top_k value, the valid range of top_k is [1, 100]"}}' }, 'format', 'text.format'],
+    ['a message over the chat length limit is an overflow (Japanese)', { message: '会話の長さ制限を超えています' }, 'context_overflow', 'text.context_overflow'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("families found when the sixteenth set's held-back part was opened, in other words", () => {
+  it("a quoted session id that expired is a lost session, before gRPC's broad FAILED_PRECONDITION", () => {
+    expect(explain({ message: "Error: 9 FAILED_PRECONDITION: Session: 'abc:def-1' expired or invalid" }).reason).toBe('session_expired');
+  });
+  it("a plan's messages used up until a stated time is a window", () => {
+    expect(explain({ message: "You're out of assistant messages. Wait until June 2, 9:00 AM." }).reason).toBe('rate_limit');
+  });
+});
+
+describe("request families found in the seventeenth set, in other words", () => {
+  it('access to models that has been removed is a missing model', () => {
+    expect(explain({ body: '<p>Access to LLM models has been removed from this endpoint.</p>' }).reason).toBe('model_not_found');
+  });
 });

@@ -41,7 +41,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
-    /safety (?:filter|system|settings|classifier|reasons)/,
+    /safety (?:filter|system|settings|classifier|reasons)|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
     /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words_detected/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
@@ -50,9 +50,11 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
+    // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
+    /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|nsfw (?:content )?(?:detected|flagged|blocked)/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
-  zh: [/内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
+  zh: [/未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
 }, refusalApplies);
 
 /** The prompt does not fit the model's context window (or a provider's hard request-size cap). */
@@ -71,7 +73,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
-    /max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? \d{1,9} ?> ?\d{1,9}|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
+    /max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? (?:\d{1,9} ?> ?\d{1,9}|size limit exceeded)|(?:size |token )?limit exceeded by \d{1,9} tokens|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /max_tokens must be at least 1, got -\d/,
     /n_keep.{0,24}n_ctx|cannot truncate prompt|exceeds? (?:the )?n_ctx|max_seq_len/,
@@ -86,12 +88,14 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     // the stated ceiling of the question or prompt itself (Baidu ERNIE 336007 "the max length of current question is N")
     /max(?:imum)? length of (?:the )?(?:current )?(?:question|prompt|input|message|conversation)s? is \d/,
     /(?:model|sequence|context)(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length (?:exceeded|reached)|exceeds? (?:the )?model(?:'s)? max(?:imum)? (?:sequence |input |token |context )?length/,
+    // token arithmetic against a bound ("input tokens (35000) plus prefix length (0) must be < 4096", IBM watsonx)
+    /(?:input|prompt) tokens? \(\d{1,9}\).{0,40}must be (?:<|<=|less than|smaller than|at most) ?\d|(?:input|prompt) tokens? \(\d{1,9}\) (?:has |have )?exceeded|exceeded max_(?:prompt|input)_tokens/,
   ],
   ja: [
-    /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ/,
+    /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ|(?:チャット|会話|メッセージ)?の?長さ(?:の)?制限を(?:超え|超過)/,
     /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
   ],
-  zh: [/(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文/],
+  zh: [/(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
 });
 
 /**
@@ -122,6 +126,8 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     // an item of an earlier response the provider did not keep (`store: false`)
     /(?:conversation|thread|session) (?:was |has been )?deleted|(?:conversation|thread|session) (?:is )?no longer (?:available|exists|valid)|response_id (?:was )?not found|(?<![a-z])run not found|items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
+    // a quoted id in any alphabet ("Conversation '51D|BingProd|…' doesn't exist or has expired"), Bing's InvalidSession
+    /(?:conversation|thread|session)s?:? '[^']{1,160}' (?:doesn't|does not|no longer) exists?|session:? '[^']{1,160}' (?:has )?(?:expired|not found|invalid)|(?:doesn't|does not) exist or has expired|(?<![a-z])invalidsession(?![a-z])/,
     // a provider-side session that ran out of its allotted time (OpenAI Realtime's 30-minute cap)
     /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
     // a provider-side execution container (code interpreter) that outlived its session
@@ -169,6 +175,10 @@ export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format',
     // an organisation that must complete a verification step before it may use (or stream) the model
     /must be verified to (?:use|stream|access)/,
     /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
+    // a body whose declared type does not match it; a chat template the server could not apply to the messages
+    /unsupported protocol scheme|invalid [a-z_]{2,40} value, the valid range|valid range of [a-z_]{2,40} is \[|request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
+    // an input that cannot be empty, an attachment over a size cap or not decodable, an API path or feature that is gone
+    /(?:can not|can't) be empty|request (?:is )?too large \(max|(?:fail(?:ed)?|unable) to (?:decode|process|read) (?:the )?image|api endpoint .{1,60}? does not exist|(?:feature|search|endpoint|api|tool)s? (?:is|are|has been) deprecated\.? (?:please )?(?:switch|migrate|use|move)/,
   ],
   zh: [
     /参数(?:错误|无效|不合法|不正确|格式|非法|有误)|请求格式(?:错误|不正确|有误)/,
@@ -194,11 +204,15 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,
-    /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by)(?![a-z]))/,
+    /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
     /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
     /not allowed to use publisher model|try pulling it first/,
     /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
+    // a gateway with no route for the model asked for (Envoy AI Gateway); a Bedrock resource id that does not exist
+    /model (?:specified |requested )?(?:in your request )?is not configured|failed to retrieve resource because it (?:doesn't|does not) exist/,
+    // the models an API takes listed beside the one passed; a model version switched off by its host (Replicate)
+    /(?:access to (?:the |llm |these )?)?models? (?:has|have) been removed|supported (?:api )?model names? (?:are|is|include)[^.]{1,200}but you (?:passed|requested|used)|(?:model |this )version is (?:currently )?disabled/,
   ],
   zh: [/模型(?:不存在|未找到|已下线|已停用)|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],

@@ -325,3 +325,54 @@ describe('a third vocabulary pass: empty answers and transport', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("time, transport, server, abort and empty-answer families from the fourteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ["curl's port is no status: a connection that timed out is a timeout", { message: 'Failed to connect to api.example.com port 8443: Connection timed out' }, 'timeout', 'text.timeout'],
+    ["NSS's end-of-file error is a transport failure", { message: 'SSL read failed: PR_END_OF_FILE_ERROR' }, 'timeout', 'text.transport'],
+    ["a Go dialer's failure is a transport failure", { message: 'Post "http://10.0.0.5/v1/chat/completions": dial tcp 10.0.0.5:80: connect: no route to host' }, 'timeout', 'text.transport'],
+    ["LM Studio's prediction-error is the server's failure", { message: 'Error: received prediction-error' }, 'server_error', 'text.server_error'],
+    ['a response in a malformed format is the server\'s failure (Chinese)', { message: 'Error: 返回数据异常' }, 'server_error', 'text.server_error'],
+    ['a stream the client cancelled is an abort', { message: 'EventSource: Stream was canceled' }, 'abort', 'text.abort'],
+    ['a cancel reason written as user_cancelled is an abort', { message: 'turn ended: reason=user_cancelled' }, 'abort', 'text.abort'],
+    ['an API that did not return any data is an empty answer', { message: 'KernelException: the API did not return any data.' }, 'empty_response', 'text.empty_response'],
+    ['a response with no candidates is an empty answer', { message: 'RuntimeError: response contains no candidates and no block reason' }, 'empty_response', 'text.empty_response'],
+    ['a snake_case response_empty code is an empty answer', { message: 'error: model_response_empty' }, 'empty_response', 'text.empty_response'],
+    ['a candidate repr that opens at its finish reason is an empty answer', { message: 'candidates=[Candidate(\n  finish_reason=<FinishReason.STOP: \'STOP\'>,\n  index=0\n)]' }, 'empty_response', 'text.empty_response'],
+    ["pydantic's missing candidate content is an empty answer, not a bad request", { message: "1 validation error\ncandidates.0.content\n  Field required [type=missing, input_value={'finishReason': 'STOP'}, input_type=dict]" }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("families found when the fourteenth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a client that closed the request (499) in words that say so is an abort', { status: 499, message: 'client cancelled the request' }, 'abort', 'text.abort'],
+    ['a client that cancelled, in Chinese, is an abort', { message: '客户端已取消' }, 'abort', 'text.abort'],
+    ["Next.js's ResponseAborted is an abort", { message: 'unhandledRejection: [ResponseAborted: ]' }, 'abort', 'text.abort'],
+    ["reqwest's failure to send is a transport failure", { message: 'error sending request for url (http://localhost:8080/v1/chat/completions)' }, 'timeout', 'text.transport'],
+    ["a relay's failed upstream request is a transport failure", { message: 'upstream: do request failed' }, 'timeout', 'text.transport'],
+    ["Replicate's ModelError is the model's failure", { message: 'replicate.exceptions.ModelError: prediction crashed' }, 'server_error', 'text.server_error'],
+    ['a model that failed to call a function is the server side\'s failure', { message: 'Failed to call a function. Please adjust your prompt.' }, 'server_error', 'text.server_error'],
+    ['a model that returned no final answer is an empty answer', { message: 'the model returned no final answer before the stream ended' }, 'empty_response', 'text.empty_response'],
+    ['no parseable response is an empty answer', { message: 'got no parseable response from the provider' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});
+
+describe("server families from the fifteenth set's dev rows, in other words", () => {
+  it("a local runtime that failed loading the model is the server's failure", () => {
+    expect(explain({ status: 500, message: 'Failed loading model phi-4 from the cache' }).reason).toBe('server_error');
+  });
+});
+
+describe("families from the sixteenth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an incomplete JSON segment at the end of a stream is a transport failure', { message: 'API Error: Incomplete JSON segment at the end' }, 'timeout', 'text.transport'],
+    ["aiohttp's ClientPayloadError is a transport failure", { message: 'ClientPayloadError: Response payload is not completed' }, 'timeout', 'text.transport'],
+    ['an error while generating the response is the server\'s failure', { message: 'An error occurred while generating the response: index out of range' }, 'server_error', 'text.server_error'],
+    ['a provider that ended before returning usable output is an empty answer', { message: 'the upstream ended the response before returning usable output' }, 'empty_response', 'text.empty_response'],
+    ['a missing or empty choices array is an empty answer (Chinese)', { message: '响应格式无效 - 缺少 choices 字段' }, 'empty_response', 'text.empty_response'],
+    ['a certificate error framed by a CLI panel is TLS', { message: '│ reason: self-signed     │\n│ certificate in certificate chain │' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -59,6 +59,10 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|socket disconnected before (?:the )?secure tls connection|network request failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread)(?![a-z])|winerror 100(?:53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
+      // NSS's end of file during a TLS read (curl, Firefox), a Go dialer that could not open the socket
+      /pr_end_of_file_error|pr end of file error|encountered end of file|dial tcp [^ ]{1,80}: (?:connect|i\/o timeout|lookup)/,
+      // a Rust reqwest client that could not send, a Go relay whose upstream request failed (one-api, new-api)
+      /error sending request(?: for url)?|(?<![a-z])do request failed|incomplete json segment|clientpayloaderror|response payload is not completed/,
       // name resolution (Go, Python, curl, Java, Node)
       /no such host|name or service not known|temporary failure in name resolution|could not resolve host|unknownhostexception|nodename nor servname|name resolution failed|dns (?:lookup|resolution) failed/,
       // browsers' and runtimes' fetch failures, and servers that hung up without an answer
@@ -95,16 +99,16 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our (?:end|side)|while processing)|server had an error/,
       // Google's error page: "502. That's an error. The server encountered a temporary error …"
       /(?:encountered|experienced|experiencing) a temporary error|temporary server error/,
-      /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing/,
+      /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing|an error occurred while generating (?:the )?response/,
       /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
-      /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|could not load (?:the )?model|error loading model/,
+      /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|could not load (?:the )?model|error loading model|failed loading (?:the )?model/,
       // inference engines that died (vLLM's engine loop, a segfault, a Go panic, llama.cpp's decode failing)
       // (not a Go panic: a client's own panic reads the same)
       /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
-      /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
+      /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|(?<![a-z])prediction-error(?![a-z])|(?<![a-z])modelerror(?![a-z])|failed to call a function|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
-    zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常/],
+    zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常|(?:响应|返回)(?:格式|数据)(?:错误|异常)/],
   }),
   ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error/], notUnderClientStatus),
 ];
@@ -123,7 +127,12 @@ export const REPORTED_FINISH_ERROR_RULES: readonly TextRule[] = family('text.fin
  * Go's "context canceled" in a one-api 502): the caller who got that status did not abort.
  */
 function noErrorStatus(evidence: Evidence): boolean {
-  return (evidence.inputStatus === null || evidence.inputStatus < 400) && (evidence.innerStatus === null || evidence.innerStatus < 400);
+  return clientClosedOrBelow400(evidence.inputStatus) && clientClosedOrBelow400(evidence.innerStatus);
+}
+
+/** No status, a status under 400, or 499 ("client closed request": the status of an abort, when the words say so). */
+function clientClosedOrBelow400(status: number | null): boolean {
+  return status === null || status < 400 || status === 499;
 }
 
 /** Explicit aborts by the caller (not caused by a timeout). */
@@ -135,8 +144,10 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
     /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])/,
+    // a client's own stream cancelled (OkHttp's event-source listener), a cancel reason written as a code
+    /(?<![a-z])stream (?:was )?cancel(?:l)?ed|(?<![a-z])user_cancel(?:l)?ed(?![a-z])|(?<![a-z])responseaborted(?![a-z])/,
   ],
-  zh: [/用户(?:已)?(?:取消|中止)/],
+  zh: [/(?:用户|客户端)(?:已)?(?:取消|中止)/],
 }, noErrorStatus);
 
 /** Only for a failure with no status or a 2xx status: anything else has a usable status. */
@@ -159,8 +170,16 @@ function unparsedWithoutUsableStatus(evidence: Evidence): boolean {
 export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'text.empty_response',
   'empty_response',
-  [/no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:returned|received) no candidates|no candidates (?:were |was )?returned|(?:did not|didn't) contain any (?:text|content|output)|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated/,
-   /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/],
+  {
+    en: [
+      /no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:returned|received) no candidates|no candidates (?:were |was )?returned|(?:did not|didn't) contain any (?:text|content|output)|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated|(?:doesn't|does not|didn't|did not) return any (?:data|content|text|output|response|completion)|(?:includes|contains|has|had|returned|with) no (?:completion )?candidates|(?<![a-z])(?:llm_)?(?:model_)?response_empty(?![a-z])|returned no (?:final )?answer|no parseable response|before returning (?:any )?usable output|(?:missing|missing or empty|empty) ['"]?choices['"]? (?:array|list)/,
+      // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
+      /candidates=\[candidate\(\s{0,8}finish_reason=|candidates\.\d{1,2}\.content\s{1,4}field required/,
+      /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/,
+    ],
+    // a relay's own words for an answer without choices ("缺少或空的 choices 数组")
+    zh: [/(?:缺少|空的) ?choices|choices ?(?:数组)?为空/],
+  },
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
 
