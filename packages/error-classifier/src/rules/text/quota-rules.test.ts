@@ -300,3 +300,9 @@ describe("quota families from the sixteenth set's dev rows, in other words", () 
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('a token or thinking budget is no money', () => {
+  it('reasoning tokens over budget are not billing', () => {
+    expect(explain({ message: 'warning: reasoning tokens over budget, answer truncated' }).reason).not.toBe('billing');
+  });
+});
