@@ -37,10 +37,10 @@ if ((mode !== 'write' && mode !== 'check') || file === undefined || !Number.isIn
 const { explainFailure, classifyFailure } = await load('../src/index.ts');
 const { fixtureCases, randomCases } = await load('../src/test-support/golden-corpus.ts');
 // The bench's own worst cases (tools/bench), so the slowest-payload figure's inputs are checked too.
-const { syntheticPayloads } = await load('../../../tools/bench/src/figures/classifier-corpus.ts');
+const { seededRandom, syntheticPayloads } = await load('../../../tools/bench/src/figures/classifier-corpus.ts');
 
 const fixtures = fixtureCases();
-const cases = [...fixtures, ...syntheticPayloads().map(({ id, failure }) => ({ id, failure })), ...randomCases(fixtures, randomCount)];
+const cases = [...fixtures, ...syntheticPayloads().map(({ id, failure }) => ({ id, failure })), ...randomCases(fixtures, randomCount, seededRandom(12))];
 const NOW_VALUES = [Date.UTC(2026, 0, 1), Date.UTC(2024, 5, 15, 12, 30, 7), undefined];
 
 const lines = [];

@@ -42,18 +42,6 @@ export function fixtureCases(): GoldenCase[] {
   return cases;
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The fragments random failures are built from, gathered from the fixture cases. */
 interface Fragments {
   readonly texts: readonly string[];
@@ -85,9 +73,11 @@ const PREFIXES = ['API Error: 429 ', 'Error code: 400 - ', 'HTTP 402: ', '✕ [A
 const SUFFIXES = [' · Retrying in 5 seconds…', ']', '\n    at Object.<anonymous> (index.js:1:1)', ' (request id: req_123)', ''];
 const CJK_WORDS = ['请求过于频繁', '余额不足', '模型不存在', '上下文长度超过限制', 'レート制限', '服务器繁忙', '配额'];
 
-/** Seeded random failures built from the fixtures' fragments; the same `count` and `seed` give the same cases. */
-export function randomCases(fixtures: readonly GoldenCase[], count: number, seed = 12): GoldenCase[] {
-  const random = seededRandom(seed);
+/**
+ * Random failures built from the fixtures' fragments, drawn from `random` (a value in [0, 1) per call): a seeded
+ * source (the bench's `seededRandom`, as `tools/golden.mjs` passes it) gives the same cases for the same `count`.
+ */
+export function randomCases(fixtures: readonly GoldenCase[], count: number, random: () => number): GoldenCase[] {
   const { texts, codes, statuses, providers, headers } = fragmentsOf(fixtures);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const chance = (probability: number): boolean => random() < probability;
@@ -128,7 +118,7 @@ export function randomCases(fixtures: readonly GoldenCase[], count: number, seed
     if (chance(0.02)) failure.abortCause = pick(['user', 'timeout', 'other']);
     if (chance(0.02)) failure.timeoutKind = pick(['connect', 'first_token', 'stall', '']);
     if (chance(0.01)) failure.status = '429';
-    cases.push({ id: `random:${seed}:${index}`, failure: failure as ProviderFailure });
+    cases.push({ id: `random:${index}`, failure: failure as ProviderFailure });
   }
   return cases;
 }

@@ -49,8 +49,11 @@ function readJsonl(file: string): BenchPayload[] {
     });
 }
 
-/** A small deterministic PRNG (mulberry32), so the random body is the same in every run. */
-function seededRandom(seed: number): () => number {
+/**
+ * A small deterministic PRNG (mulberry32): values in [0, 1), the same sequence for the same `seed` in every run (the
+ * random bodies here, and the classifier's golden corpus, `packages/error-classifier/tools/golden.mjs`).
+ */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
