@@ -302,7 +302,8 @@ describe("quota families from the sixteenth set's dev rows, in other words", () 
 });
 
 describe('a token or thinking budget is no money', () => {
-  it('reasoning tokens over budget are not billing', () => {
-    expect(explain({ message: 'warning: reasoning tokens over budget, answer truncated' }).reason).not.toBe('billing');
+  it('reasoning tokens over budget are no cause at all, while a key over budget is billing', () => {
+    expect(explain({ message: 'warning: reasoning tokens over budget, answer truncated' }).reason).toBe('unclassified');
+    expect(explain({ message: 'warning: key sk-test-1 over budget' }).reason).toBe('billing');
   });
 });
