@@ -95,3 +95,10 @@ describe('inputs that used to throw or cost too much never throw', () => {
     expect(() => classifyFailure({ body: bomb, message: bomb })).not.toThrow();
   });
 });
+
+describe('generated text in a stream printed cut short', () => {
+  it('is no error: error words a model wrote inside an unfinished chunk array decide nothing', () => {
+    const body = '[{"candidates":[{"content":{"role":"model","parts":[{"text":"If you see "}]}}]},{"candidates":[{"content":{"role":"model","parts":[{"text":"Your credit balance is too low to access the API, top up';
+    expect(classifyFailure({ status: 200, body }).reason).toBe('unclassified');
+  });
+});

@@ -14,9 +14,10 @@ const SET_14_SPLIT_SEED = 'set14-heldout-2026-12-07:';
 
 /**
  * Rows the rules miss, pinned to what the classifier answers, with why no family covers them (SCORES.md, fourteenth pass):
- * thirteen dev rows, and three held-back rows left after the held-back part was opened.
+ * fourteen dev rows, and three held-back rows left after the held-back part was opened.
  */
 const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
+  ['c14-65d1a53e98', { got: 'unclassified', why: 'a client\'s prefix around a Gemini chunk array cut mid-way: the array is read through its first whole chunk, which holds text, so the SAFETY finish of a later, unparsed chunk is not reached (reading the cut text as words would read a model\'s generated words as an error)' }],
   ['c14-1597b6e31c', { got: 'unclassified', why: 'GigaChat\'s "scope from db not fully includes consumed scope" under a bare code 7: the words name an OAuth scope mismatch no other provider prints' }],
   ['c14-3141388041', { got: 'rate_limit', why: 'a raw HTTP 429 whose body says the model is overloaded: docs/policy.md reads overload words under a 429 as the rate limit the status names' }],
   ['c14-5768993270', { got: 'format', why: 'iFlow\'s bare 406 with "status 406" as its only words: a 406 is a request the server will not accept as sent (format); the label reads it as no cause' }],

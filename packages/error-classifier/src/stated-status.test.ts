@@ -60,3 +60,16 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     expect(statedStatus(text)).toBeNull();
   });
 });
+
+describe('ports and operating-system error numbers are no status (a breaker\'s findings)', () => {
+  it.each([
+    'failed to connect to api.openai.com:443: connection timed out',
+    'tcp connect error: 142.250.1.1:443: connection timed out (os error 110)',
+    'dial 10.1.2.3:429: connection timed out',
+  ])('%s → null', (text) => {
+    expect(statedStatus(text)).toBeNull();
+  });
+  it('a leading reason phrase outranks a Starlette body after it', () => {
+    expect(statedStatus('internal server error: {"detail":"not found"}')).toBe(500);
+  });
+});

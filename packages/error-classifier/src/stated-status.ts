@@ -73,12 +73,13 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // a relay's bad_response_status_code names the upstream's status in `param` (one-api, new-api)
   { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable" — not a port
-  // ("Failed to connect to api.openai.com port 443: Connection timed out" is curl's transport failure)
-  { pattern: new RegExp(`(?<!\\d)(?<!port:? )(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
+  // ("… port 443: Connection timed out", "api.openai.com:443: Connection timed out" are transport failures)
+  { pattern: new RegExp(`(?<!\\d)(?<!port:? )(?<![a-z0-9\\]]:)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
   // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back
   { pattern: /(?<![a-z])api error\s?[:(]\s?(\d{3})(?!\d|\.\d)/, min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"
-  { pattern: /(?<![a-z])error(?: response)?\W{1,3}(\d{3})(?!\d|\.\d)/, min: 100 },
+  // (not an operating system's error number: "Connection timed out (os error 110)")
+  { pattern: /(?<![a-z])(?<!os )error(?: response)?\W{1,3}(\d{3})(?!\d|\.\d)/, min: 100 },
   // Gemini / OpenRouter JSON: "code": 429
   { pattern: /["']code["']\s?:\s?(\d{3})(?!\d|\.\d)/, min: 100 },
   // the status column of a Go gin access-log line (one-api / new-api relays): "[GIN] 2024/05/25 - 02:20:27 | <request id> | 429 |"
@@ -174,9 +175,9 @@ export function statedStatusDetail(
   }
   // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely; so does
   // the default error body of Starlette / FastAPI servers (vLLM, LiteLLM, local runtimes): `{"detail":"Not Found"}`.
-  const starlette = STARLETTE_DEFAULT_BODY.exec(lowerText)?.[1];
-  if (starlette !== undefined) return { status: starlette === 'not found' ? 404 : 405, explicit: false };
   const phrase = LEADING_REASON_PHRASE.exec(lowerText)?.[1]?.replace(' ', '');
   const entry = phrase === undefined ? undefined : LEADING_REASON_PHRASES.find(([known]) => known.replace(' ', '') === phrase);
-  return entry === undefined ? null : { status: entry[1], explicit: false };
+  if (entry !== undefined) return { status: entry[1], explicit: false };
+  const starlette = STARLETTE_DEFAULT_BODY.exec(lowerText)?.[1];
+  return starlette === undefined ? null : { status: starlette === 'not found' ? 404 : 405, explicit: false };
 }

@@ -107,9 +107,9 @@ describe('unwrap', () => {
 });
 
 describe('an array of chunks cut short', () => {
-  it('is not read through its first chunk: the text is read as text', () => {
-    const cut = 'TypeError: x: [{"candidates":[{"content":{"parts":[{"text":"The"}]}}]},{"candidates":[{"finishReason":"SAFETY","safetyRatings":[{"category"';
-    expect(unwrap(cut).document).toBeUndefined();
+  it('is read through its first whole chunk, so the generated text after it is never read as words', () => {
+    const cut = 'TypeError: x: [{"candidates":[{"content":{"parts":[{"text":"The"}]}}]},{"candidates":[{"content":{"parts":[{"text":"Your credit balance is too low';
+    expect(unwrap(cut).document).toEqual({ candidates: [{ content: { parts: [{ text: 'The' }] } }] });
   });
   it('leaves a log tag before a whole completion alone', () => {
     expect(unwrap('[INFO] {"choices":[{"message":{"content":""}}]}').document).toEqual({ choices: [{ message: { content: '' } }] });

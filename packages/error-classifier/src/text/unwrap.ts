@@ -252,11 +252,10 @@ function documentAt(text: string, start: number, python: boolean): unknown {
  * it. Up to {@link MAX_DOCUMENT_STARTS} opening brackets are tried, so a log prefix such as `[handleAbortError]`
  * before the error object does not hide it.
  */
-function leadingJson(text: string): { readonly value: unknown; readonly prefix: number; readonly insideCutArray: boolean } | null {
+function leadingJson(text: string): { readonly value: unknown; readonly prefix: number } | null {
   const limit = Math.min(text.length, MAX_PREFIX_CHARS);
   let tried = 0;
   let pythonTried = false;
-  let cutArray = false;
   // The next `{` and the next `[` from where the search resumes, found by the engine's string search (not a character loop).
   let brace = text.indexOf('{');
   let bracket = text.indexOf('[');
@@ -266,15 +265,12 @@ function leadingJson(text: string): { readonly value: unknown; readonly prefix: 
     const index = brace === -1 ? bracket : bracket === -1 ? brace : Math.min(brace, bracket);
     if (index === -1 || index >= limit) break;
     from = index + 1;
-    const code = text.charCodeAt(index);
     tried += 1;
     // one start only may be read as a Python literal: the first whose opening bracket is followed by a quote
     const python: boolean = !pythonTried && text.charCodeAt(firstNonSpace(text, index + 1)) === 0x27;
     pythonTried ||= python;
     const value = documentAt(text, index, python);
-    if (value !== undefined) return { value, prefix: index, insideCutArray: cutArray };
-    // the outermost start an array of objects that did not parse (a log tag such as `[INFO]` is no array of chunks)
-    cutArray ||= tried === 1 && code === 0x5b && text.charCodeAt(firstNonSpace(text, index + 1)) === 0x7b;
+    if (value !== undefined) return { value, prefix: index };
   }
   return null;
 }
@@ -532,12 +528,7 @@ export function unwrap(text: string): Unwrapped {
   const json = leadingJson(text);
   if (json === null) return NOTHING;
   const head = json.prefix > 0 ? ['prefix', 'json'] : ['json'];
-  if (!looksLikeError(json.value)) {
-    // An item of an array cut short (a client printing the first chunks of a stream) is not the whole answer: the text
-    // is read as text, so what the unparsed chunks say (a SAFETY finish) still counts.
-    if (json.insideCutArray) return { layers: head, inner: null, document: undefined };
-    return { layers: head, inner: null, document: json.value, before: text.slice(0, json.prefix) };
-  }
+  if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value, before: text.slice(0, json.prefix) };
   const found = dig(json.value, 0, head);
   return found === null ? { layers: head, inner: null, document: undefined } : { layers: found.layers, inner: found.inner, document: undefined };
 }

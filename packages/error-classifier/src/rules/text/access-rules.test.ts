@@ -199,3 +199,14 @@ describe("access families from the sixteenth set's dev rows, in other words", ()
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("revoked tokens and local permissions (a breaker's findings)", () => {
+  const cases: RuleCase[] = [
+    ['an access token the provider revoked is permanent', { status: 401, body: '{"error":"invalid_token","error_description":"The access token has been revoked"}' }, 'auth_permanent', 'text.auth_permanent'],
+    ['OAuth access revoked for an application is permanent', { status: 403, message: 'OAuth access has been revoked for this application' }, 'auth_permanent', 'text.auth_permanent'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('a sandbox refusing to write a file is no credential failure', () => {
+    expect(explain({ message: 'Permission to write file /tmp/out.txt denied by sandbox' }).reason).toBe('unclassified');
+  });
+});

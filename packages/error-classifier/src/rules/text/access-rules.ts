@@ -20,7 +20,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     // an OAuth token revoked by the provider: only a new sign-in gives another
-    /oauth (?:access )?token (?:has been |was |is )?revoked/,
+    /(?:oauth |access |bearer )?token (?:has been |was )revoked|oauth access has been revoked/,
     // a free tier or credential bound to one client ("OpenCode's free tier can only be used in OpenCode")
     /(?:free tier|key|token|credential|plan) can only be used (?:in|with|by|from)(?![a-z])/,
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
@@ -83,7 +83,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /(?<![a-z])(?:invalid_client|unauthorized_client)(?![a-z])|unknown client id/,
     /invalid (?:request )?signature|signature (?:failure|mismatch|verification failed|is (?:incorrect|invalid|not correct))|signaturefailure|credentials could not be validated/,
     // a cloud's permission denied on named resources (Yandex Cloud), an IAM check that failed (Baidu Qianfan)
-    /permission to \[[^\]]{1,400}\] denied|permission to [a-z0-9_.:/ -]{1,120} denied|iam (?:certification|authentication|auth) failed/,
+    /permission to \[[^\]]{1,400}\] denied|iam (?:certification|authentication|auth) failed/,
   ],
   zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],

@@ -301,9 +301,10 @@ describe("quota families from the sixteenth set's dev rows, in other words", () 
   it.each(cases)('%s', (...row) => check(row));
 });
 
-describe('a token or thinking budget is no money', () => {
-  it('reasoning tokens over budget are no cause at all, while a key over budget is billing', () => {
+describe('"over budget" alone is no money (a breaker\'s finding): a gateway\'s ExceededBudget is', () => {
+  it('reads a prompt, an image or reasoning tokens over budget as no cause, and ExceededBudget as billing', () => {
     expect(explain({ message: 'warning: reasoning tokens over budget, answer truncated' }).reason).toBe('unclassified');
-    expect(explain({ message: 'warning: key sk-test-1 over budget' }).reason).toBe('billing');
+    expect(explain({ message: 'Prompt is over budget of 4096 tokens' }).reason).toBe('unclassified');
+    expect(explain({ message: 'ExceededBudget: User=u-1 over budget' }).reason).toBe('billing');
   });
 });

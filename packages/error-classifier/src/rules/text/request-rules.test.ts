@@ -385,3 +385,9 @@ describe("request families found in the seventeenth set, in other words", () => 
     expect(explain({ body: '<p>Access to LLM models has been removed from this endpoint.</p>' }).reason).toBe('model_not_found');
   });
 });
+
+describe("a model version disabled (a breaker's finding)", () => {
+  it('under a 410 is a missing model', () => {
+    expect(explain({ status: 410, body: '{"error":{"code":"ModelDeprecated","message":"The model gpt-x version 0301 is disabled. Please use a newer version."}}' }).reason).toBe('model_not_found');
+  });
+});
