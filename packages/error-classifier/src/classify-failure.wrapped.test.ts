@@ -40,6 +40,22 @@ describe('the innermost error of a wrapped failure decides before its wrapper', 
     expect(result.trace.readInnermost).toBe(true);
   });
 
+  it.each([
+    [
+      "an `extensions.reason` sentence under a generic message names the cause",
+      { status: 400, message: 'SdkError: {"message":"Bad argument","extensions":{"code":"INVALID_INPUT","reason":"the prompt has 9000 tokens, which exceeds the model limit of 8192"}}' },
+      'context_overflow',
+    ],
+    [
+      "OAuth's `error_description` under a bare `invalid_client` is read",
+      { status: null, message: 'token refresh failed: {"error":"invalid_client","error_description":"The client secret supplied for a confidential client is invalid."}' },
+      'auth',
+    ],
+  ])('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+    expect(explain(failure).trace.readInnermost).toBe(true);
+  });
+
   it('a failure that is the provider error itself (no wrapper) is read as before', () => {
     expect(explain({ status: 429, body: '{"error":{"type":"rate_limit_error","message":"This is overloaded traffic"}}' }).reason).toBe('rate_limit');
     expect(explain({ status: 429, body: '{"error":{"type":"rate_limit_error","message":"slow down"}}' }).trace.readInnermost).toBe(false);

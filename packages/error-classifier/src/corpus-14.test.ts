@@ -27,7 +27,6 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c14-816aa06f3c', { got: 'unclassified', why: 'Baidu Wenxin\'s "API接口调用已升级为异步调用" (the API now only takes asynchronous calls): a one-off migration notice' }],
   ['c14-87b3af05ad', { got: 'unclassified', why: 'LangChain4j\'s "response cannot be null": the content filter behind it is known only from the thread' }],
   ['c14-8aabf66a8c', { got: 'format', why: 'a proxy\'s 400 with `{"error":true}`: a given 400 is format by docs/policy.md; the label reads the empty error as no cause' }],
-  ['c14-a5b3a55fa3', { got: 'format', why: 'IBM\'s "Invalid argument or out of range" message is read first; the token arithmetic sits in an `extensions.reason` field the innermost reading does not reach' }],
   ['c14-af178062cc', { got: 'unclassified', why: 'Azure\'s `content_filter_error` "The contents are not filtered": the filter itself failed; the words name neither a refusal nor a server failure' }],
   ['c14-ea7f8dfb00', { got: 'auth', why: 'LLM Gateway\'s spend cap sent as "Unauthorized" with `invalid_api_key`: the key\'s code decides; "reached its usage limit" alone is no billing word' }],
   ['c14-ff6fec8f1b', { got: 'format', why: 'an app that re-raised an empty answer as its own 400 HTTPException: the stated 400 rules out the empty-answer words' }],

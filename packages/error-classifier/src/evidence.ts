@@ -80,7 +80,7 @@ export interface Evidence {
 
 /** The innermost error of a wrapped failure, as {@link Evidence.wrapped} holds it. */
 export interface WrappedError {
-  /** Its message, flattened by {@link prepareText} and lower-cased; `''` when it has none. */
+  /** Its message and its detail sentence (`InnerError.detail`), flattened by {@link prepareText} and lower-cased; `''` when it has none. */
   readonly text: string;
   /** The trigrams of {@link text}. */
   readonly trigrams: TrigramSet;
@@ -98,7 +98,8 @@ const WRAPPER_LAYERS: ReadonlySet<string> = new Set(['prefix', 'json-string', 'm
 
 function wrappedError(inner: InnerError | null, layers: readonly string[], code: string, errorType: string): WrappedError | null {
   if (inner === null || !layers.some((layer) => WRAPPER_LAYERS.has(layer))) return null;
-  const text = inner.message === null ? '' : prepareText(boundedWindow(inner.message)).text.toLowerCase();
+  const said = inner.detail == null ? inner.message : inner.message === null ? inner.detail : `${inner.message} | ${inner.detail}`;
+  const text = said === null ? '' : prepareText(boundedWindow(said)).text.toLowerCase();
   const codes = new Set(inner.codes);
   if (code !== '') codes.add(code);
   if (errorType !== '') codes.add(errorType);

@@ -22,6 +22,16 @@ describe('unwrap', () => {
     expect(result.inner?.message).toBe('Insufficient credits');
   });
 
+  it('keeps a sentence beside the message as its detail, but not a code-like reason', () => {
+    const sentence = unwrap('Err: {"message":"Bad argument","extensions":{"code":"X","reason":"input is 9000 tokens, limit 8192"}}');
+    expect(sentence.inner?.detail).toBe('input is 9000 tokens, limit 8192');
+    expect(sentence.inner?.codes).toContain('x');
+    const code = unwrap('Err: {"message":"Model is busy","reason":"MODEL_BUSY"}');
+    expect(code.inner?.detail).toBeNull();
+    expect(code.inner?.codes).toContain('model_busy');
+    expect(unwrap('Err: {"error":"invalid_grant","error_description":"Token has been expired or revoked."}').inner?.detail).toBe('Token has been expired or revoked.');
+  });
+
   it('reads OpenRouter metadata.raw as the innermost error', () => {
     const raw = JSON.stringify({ error: { message: 'This model is currently overloaded', type: 'overloaded_error' } });
     const result = unwrap(JSON.stringify({ error: { message: 'Provider returned error', code: 502, metadata: { raw, provider_name: 'Anthropic' } } }));

@@ -30,6 +30,12 @@ export interface InnerError {
   readonly status: number | null;
   /** Its type or code strings (`invalid_request_error`, `RESOURCE_EXHAUSTED`, `1113` …), lower-cased. */
   readonly codes: readonly string[];
+  /**
+   * A sentence beside the message that names the cause more precisely, when the error has one: IBM's
+   * `extensions.reason` ("input tokens (35000) … must be < 4096" under "Invalid argument or out of range"), OAuth's
+   * `error_description`, a `hint`, or a `reason` written as a sentence; else `null`.
+   */
+  readonly detail?: string | null;
 }
 
 /** What unwrapping one raw text found. */
@@ -297,13 +303,19 @@ interface Found {
 
 /** The keys {@link ownError} reads, one bit each, so a record's own keys are looked at once instead of each name being tried. */
 const OWN_KEY_BITS: ReadonlyMap<string, number> = new Map(
-  [...new Set([...MESSAGE_KEYS, 'error', ...CODE_KEYS, ...STATUS_KEYS, '$metadata'])].map((key, index) => [key, 1 << index]),
+  [...new Set([...MESSAGE_KEYS, 'error', ...CODE_KEYS, ...STATUS_KEYS, '$metadata', 'extensions', 'error_description', 'hint'])].map(
+    (key, index) => [key, 1 << index],
+  ),
 );
 const bitsOf = (keys: readonly string[]): number[] => keys.map((key) => OWN_KEY_BITS.get(key) ?? 0);
 const MESSAGE_BITS = bitsOf(MESSAGE_KEYS);
 const CODE_BITS = bitsOf(CODE_KEYS);
 const STATUS_BITS = bitsOf(STATUS_KEYS);
 const [ERROR_BIT = 0, METADATA_BIT = 0] = bitsOf(['error', '$metadata']);
+/** Keys that may hold a sentence naming the cause beside the message ({@link InnerError.detail}), in the order tried. */
+const DETAIL_KEYS = ['extensions', 'error_description', 'hint', 'reason'];
+const DETAIL_BITS = bitsOf(DETAIL_KEYS);
+const [EXTENSIONS_BIT = 0] = bitsOf(['extensions']);
 
 /** Which of the keys {@link ownError} reads the record holds (a parsed JSON object: own keys only). */
 function keysHeld(record: Record<string, unknown>): number {
@@ -346,6 +358,10 @@ function ownError(record: Record<string, unknown>): InnerError | null {
     if (typeof value === 'string' && value !== '' && value.length <= 80 && !/\s/.test(value)) codes.push(value.toLowerCase());
     else if (typeof value === 'number' && Number.isInteger(value) && (value < 100 || value > 599)) codes.push(String(value));
   }
+  // GraphQL-style errors (IBM's among them) keep their code in `extensions.code`
+  const extensions = (held & EXTENSIONS_BIT) === 0 ? undefined : record.extensions;
+  const extensionCode = isRecord(extensions) ? extensions.code : undefined;
+  if (typeof extensionCode === 'string' && extensionCode !== '' && extensionCode.length <= 80 && !/\s/.test(extensionCode)) codes.push(extensionCode.toLowerCase());
   let status: number | null = null;
   for (let index = 0; index < STATUS_KEYS.length && status === null; index += 1) {
     if ((held & (STATUS_BITS[index] as number)) !== 0) status = httpStatus(record[STATUS_KEYS[index] as string]);
@@ -353,7 +369,26 @@ function ownError(record: Record<string, unknown>): InnerError | null {
   const meta = (held & METADATA_BIT) === 0 ? undefined : record.$metadata;
   if (status === null && isRecord(meta)) status = httpStatus(meta.httpStatusCode);
   if (message === null && codes.length === 0 && status === null) return null;
-  return { message, status, codes };
+  return { message, status, codes, detail: detailSentence(record, held, message) };
+}
+
+/** A string with a space in it, other than `message`: a sentence rather than a code. */
+function sentence(value: unknown, message: string | null): string | null {
+  return typeof value === 'string' && /\s/.test(value.trim()) && value !== message && value.length <= MAX_DETAIL_CHARS ? value : null;
+}
+
+/** At most this many characters of a detail sentence are read. @default 2048 */
+const MAX_DETAIL_CHARS = 2048;
+
+/** {@link InnerError.detail} of one record whose own keys {@link keysHeld} found. */
+function detailSentence(record: Record<string, unknown>, held: number, message: string | null): string | null {
+  for (let index = 0; index < DETAIL_KEYS.length; index += 1) {
+    if ((held & (DETAIL_BITS[index] as number)) === 0) continue;
+    const value = record[DETAIL_KEYS[index] as string];
+    const found = isRecord(value) ? (sentence(value.reason, message) ?? sentence(value.message, message)) : sentence(value, message);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** A deeper error replaces the wrapper's, but a status only the wrapper states is kept (Vertex's 400 around Anthropic's). */
