@@ -18,7 +18,6 @@ const SET_11_SPLIT_SEED = 'set11-heldout-2026-12-07:';
  */
 const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c11-05aeb3e794', { got: 'format', why: 'a bare 400 behind a log tag ("request--callback: peculiar error: 400 … Please check error message and your parameters"): the tag\'s words are not wrapping the bare-status test knows, so the stated 400 decides' }],
-  ['c11-11e3d95345', { got: 'unclassified', why: 'Xinference\'s actor framework, "xoscar.errors.ServerClosed: Remote server … closed": one runtime\'s internal words for a crashed backend' }],
   ['c11-2c84fa485a', { got: 'server_error', why: 'an agent\'s diagnostics line ("cli empty response diagnostics: … exitCode=0") above its generic "Something went wrong while processing your request": the server-error words are read before a log key that names an empty response' }],
   ['c11-492827ccb1', { got: 'timeout', why: 'Cursor\'s "ConnectError: [invalid_argument] Error" under a generic "The model returned an error": ConnectError is the RPC library\'s class, not a connection failure, and nothing else names a cause' }],
   ['c11-548c81d187', { got: 'timeout', why: 'an OkHttp "stream error" log whose exception is "Invalid content-type: application/json" (the provider answered JSON, its error unseen): the transport words decide' }],

@@ -58,6 +58,8 @@ export const CORPUS_FILES = [
   'provider-errors-16-heldout.jsonl',
   'provider-errors-17.jsonl',
   'provider-errors-17-heldout.jsonl',
+  'provider-errors-18.jsonl',
+  'provider-errors-18-heldout.jsonl',
 ] as const;
 
 /**

@@ -531,6 +531,13 @@ function unwrapSse(text: string): Unwrapped | null {
       if (found !== null) return found;
     }
   }
+  // An error object written after the events without a `data:` line (Gemini's 503 breaking its own stream)
+  const trailing = readToEnd ? text.slice(from).trim() : '';
+  if (trailing.startsWith('{')) {
+    const parsed = tryParse(trailing);
+    const found = parsed !== undefined && looksLikeError(parsed) ? dig(parsed, 0, ['sse', 'json']) : null;
+    if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined };
+  }
   const before = text.slice(0, Math.max(0, text.indexOf('data:')));
   return chunks.length > 0 ? { layers: ['sse'], inner: null, document: chunks, before, partial } : null;
 }

@@ -210,3 +210,16 @@ describe("revoked tokens and local permissions (a breaker's findings)", () => {
     expect(explain({ message: 'Permission to write file /tmp/out.txt denied by sandbox' }).reason).toBe('unclassified');
   });
 });
+
+describe('access families from the eighteenth set, in other words', () => {
+  const cases: RuleCase[] = [
+    ['a token without the scopes the API needs is auth', { message: 'PermissionDenied: the OAuth token has insufficient authentication scopes for generativelanguage' }, 'auth', 'text.auth'],
+    ["OpenAI's refusal of the caller's country, without its status, is auth", { message: 'completion failed — reason: Country, region or territory not supported' }, 'auth', 'text.auth'],
+    ['a key that may not use a model is auth', { status: 400, body: '{"code":4003,"msg":"No permission to use this model"}' }, 'auth', 'text.auth'],
+    ['a client guessing that the key may be invalid is auth', { message: 'Request failed. Your API key may be invalid, check it in Settings.' }, 'auth', 'text.auth'],
+    ['a session to renew by logging in again is auth', { message: 'cookie expired, please log in again' }, 'auth', 'text.auth'],
+    ['a region refusal under a 403 is decided by the status (auth)', { status: 403, body: 'This endpoint is not available in your region.' }, 'auth'],
+    ['a region refusal under a 400 stays format (another provider may serve the caller)', { status: 400, body: 'This endpoint is not available in your region.' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -49,7 +49,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
 /** Wrong or missing API keys: read before the format family, so "Incorrect API key" under a 400 stays auth. */
 export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
-    /invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
+    /api[ _-]?key (?:might|may) (?:be )?invalid|invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
     // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
     /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
@@ -75,8 +75,10 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /(?:authorization|auth|x-api-key|api-key|api key) header (?:is )?(?:missing|invalid|required|malformed|not provided)|signature (?:has )?expired|signaturedoesnotmatch|security token (?:included in the request )?is (?:expired|invalid)/,
     /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
     /sorry, you have been blocked|you are unable to access/,
-    /scope requirement|insufficient scope|missing scope/,
-    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|or re-?authenticate|to re-?authenticate|reauthentication is (?:needed|required)/,
+    /scope requirement|insufficient scope|missing scope|insufficient authentication scopes|access_token_scope_insufficient/,
+    // OpenAI refusing the caller's country (its 403 `unsupported_country_region_territory`), a model this key may not use
+    /country, region,? or territory (?:is )?not supported|unsupported_country_region_territory|no permission to use (?:the |this )?model/,
+    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|(?:log|sign) ?in again|or re-?authenticate|to re-?authenticate|reauthentication is (?:needed|required)/,
     /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
     /(?:user|access|auth|bearer|api) token (?:is )?required|(?:invalid|incorrect|wrong) (?:username|user name|login) or password/,
     // OAuth 2.0's own error codes (RFC 6749 §5.2) and the credentials a request signature could not prove

@@ -308,3 +308,22 @@ describe('"over budget" alone is no money (a breaker\'s finding): a gateway\'s E
     expect(explain({ message: 'ExceededBudget: User=u-1 over budget' }).reason).toBe('billing');
   });
 });
+
+describe('quota families from the eighteenth set, in other words', () => {
+  it.each([
+    ['a pool without an account that still has quota is a rate limit', { message: 'pool error: no account available with quota for claude-x' }, 'rate_limit'],
+    ['a model too busy to answer in time is capacity', { message: 'Model too busy, try again later' }, 'overloaded'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+
+  it("rate-limit headers printed in a dump are no rate limit: a bodiless 422 stays a bare 422", () => {
+    const body = JSON.stringify({ error: { headers: { 'x-ratelimit-remaining-requests': '99', 'ratelimitbysize-limit': '500000' }, stack: 'Error: 422 status code (no body)' } });
+    expect(explain({ status: 422, body }).reason).not.toBe('rate_limit');
+    expect(explain({ status: 429, body }).reason).toBe('rate_limit');
+  });
+
+  it('a condition ("if the model is busy …") is no report of capacity', () => {
+    expect(explain({ message: 'Client disconnected. Stopping generation (if the model is busy, it finishes first)' }).reason).toBe('abort');
+  });
+});

@@ -335,7 +335,8 @@ describe("request families found when the fourteenth set's held-back part was op
   const cases: RuleCase[] = [
     ['NSFW content detected is a refusal', { message: 'NSFW content detected, try another prompt' }, 'refusal', 'text.refusal'],
     ['a field that can not be empty is format', { message: 'relay error: prompt can not be empty' }, 'format', 'text.format'],
-    ['a request over a size cap in megabytes is format', { message: 'Request too large (max 20MB).' }, 'format', 'text.format'],
+    // (read as format until the eighteenth set: a conversation's accumulated attachments reached the cap, and `/compact` was the remedy)
+    ['a request over a size cap in megabytes is a context overflow', { message: 'Request too large (max 20MB).' }, 'context_overflow', 'text.context_overflow'],
     ['an image that failed to decode is format', { message: 'failed to decode image: unknown format' }, 'format', 'text.format'],
     ['an API endpoint that does not exist is format', { message: 'The requested API endpoint GET /v9/x does not exist.' }, 'format', 'text.format'],
     ['a deprecated feature with its replacement is format', { status: 410, message: 'Web search is deprecated. Please migrate to the tools API.' }, 'format', 'text.format'],
@@ -389,5 +390,36 @@ describe("request families found in the seventeenth set, in other words", () => 
 describe("a model version disabled (a breaker's finding)", () => {
   it('under a 410 is a missing model', () => {
     expect(explain({ status: 410, body: '{"error":{"code":"ModelDeprecated","message":"The model gpt-x version 0301 is disabled. Please use a newer version."}}' }).reason).toBe('model_not_found');
+  });
+});
+
+describe('request families from the eighteenth set, in other words', () => {
+  it.each([
+    ['a prompt whose token count is too long for the engine', { message: 'scheduler: Input prompt (9120 tokens) is too long and exceeds limit of 8192' }, 'context_overflow'],
+    ['an input token limit stated as a number', { status: 400, body: 'engine refused: message: input token limit is 32000' }, 'context_overflow'],
+    ['the prompt tokens that may not exceed a ceiling', { status: 400, body: 'too many tokens: the tokens in the prompt cannot exceed 2048' }, 'context_overflow'],
+    ["a provider's hard cap on the request's size", { message: 'Request is too large (max 20MB). Remove some images.' }, 'context_overflow'],
+    ['a value outside its range', { message: 'InvalidArgument: value out of range: -5' }, 'format'],
+    ['a request parameter named by its path as invalid', { message: "{'code': -2000, 'message': 'Params body.messages invalid'}" }, 'format'],
+    ['two settings that exclude each other', { status: 400, body: 'Streaming may not be enabled when n is greater than 1.' }, 'format'],
+    ['a required field left empty', { status: 400, body: 'The text field in the Part object at contents.0 is empty.' }, 'format'],
+    ['a model no provider of the stack serves', { message: 'ValueError: Model Llama-Guard not served by any of the providers: ollama.' }, 'model_not_found'],
+    ['a relay without a price for the model', { status: 500, body: '{"error":{"message":"model foo-1 ratio or price not set, please set it first"}}' }, 'model_not_found'],
+    ['the same in Chinese', { message: '模型 foo-1 倍率或价格未配置' }, 'model_not_found'],
+    ['a model never pulled (a missing manifest)', { status: 500, body: 'open /root/.ollama/models/manifests/registry.ollama.ai/library/mistral/7b: no such file or directory' }, 'model_not_found'],
+    ['a model whose id names no model, with a placeholder in it', { message: 'The model $DEPLOYMENT does not exist' }, 'model_not_found'],
+    ['a model said to be no longer offered', { message: 'This model models/old-pro is no longer available to new projects.' }, 'model_not_found'],
+    ['a model code that does not exist', { status: 400, body: 'rejected (HTTP 400: model code does not exist)' }, 'model_not_found'],
+    ["FastChat's controller naming the models it serves", { status: 400, body: "{'object': 'error', 'message': 'Only llama-3 allowed now, your model gpt-4', 'code': 40301}" }, 'model_not_found'],
+    ['a server asking for a model to be loaded first', { message: 'Generation is unavailable: please load a model first.' }, 'model_not_found'],
+    ['a model bare-named as not supported, inside a client\'s wrapper, under a 401', { status: 401, body: 'APIError: {"type":"error","error":{"type":"ModelError","message":"Model foo-lite not supported"}}' }, 'model_not_found'],
+    ['a relay refusing sensitive chat messages', { status: 400, body: 'Sensitive chat message detected' }, 'refusal'],
+    ['a model that cannot answer the question', { message: 'Sorry, the model cannot answer this request.' }, 'refusal'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+
+  it('a region word does not make a field or model a format error by itself', () => {
+    expect(explain({ message: 'Model foo not supported for this endpoint' }).reason).not.toBe('model_not_found');
   });
 });

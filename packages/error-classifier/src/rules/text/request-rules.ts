@@ -42,12 +42,12 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
     /safety (?:filter|system|settings|classifier|reasons)|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
-    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words_detected/,
+    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive (?:chat )?messages?(?![a-z])/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
-    /unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
+    /(?:model|assistant) (?:cannot|can't|can not|is unable to) answer (?:this|that|your) (?:question|request)|unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
@@ -66,7 +66,11 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
-    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long/,
+    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long|input prompt \(\d{1,9} tokens\) is too long/,
+    // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
+    /input token limit is \d|tokens in the prompt cannot exceed/,
+    // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
+    /request (?:is )?too large \(max/,
     /must be (?:less|smaller|lower) than (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:length|window|size)|max(?:imum)? input (?:characters|tokens|length) is/,
     /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
@@ -137,83 +141,95 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
 }, sessionApplies);
 
 /** The request shape is wrong, or the model/endpoint cannot take it (capabilities). Terminal for this payload. */
-export const FORMAT_RULES: readonly TextRule[] = family('text.format', 'format', {
-  en: [
-    /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
-    /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
-    /no endpoints found that support|requested agent harness .{1,80}? does not support/,
-    /use (?:the )?\/?[a-z/._-]{1,40} (?:api|endpoint) instead|not a chat model|only supported (?:in|by|via|on) (?:the )?v1/,
-    /invalid url ?\((?:get|post|put|patch|delete) /,
-    // schema and value checks in the words validators print
-    /at least one (?:message|item|input|content block) is required|is a required property|does not match pattern|(?:expected [`'"]?[a-z_]{1,30}[`'"]? to be|must be) one of(?![a-z])/,
-    /must be (?:between -?[0-9.]{1,8} and|a positive (?:integer|number)|greater than (?:or equal to )?-?[0-9.]{1,8}(?![0-9.]{0,8} ?tokens))/,
-    /does not support (?:the )?['"`]?[a-z_]{2,30}['"`]? (?:parameter|field|option|feature)|unsupported (?:image|content|file|media|mime) (?:type|format)|(?:image|file|content|media|audio) (?:type|format) (?:is )?not supported/,
-    /(?:parameter|field|argument) is deprecated\.? (?:please )?use|reduce the number of (?:images|files|tools|documents|messages)|must be a response to a prece{1,2}ding message with ['"]?tool_calls/,
-    /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
-    /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
-    /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
-    /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
-    /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
-    /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
-    /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
-    /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
-    /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
-    /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
-    /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed|supports at most \d{1,9} (?:completion|output) tokens|(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large/,
+export const FORMAT_RULES: readonly TextRule[] = [
+  ...family('text.format', 'format', {
+    en: [
+      // a value outside its range, a request parameter named by its path as invalid ("Params body.conversation_id invalid")
+      /value out of range|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
+      // two settings that exclude each other ("Thinking may not be enabled when tool_choice forces tool use"), a required field left empty
+      /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
+      /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
+      /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
+      /no endpoints found that support|requested agent harness .{1,80}? does not support/,
+      /use (?:the )?\/?[a-z/._-]{1,40} (?:api|endpoint) instead|not a chat model|only supported (?:in|by|via|on) (?:the )?v1/,
+      /invalid url ?\((?:get|post|put|patch|delete) /,
+      // schema and value checks in the words validators print
+      /at least one (?:message|item|input|content block) is required|is a required property|does not match pattern|(?:expected [`'"]?[a-z_]{1,30}[`'"]? to be|must be) one of(?![a-z])/,
+      /must be (?:between -?[0-9.]{1,8} and|a positive (?:integer|number)|greater than (?:or equal to )?-?[0-9.]{1,8}(?![0-9.]{0,8} ?tokens))/,
+      /does not support (?:the )?['"`]?[a-z_]{2,30}['"`]? (?:parameter|field|option|feature)|unsupported (?:image|content|file|media|mime) (?:type|format)|(?:image|file|content|media|audio) (?:type|format) (?:is )?not supported/,
+      /(?:parameter|field|argument) is deprecated\.? (?:please )?use|reduce the number of (?:images|files|tools|documents|messages)|must be a response to a prece{1,2}ding message with ['"]?tool_calls/,
+      /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
+      /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
+      /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
+      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
+      /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
+      /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
+      /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
+      /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
+      /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
+      /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
+      /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed|supports at most \d{1,9} (?:completion|output) tokens|(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large/,
+      /(?:must|need to) specify a (?:valid )?model|no model (?:was )?specified/,
+      /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
+      /not supported [a-z_]{2,40}, (?:please )?use [a-z_]{2,40}|type mismatch of ['"/]|oneof at ['"][^'"]{0,60}['"] not met/,
+      // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
+      /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
+      /unknown request url|unrecognized request url|unexpected endpoint or method/,
+      // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
+      // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
+      /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,60}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
+      // a model served on another API of the same provider (Responses vs Chat Completions)
+      /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
+      // an organisation that must complete a verification step before it may use (or stream) the model
+      /must be verified to (?:use|stream|access)/,
+      /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
+      // a body whose declared type does not match it; a chat template the server could not apply to the messages
+      /unsupported protocol scheme|invalid [a-z_]{2,40} value, the valid range|valid range of [a-z_]{2,40} is \[|request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
+      // an input that cannot be empty, an attachment over a size cap or not decodable, an API path or feature that is gone
+      /(?:can not|can't) be empty|(?:fail(?:ed)?|unable) to (?:decode|process|read) (?:the )?image|api endpoint .{1,60}? does not exist|(?:feature|search|endpoint|api|tool)s? (?:is|are|has been) deprecated\.? (?:please )?(?:switch|migrate|use|move)/,
+    ],
+    zh: [
+      /参数(?:错误|无效|不合法|不正确|格式|非法|有误)|请求格式(?:错误|不正确|有误)/,
+      // two parameters that exclude each other, a call method the model does not take (Zhipu 1215, 1212)
+      /不能同时(?:设置|使用|指定|传入)|不支持[^，。,；]{0,30}调用方式/,
+    ],
+    ja: [/パラメータ(?:が|は)?(?:不正|無効)|リクエスト(?:の)?形式(?:が|は)?(?:不正|正しくありません)/],
+  }),
+  // a provider that does not serve the caller's location: another provider may; under a 401 or 403 the provider
+  // refused the credential for it, and the status decides (auth)
+  ...family('text.format', 'format', [
     /user location is not supported|not available in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
-    /(?:must|need to) specify a (?:valid )?model|no model (?:was )?specified/,
-    /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
-    /not supported [a-z_]{2,40}, (?:please )?use [a-z_]{2,40}|type mismatch of ['"/]|oneof at ['"][^'"]{0,60}['"] not met/,
-    // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
-    /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
-    /unknown request url|unrecognized request url|unexpected endpoint or method/,
-    // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
-    // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
-    /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,60}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
-    // a model served on another API of the same provider (Responses vs Chat Completions)
-    /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
-    // an organisation that must complete a verification step before it may use (or stream) the model
-    /must be verified to (?:use|stream|access)/,
-    /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
-    // a body whose declared type does not match it; a chat template the server could not apply to the messages
-    /unsupported protocol scheme|invalid [a-z_]{2,40} value, the valid range|valid range of [a-z_]{2,40} is \[|request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
-    // an input that cannot be empty, an attachment over a size cap or not decodable, an API path or feature that is gone
-    /(?:can not|can't) be empty|request (?:is )?too large \(max|(?:fail(?:ed)?|unable) to (?:decode|process|read) (?:the )?image|api endpoint .{1,60}? does not exist|(?:feature|search|endpoint|api|tool)s? (?:is|are|has been) deprecated\.? (?:please )?(?:switch|migrate|use|move)/,
-  ],
-  zh: [
-    /参数(?:错误|无效|不合法|不正确|格式|非法|有误)|请求格式(?:错误|不正确|有误)/,
-    // two parameters that exclude each other, a call method the model does not take (Zhipu 1215, 1212)
-    /不能同时(?:设置|使用|指定|传入)|不支持[^，。,；]{0,30}调用方式/,
-  ],
-  ja: [/パラメータ(?:が|は)?(?:不正|無効)|リクエスト(?:の)?形式(?:が|は)?(?:不正|正しくありません)/],
-});
+  ], (evidence) => evidence.status !== 401 && evidence.status !== 403),
+];
 
 /** The model (or deployment) does not exist or is not offered to this account. */
 export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {
   en: [
-    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
+    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@$-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
     /models\/[a-z0-9._-]{1,80} is not found|not found the model/,
-    /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model/,
+    /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model|model ?code:? (?:does not exist|not found|is invalid)|allowed now, your model/,
     /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
-    /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model is no longer (?:available|supported)/,
+    /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model (?:[a-z0-9._:/@-]{1,100} )?is no longer (?:available|supported|offered)/,
     // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")
     /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
     /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
     /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id|endpoint [a-z0-9._:/@-]{1,100} of account [a-z0-9*]{1,20} not found/,
-    /is not available\.? ?(?:the )?available models|not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))/,
+    /is not available\.? ?(?:the )?available models|not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))|(?:^|: |\. )model [a-z0-9._:/@-]{1,100} (?:is )?not supported(?= ?$|[.;])/,
     /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
+    // a model no provider of the stack serves (Llama Stack), a relay without a price for it (new-api), a model never pulled (Ollama)
+    /not served by any (?:of the )?providers?|ratio or price not set|\/manifests\/[^ ]{1,200}: no such file or directory/,
     /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,
     /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
     /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
     /not allowed to use publisher model|try pulling it first/,
-    /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded/,
+    /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded|(?:please )?load a model (?:and|first|before)/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
     // a gateway with no route for the model asked for (Envoy AI Gateway); a Bedrock resource id that does not exist
     /model (?:specified |requested )?(?:in your request )?is not configured|failed to retrieve resource because it (?:doesn't|does not) exist/,
     // the models an API takes listed beside the one passed; a model version switched off by its host (Replicate)
     /(?:access to (?:the |llm |these )?)?models? (?:has|have) been removed|supported (?:api )?model names? (?:are|is|include)[^.]{1,200}but you (?:passed|requested|used)|(?:model |this )version is (?:currently )?disabled|model [^ ]{1,80} version [^ ]{1,40} is (?:currently )?disabled/,
   ],
-  zh: [/模型(?:不存在|未找到|已下线|已停用)|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
+  zh: [/模型(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
 });

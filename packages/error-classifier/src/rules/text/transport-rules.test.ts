@@ -376,3 +376,34 @@ describe("families from the sixteenth set's dev rows, in other words", () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('transport, server, abort and empty families from the eighteenth set, in other words', () => {
+  it.each([
+    ["an old OpenAI client's connection error", { message: 'APIConnectionError: Error communicating with OpenAI: connection pool is full' }, 'timeout'],
+    ['a fetch body that broke while read', { message: 'TypeError: Error in input stream' }, 'timeout'],
+    ["nginx's upstream that could not be reached", { message: 'connect() failed (111) while connecting to upstream, client: 10.0.0.2' }, 'timeout'],
+    ["an actor's remote server gone", { message: 'xoscar.errors.ServerClosed: Remote server 127.0.0.1:31337 closed' }, 'server_error'],
+    ['a Cloudflare Worker that threw', { message: 'Error 1101: Worker threw exception' }, 'server_error'],
+    ["a server's own Python bug", { message: "{\"error\": \"local variable 'prompt' referenced before assignment\"}" }, 'server_error'],
+    ['a system error named as such', { message: 'RaySystemError: System error: actor died' }, 'server_error'],
+    ['a local server that is not running', { message: "{'error': {'code': 1, 'message': 'inference server is not running'}}" }, 'server_error'],
+    ["an engine's log of a request it aborted", { message: 'INFO engine.py:301] Aborted request cmpl-42.' }, 'abort'],
+    ['a provider that returned zero tokens', { message: 'The provider returned zero tokens for this turn.' }, 'empty_response'],
+    ["OpenAI's parse helper that hit the length limit", { message: 'LengthFinishReasonError: Could not parse response content as the length limit was reached' }, 'empty_response'],
+    ['a model that returned only reasoning', { message: 'WARNING - model returned only reasoning content with no text output' }, 'empty_response'],
+    ['a completion printed with no choices', { status: 200, body: "ChatCompletion(id='', choices=[], created=None, model='m')" }, 'empty_response'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+
+  it("gRPC's \"RPC that terminated with\" names the status it ended with, not a broken connection", () => {
+    const message = 'AioRpcError: <AioRpcError of RPC that terminated with:\n\tstatus = StatusCode.NOT_FOUND\n\tdetails = "This model models/x-lite is no longer available to new users."';
+    expect(explain({ message }).reason).toBe('model_not_found');
+    expect(explain({ message: 'stream terminated by peer' }).reason).toBe('timeout');
+  });
+
+  it('an error object written after the events without a data: line decides a stream', () => {
+    const body = 'data: {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"}}]}\n\n{\n  "error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}\n}';
+    expect(explain({ status: 200, body }).reason).toBe('overloaded');
+  });
+});

@@ -57,7 +57,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
       /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|socket disconnected before (?:the )?secure tls connection|network request failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread)(?![a-z])|winerror 100(?:53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
-      /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )terminated(?: by peer)?(?![a-z])/,
+      // (gRPC's "RPC that terminated with: status = …" names the status it ended with, not a transport failure)
+      /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )(?<!rpc that )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
       // NSS's end of file during a TLS read (curl, Firefox), a Go dialer that could not open the socket
       /pr_end_of_file_error|pr end of file error|encountered end of file|dial tcp [^ ]{1,80}: (?:connect|i\/o timeout|lookup)/,
@@ -67,6 +68,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /no such host|name or service not known|temporary failure in name resolution|could not resolve host|unknownhostexception|nodename nor servname|name resolution failed|dns (?:lookup|resolution) failed/,
       // browsers' and runtimes' fetch failures, and servers that hung up without an answer
       /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response)|internet connection appears to be offline/,
+      // an old OpenAI client's connection error, a fetch body that broke while read, nginx's and Kong's upstream that could not be reached
+      /error communicating with|error in input stream|while connecting to upstream/,
       /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
     ],
     // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
@@ -106,6 +109,8 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       // inference engines that died (vLLM's engine loop, a segfault, a Go panic, llama.cpp's decode failing)
       // (not a Go panic: a client's own panic reads the same)
       /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
+      // an actor's remote server gone (Xinference), a Cloudflare Worker that threw (1101), a server's own Python bug, a system error
+      /(?:server|service|backend|engine) is not running|remote server [^ ]{1,80} closed|worker threw (?:an )?exception|local variable '[^']{1,60}' referenced before assignment|(?<![a-z])system error(?![a-z])/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|(?<![a-z])prediction-error(?![a-z])|(?<![a-z])modelerror(?![a-z])|failed to call a function|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常|(?:响应|返回)(?:格式|数据)(?:错误|异常)/],
@@ -143,7 +148,7 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
-    /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])/,
+    /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])aborted request(?![a-z])/,
     // a client's own stream cancelled (OkHttp's event-source listener), a cancel reason written as a code
     /(?<![a-z])stream (?:was )?cancel(?:l)?ed|(?<![a-z])user_cancel(?:l)?ed(?![a-z])|(?<![a-z])responseaborted(?![a-z])/,
   ],
@@ -173,6 +178,8 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   {
     en: [
       /no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:returned|received) no candidates|no candidates (?:were |was )?returned|(?:did not|didn't) contain any (?:text|content|output)|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated|(?:doesn't|does not|didn't|did not) return any (?:data|content|text|output|response|completion)|(?:includes|contains|has|had|returned|with) no (?:completion )?candidates|(?<![a-z])(?:llm_)?(?:model_)?response_empty(?![a-z])|returned no (?:final )?answer|no parseable response|before returning (?:any )?usable output|(?:missing|missing or empty|empty) ['"]?choices['"]? (?:array|list)/,
+      // a client that got no tokens at all, OpenAI's parse helper that hit the length limit before any usable content
+      /returned zero tokens|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
       // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
       /candidates=\[candidate\(\s{0,8}finish_reason=|candidates\.\d{1,2}\.content\s{1,4}field required/,
       /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/,
@@ -196,7 +203,7 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
       /(?:response|answer) (?:contained|has|with) no (?:choices|candidates|content)|(?:did not|didn't) return a response|no object generated/,
       /no (?:response|answer|reply|text) .{0,60}?(?:stop_reason|finish_reason|finishreason)[=:]/,
       /["']content["']: ?(?:null|none) ?(?:, ?["'](?:refusal|reasoning_content|tool_calls|function_call|audio)["']: ?(?:null|none) ?){0,4}\} ?, ?["']finish_reason["']: ?["'](?:stop|length|end_turn|eos)["']/,
-      /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|content=content\( ?role='model' ?\)/,
+      /(?:completionoutput|choices|candidate|message)\(.{0,160}?(?:text|content)=(?:''|""|none)[,)]|chatcompletion\(id='[^']{0,80}', choices=(?:none|\[\])|content=content\( ?role='model' ?\)/,
       // a Go client's %+v print of a choice whose content is empty (the next field follows `Content:` at once)
       /message:\{role:assistant content: [a-z]{2,20}:/,
       // Gemini candidates that open with their finish reason: no content came before it
