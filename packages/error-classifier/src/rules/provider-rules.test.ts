@@ -34,3 +34,9 @@ describe('provider-scoped rules (seed: provider-specific matchers stay scoped to
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe("OpenRouter's bare wrapper under a 404", () => {
+  it('is the missing model the status names, not a transient failure', () => {
+    expect(explain({ provider: 'openrouter', status: 404, body: '{"error":{"message":"Provider returned error","code":404}}' }).reason).toBe('model_not_found');
+  });
+});

@@ -43,8 +43,8 @@ export const LEADING_PROVIDER_RULES: readonly TextRule[] = [
   ...family('google.quota_window', 'rate_limit', [/ai\.google\.dev\/gemini-api\/docs\/rate-limits/]),
 ];
 
-/** Statuses that name a cause of their own: a bare OpenRouter wrapper under them is that cause, not a timeout. */
-const STATUS_CAUSES: ReadonlySet<number> = new Set([401, 402, 403, 429]);
+/** Statuses that name a cause of their own: a bare OpenRouter wrapper under them is that cause, not a timeout (a 404: the routed model is missing). */
+const STATUS_CAUSES: ReadonlySet<number> = new Set([401, 402, 403, 404, 429]);
 
 /** Read after every text family, before the status rules. */
 export const TRAILING_PROVIDER_RULES: readonly TextRule[] = family(

@@ -60,6 +60,8 @@ export const CORPUS_FILES = [
   'provider-errors-17-heldout.jsonl',
   'provider-errors-18.jsonl',
   'provider-errors-18-heldout.jsonl',
+  'provider-errors-19.jsonl',
+  'provider-errors-19-heldout.jsonl',
 ] as const;
 
 /**

@@ -223,3 +223,14 @@ describe('access families from the eighteenth set, in other words', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('access families from the nineteenth set, in other words', () => {
+  const cases: RuleCase[] = [
+    ['a model key that is invalid is auth, not a missing model', { status: 401, body: 'Invalid model key for this deployment' }, 'auth', 'text.auth'],
+    ['terms an administrator must accept', { status: 400, body: 'The model x requires terms acceptance by an org admin.' }, 'auth', 'text.auth'],
+    ['a model restricted to authorised applications', { status: 400, body: 'Request denied: this model is restricted to authorised clients.' }, 'auth', 'text.auth'],
+    ["Copilot's policy to enable", { message: 'No model available. Check policy enablement in your settings.' }, 'auth', 'text.auth'],
+    ['a human verification, in Chinese', { message: '触发人机验证，请稍后再试' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+});

@@ -49,7 +49,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
 /** Wrong or missing API keys: read before the format family, so "Incorrect API key" under a 400 stays auth. */
 export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
-    /api[ _-]?key (?:might|may) (?:be )?invalid|invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
+    /api[ _-]?key (?:might|may) (?:be )?invalid|invalid model key|invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
     // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
     /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
@@ -78,6 +78,8 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /scope requirement|insufficient scope|missing scope|insufficient authentication scopes|access_token_scope_insufficient/,
     // OpenAI refusing the caller's country (its 403 `unsupported_country_region_territory`), a model this key may not use
     /country, region,? or territory (?:is )?not supported|unsupported_country_region_territory|no permission to use (?:the |this )?model/,
+    // terms an administrator must accept, a model restricted to authorised applications, a policy to enable (Copilot)
+    /requires terms acceptance|restricted to authori[sz]ed|check policy enablement/,
     /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|(?:log|sign) ?in again|or re-?authenticate|to re-?authenticate|reauthentication is (?:needed|required)/,
     /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
     /(?:user|access|auth|bearer|api) token (?:is )?required|(?:invalid|incorrect|wrong) (?:username|user name|login) or password/,
@@ -87,7 +89,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     // a cloud's permission denied on named resources (Yandex Cloud), an IAM check that failed (Baidu Qianfan)
     /permission to \[[^\]]{1,400}\] denied|iam (?:certification|authentication|auth) failed/,
   ],
-  zh: [/未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
+  zh: [/人机验证|未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
 });
 

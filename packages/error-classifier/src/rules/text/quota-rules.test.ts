@@ -327,3 +327,15 @@ describe('quota families from the eighteenth set, in other words', () => {
     expect(explain({ message: 'Client disconnected. Stopping generation (if the model is busy, it finishes first)' }).reason).toBe('abort');
   });
 });
+
+describe('quota families from the nineteenth set, in other words', () => {
+  it.each([
+    ['an LLM that is unavailable is capacity', { message: 'Sorry, the LLM is temporarily unavailable.' }, 'overloaded'],
+    ['an endpoint that is unavailable is capacity', { message: 'Upstream request failed: endpoint is currently unavailable.' }, 'overloaded'],
+    ['too many current requests in a queue', { message: 'Too many current requests, queue position 12.' }, 'rate_limit'],
+    ['generations requested too quickly', { message: "You're requesting images too quickly." }, 'rate_limit'],
+    ['a batch queue over its enqueued tokens', { message: 'Enqueued token limit reached for model m.' }, 'rate_limit'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+});

@@ -423,3 +423,31 @@ describe('request families from the eighteenth set, in other words', () => {
     expect(explain({ message: 'Model foo not supported for this endpoint' }).reason).not.toBe('model_not_found');
   });
 });
+
+describe('request families from the nineteenth set, in other words', () => {
+  it.each([
+    ['an endpoint the API does not offer', { message: 'Mistral does not support the /v1/responses endpoint.' }, 'format'],
+    ['a URL retired for another', { status: 410, body: '{"error":"https://old.example.ai is no longer supported. Use https://new.example.ai."}' }, 'format'],
+    ["Kong's route that does not exist, under a 404", { status: 404, body: '{"message":"no Route matched with those values"}' }, 'format'],
+    ['an address refused as private (SSRF)', { status: 400, body: '{"error":{"reason":"ssrf_blocked","message":"private address"}}' }, 'format'],
+    ['an invalid URL', { message: 'Invalid URL: htp:/x' }, 'format'],
+    ['an image file that cannot be read', { message: 'Invalid image data for input 2' }, 'format'],
+    ['input that must follow a format', { message: 'Each line must follow the {"messages": [...]} format' }, 'format'],
+    ['a conversation with a response already running', { message: 'Thread already has an active run.' }, 'format'],
+    ['a training file of the wrong format', { message: 'Invalid file format. Line 3 contains an invalid token: <|endoftext|>.' }, 'format'],
+    ['an input too large for the batch of a local server', { status: 500, body: 'srv error: input is too large to process, increase the batch size' }, 'context_overflow'],
+    ['too many input tokens for the model', { status: 400, body: 'ValidationException: Too many input tokens. Max input tokens: 4096' }, 'context_overflow'],
+    ['a batch over its token cap', { message: 'The max allowed tokens per submitted batch is 1000' }, 'context_overflow'],
+    ['an attachment over the size limit, in Chinese', { message: '上传失败：文件大小超过了服务器的限制' }, 'context_overflow'],
+    ["LiteLLM's unknown provider prefix", { message: 'BedrockError: Unknown provider=eu, model=eu.foo-v1' }, 'model_not_found'],
+    ['no chat model found', { message: 'No chat model found in the server config' }, 'model_not_found'],
+    ['an image prompt blocked as it may violate policy', { status: 400, body: 'The image is blocked, as it may violate our policies.' }, 'refusal'],
+    ['images filtered for violating usage guidelines', { message: 'All images were filtered out because they violated the usage guidelines.' }, 'refusal'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+
+  it('a resource blocked for a policy is a ban of the account, not a refusal of this request', () => {
+    expect(explain({ status: 403, body: 'Your resource has been temporarily blocked because of behaviour that may violate our content policy.' }).reason).toBe('auth');
+  });
+});

@@ -16,8 +16,8 @@ import type { Evidence } from '../../evidence.js';
 import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
 
-/** An account, organisation, key or project that has been disabled, suspended, banned or deactivated: a ban, not a refusal. */
-const BAN_STATEMENT = /(?:account|organi[sz]ation|org|workspace|api key|key|project|team) (?:has been|was|is) (?:permanently |temporarily )?(?:disabled|suspended|banned|deactivated|terminated)/;
+/** An account, organisation, key, project or resource that has been disabled, suspended, banned, deactivated or blocked: a ban, not a refusal. */
+const BAN_STATEMENT = /(?:account|organi[sz]ation|org|workspace|api key|key|project|team|resource) (?:has been|was|is) (?:permanently |temporarily )?(?:disabled|suspended|banned|deactivated|terminated|blocked)/;
 
 /**
  * A policy word beside a ban ("Your organization has been disabled for violating our Usage Policy") is the ban, not a
@@ -37,7 +37,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /violates? (?:our |the |its )?(?:guardrails|content guidelines|usage guidelines|safety guidelines)/,
     // guardrails, jailbreak filters, risk detectors (Volcengine InputTextRiskDetection), Gemini's prohibited-content reasons
     /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation/,
-    /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked as it (?:seems to |appears to )?violates?/,
+    /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked,? as it (?:seems to |appears to |may |might )?violates?|violat[a-z]{0,6} .{0,40}?(?:usage|content|safety) guidelines|(?<![a-z])raifilteredreason(?![a-z])/,
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
@@ -70,7 +70,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /input token limit is \d|tokens in the prompt cannot exceed/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
-    /request (?:is )?too large \(max/,
+    /request (?:is )?too large \(max|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch/,
     /must be (?:less|smaller|lower) than (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:length|window|size)|max(?:imum)? input (?:characters|tokens|length) is/,
     /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
@@ -99,7 +99,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /コンテキスト(?:長|の長さ|ウィンドウ)?(?:を|が)?(?:超え|超過)|入力(?:が|は)?長すぎ|(?:チャット|会話|メッセージ)?の?長さ(?:の)?制限を(?:超え|超過)/,
     /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
   ],
-  zh: [/(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
+  zh: [/(?:附件|文件|请求)大小超过|(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
 });
 
 /**
@@ -145,7 +145,9 @@ export const FORMAT_RULES: readonly TextRule[] = [
   ...family('text.format', 'format', {
     en: [
       // a value outside its range, a request parameter named by its path as invalid ("Params body.conversation_id invalid")
-      /value out of range|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
+      // an endpoint the API does not offer, a URL retired, a route a gateway does not have, an address refused as private (SSRF)
+      /does not support (?:the )?[^ ]{1,60} endpoint|https?:\/\/[^ ]{1,100} is no longer supported|no route matched|(?<![a-z])ssrf|invalid url(?![a-z])|invalid image (?:file|format|data)|must follow .{1,80} format|already has an active (?:response|run)/,
+      /invalid file format|file format error|value out of range|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
       // two settings that exclude each other ("Thinking may not be enabled when tool_choice forces tool use"), a required field left empty
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
       /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
@@ -207,7 +209,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
   en: [
     /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@$-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
     /models\/[a-z0-9._-]{1,80} is not found|not found the model/,
-    /(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model|model ?code:? (?:does not exist|not found|is invalid)|allowed now, your model/,
+    /unknown provider=[^,]{1,40}, model=|no (?:chat |completion |embedding )?models? (?:was |were )?found|(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model|model ?code:? (?:does not exist|not found|is invalid)|allowed now, your model/,
     /model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
     /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model (?:[a-z0-9._:/@-]{1,100} )?is no longer (?:available|supported|offered)/,
     // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")

@@ -407,3 +407,26 @@ describe('transport, server, abort and empty families from the eighteenth set, i
     expect(explain({ status: 200, body }).reason).toBe('overloaded');
   });
 });
+
+describe('families from the nineteenth set, in other words', () => {
+  it.each([
+    ['an SSE stream that broke while read', { message: 'Error while reading the SSE stream: socket closed' }, 'timeout'],
+    ['a streamed answer that ended before any data', { message: 'The stream ended before any data arrived from the gateway.' }, 'timeout'],
+    ["node-fetch's body that ended before its JSON closed", { message: 'FetchError: invalid json response body at http://localhost:8080/v1/chat reason: Unexpected end of JSON input' }, 'timeout'],
+    ['a machine not connected to the internet', { message: 'Request failed: you are not connected to the internet.' }, 'timeout'],
+    ["Chromium's generic network failure", { message: 'Error Code: net::ERR_FAILED' }, 'timeout'],
+    ['a DNS lookup that failed', { message: '[Errno -3] getaddrinfo failed' }, 'timeout'],
+    ["Go's resolver saying the DNS server misbehaved", { message: 'Post "https://api.example.com/v1/chat": dial tcp: lookup api.example.com on 10.0.0.2:53: server misbehaving' }, 'timeout'],
+    ["Elixir Mint's transport error", { message: '** (Mint.TransportError) the connection was closed (reason: :closed)' }, 'timeout'],
+    ['a batch that expired before it ran', { message: 'batch_abc: Batch has expired after 24h' }, 'timeout'],
+    ["a client's \"Reason: Canceled\" line", { message: 'Your request failed. Reason: Cancelled' }, 'abort'],
+    ["openai-node's runner whose stream ended without an answer", { message: 'OpenAIError: stream ended without producing a ChatCompletionMessage with role=assistant' }, 'empty_response'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+
+  it("a backend error under a given 4xx is the client's label, not the provider's failure", () => {
+    expect(explain({ status: 400, message: 'LLM backend error status: 400 Bad Request' }).reason).toBe('format');
+    expect(explain({ message: 'LLM backend error, retry later' }).reason).toBe('server_error');
+  });
+});

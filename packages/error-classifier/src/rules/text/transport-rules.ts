@@ -61,7 +61,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )(?<!rpc that )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
       // NSS's end of file during a TLS read (curl, Firefox), a Go dialer that could not open the socket
-      /pr_end_of_file_error|pr end of file error|encountered end of file|dial tcp [^ ]{1,80}: (?:connect|i\/o timeout|lookup)/,
+      /pr_end_of_file_error|pr end of file error|encountered end of file|dial tcp(?: [^ ]{1,80})?: (?:connect|i\/o timeout|lookup)/,
       // a Rust reqwest client that could not send, a Go relay whose upstream request failed (one-api, new-api)
       /error sending request(?: for url)?|(?<![a-z])do request failed|incomplete json segment|clientpayloaderror|response payload is not completed/,
       // name resolution (Go, Python, curl, Java, Node)
@@ -70,6 +70,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response)|internet connection appears to be offline/,
       // an old OpenAI client's connection error, a fetch body that broke while read, nginx's and Kong's upstream that could not be reached
       /error communicating with|error in input stream|while connecting to upstream/,
+      // an SSE stream that broke while read, a body that ended before any data or before its JSON closed (node-fetch), no network at all, a DNS lookup that failed
+      /error while (?:iterating over|reading) (?:the )?(?:sse )?stream|ended before any (?:complete )?data|invalid json response body at|not connected to the internet|net::err_failed|getaddrinfo failed|server misbehaving|(?<![a-z])transporterror(?![a-z])|batch (?:has )?expired/,
       /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
     ],
     // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
@@ -98,7 +100,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ...family('text.server_error', 'server_error', {
     en: [
       /internal (?:server )?(?:error|failure)|(?<![a-z])internalfailure(?![a-z])|an internal error has occurred/,
-      /bad gateway|backend error|origin error/,
+      /bad gateway|origin error/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our (?:end|side)|while processing)|server had an error/,
       // Google's error page: "502. That's an error. The server encountered a temporary error …"
       /(?:encountered|experienced|experiencing) a temporary error|temporary server error/,
@@ -115,7 +117,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常|(?:响应|返回)(?:格式|数据)(?:错误|异常)/],
   }),
-  ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error/], notUnderClientStatus),
+  ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error|backend error/], notUnderClientStatus),
 ];
 
 /**
@@ -148,7 +150,8 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
-    /keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])aborted request(?![a-z])/,
+    // a client's "Reason: Canceled" line (VS Code's chat)
+    /reason: cancel(?:l)?ed(?![a-z])|keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])aborted request(?![a-z])/,
     // a client's own stream cancelled (OkHttp's event-source listener), a cancel reason written as a code
     /(?<![a-z])stream (?:was )?cancel(?:l)?ed|(?<![a-z])user_cancel(?:l)?ed(?![a-z])|(?<![a-z])responseaborted(?![a-z])/,
   ],
@@ -179,7 +182,7 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
     en: [
       /no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:result|response|output|content|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:returned|received) no candidates|no candidates (?:were |was )?returned|(?:did not|didn't) contain any (?:text|content|output)|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated|(?:doesn't|does not|didn't|did not) return any (?:data|content|text|output|response|completion)|(?:includes|contains|has|had|returned|with) no (?:completion )?candidates|(?<![a-z])(?:llm_)?(?:model_)?response_empty(?![a-z])|returned no (?:final )?answer|no parseable response|before returning (?:any )?usable output|(?:missing|missing or empty|empty) ['"]?choices['"]? (?:array|list)/,
       // a client that got no tokens at all, OpenAI's parse helper that hit the length limit before any usable content
-      /returned zero tokens|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
+      /returned zero tokens|ended without producing a [a-z]{1,30}message|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
       // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
       /candidates=\[candidate\(\s{0,8}finish_reason=|candidates\.\d{1,2}\.content\s{1,4}field required/,
       /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/,
