@@ -62,6 +62,8 @@ export const CORPUS_FILES = [
   'provider-errors-18-heldout.jsonl',
   'provider-errors-19.jsonl',
   'provider-errors-19-heldout.jsonl',
+  'provider-errors-20.jsonl',
+  'provider-errors-20-heldout.jsonl',
 ] as const;
 
 /**

@@ -21,12 +21,27 @@ function isOllamaAnswer(value: Record<string, unknown>): boolean {
 }
 const ERROR_KEYS = ['error', 'errors', 'err', 'error_msg', 'errorMessage'];
 
-/** True when `record` carries an error of its own: an error key that holds something (`"error": null` is none). */
+/** True when `record` carries an error of its own: an error key that holds something (`"error": null` or `false` is none). */
 function hasErrorKey(record: Record<string, unknown>): boolean {
   return ERROR_KEYS.some((key) => {
     const value = record[key];
-    return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+    return value !== undefined && value !== null && value !== '' && value !== false && !(Array.isArray(value) && value.length === 0);
   });
+}
+
+/** The words of a success envelope's message ("Success", "ok", 成功). */
+const SUCCESS_MESSAGE = /^\s{0,4}(?:success|succeeded|successful|ok|成功)[.!]?\s{0,4}$/i;
+
+/**
+ * True when a record is a success envelope: a `message` or `msg` that says success, a success code (0 or 200) or none,
+ * and no error set — iFlytek Spark's `"code":0,"message":"Success"` on every answer and stream chunk, the
+ * `{"code":200,"msg":"success","data":{…}}` of many Chinese APIs. Such a record is an answer, never an error envelope.
+ */
+export function isSuccessEnvelope(record: Record<string, unknown>): boolean {
+  const message = record.message ?? record.msg;
+  if (typeof message !== 'string' || !SUCCESS_MESSAGE.test(message)) return false;
+  const code = record.code ?? record.status ?? record.status_code;
+  return (code === undefined || code === 0 || code === 200 || code === '0' || code === '200') && !hasErrorKey(record);
 }
 const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'content',
@@ -166,6 +181,9 @@ function streamOf(chunks: readonly unknown[]): Completion | null {
  */
 export function completionOf(document: unknown): Completion | null {
   if (Array.isArray(document)) return streamOf(document);
+  // a success envelope around the answer (`{"code":200,"msg":"success","data":{"choices":[…]}}`) is read through its data
+  const data = isRecord(document) && isSuccessEnvelope(document) ? document.data : undefined;
+  if (data !== undefined && !isCompletionRecord(document) && isCompletionRecord(data)) return completionOf(data);
   if (!isCompletionRecord(document)) return null;
   return { text: JSON.stringify(blankGeneratedText(document, 0)), shape: shapeOf(document) };
 }

@@ -10,8 +10,10 @@
  * Cost: only texts up to {@link MAX_UNWRAP_CHARS} are parsed, at most {@link MAX_SSE_EVENTS} SSE events are read,
  * and the walk is depth-bounded, so the work is linear in min(text size, bound).
  */
+import { isSuccessEnvelope } from './completion-body.js';
 
 /** Texts longer than this are not parsed (they are read as windowed text only). @default 32768 (32 Ki) */
+
 export const MAX_UNWRAP_CHARS = 32 * 1024;
 /** At most this many SSE `data:` events are parsed from the start of a text. @default 16 */
 export const MAX_SSE_EVENTS = 16;
@@ -33,7 +35,7 @@ export interface InnerError {
   /**
    * A sentence beside the message that names the cause more precisely, when the error has one: IBM's
    * `extensions.reason` ("input tokens (35000) … must be < 4096" under "Invalid argument or out of range"), OAuth's
-   * `error_description`, a `hint`, or a `reason` written as a sentence; else `null`.
+   * `error_description`, or a `reason` written as a sentence (not a `hint`: a hint suggests, it does not report); else `null`.
    */
   readonly detail?: string | null;
 }
@@ -303,7 +305,7 @@ interface Found {
 
 /** The keys {@link ownError} reads, one bit each, so a record's own keys are looked at once instead of each name being tried. */
 const OWN_KEY_BITS: ReadonlyMap<string, number> = new Map(
-  [...new Set([...MESSAGE_KEYS, 'error', ...CODE_KEYS, ...STATUS_KEYS, '$metadata', 'extensions', 'error_description', 'hint'])].map(
+  [...new Set([...MESSAGE_KEYS, 'error', ...CODE_KEYS, ...STATUS_KEYS, '$metadata', 'extensions', 'error_description'])].map(
     (key, index) => [key, 1 << index],
   ),
 );
@@ -313,7 +315,7 @@ const CODE_BITS = bitsOf(CODE_KEYS);
 const STATUS_BITS = bitsOf(STATUS_KEYS);
 const [ERROR_BIT = 0, METADATA_BIT = 0] = bitsOf(['error', '$metadata']);
 /** Keys that may hold a sentence naming the cause beside the message ({@link InnerError.detail}), in the order tried. */
-const DETAIL_KEYS = ['extensions', 'error_description', 'hint', 'reason'];
+const DETAIL_KEYS = ['extensions', 'error_description', 'reason'];
 const DETAIL_BITS = bitsOf(DETAIL_KEYS);
 const [EXTENSIONS_BIT = 0] = bitsOf(['extensions']);
 
@@ -462,7 +464,7 @@ function dig(value: unknown, depth: number, path: string[]): Found | null {
 /** True when `key` holds something (an OpenAI Responses object carries `"error": null` on every success). */
 function holds(record: Record<string, unknown>, key: string): boolean {
   const value = record[key];
-  return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+  return value !== undefined && value !== null && value !== '' && value !== false && !(Array.isArray(value) && value.length === 0);
 }
 
 /** MiniMax answers its errors in an HTTP 200 with `base_resp.status_code` set (0 is success). */
@@ -481,6 +483,7 @@ function looksLikeError(value: unknown): boolean {
 
 /** {@link looksLikeError} for one record. */
 function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
+  if (isSuccessEnvelope(value)) return false;
   if (holds(value, 'error') || holds(value, 'errors') || holds(value, 'error_msg') || holds(value, 'errorMessage') || failedBaseResponse(value)) return true;
   const response = value.Response;
   if (isRecord(response) && isRecord(response.Error)) return true;

@@ -234,3 +234,8 @@ describe('access families from the nineteenth set, in other words', () => {
   ];
   it.each(cases)('%s', (...row) => check(row));
 });
+
+describe('access families from the twentieth set, in other words', () => {
+  const cases: RuleCase[] = [['the user a key belongs to is gone', { message: 'Request failed: User not found.' }, 'auth', 'text.auth']];
+  it.each(cases)('%s', (...row) => check(row));
+});

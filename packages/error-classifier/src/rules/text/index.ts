@@ -21,6 +21,7 @@
 import type { TextRule } from '../rule.js';
 import { AUTH_KEY_RULES, AUTH_PERMANENT_RULES, AUTH_RULES, LOGIN_FAILED_RULES, TLS_RULES } from './access-rules.js';
 import {
+  BILLING_REMEDY_RULES,
   BILLING_RULES,
   OPENAI_QUOTA_RULES,
   OVERLOADED_RULES,
@@ -58,6 +59,7 @@ export const SPECIFIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...QUOTA_WINDOW_RULES,
   ...RESETTING_WINDOW_RULES,
   ...BILLING_RULES,
+  ...BILLING_REMEDY_RULES,
   ...OPENAI_QUOTA_RULES,
   ...USAGE_WINDOW_RULES,
   ...AUTH_PERMANENT_RULES,

@@ -339,3 +339,9 @@ describe('quota families from the nineteenth set, in other words', () => {
     expect(explain(failure).reason).toBe(reason);
   });
 });
+
+describe('quota families from the twentieth set, in other words', () => {
+  it('a balance code written with underscores is billing', () => {
+    expect(explain({ message: "{'error': 'err.not_enough_credits'}" }).reason).toBe('billing');
+  });
+});

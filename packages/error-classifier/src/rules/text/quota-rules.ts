@@ -13,7 +13,7 @@
  */
 import type { Evidence } from '../../evidence.js';
 import type { TextRule } from '../rule.js';
-import { family } from '../rule.js';
+import { family, firstTextMatch } from '../rule.js';
 
 /** A reset or retry hint: the limit clears by itself (the model-failover doc: a window, not a billing failure). */
 const RESET_HINT = /(?:resets?|renews?|regain access) (?:at|in|on|every|tomorrow)|try again (?:later|in|at|tomorrow)|allowance to renew|retry in \d/;
@@ -46,11 +46,10 @@ export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
 /** Explicit lack of money or credit. Precise on purpose: "add 10 credits to unlock" is a free-tier window. */
 export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', {
   en: [
-    /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance/,
-    /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens|top up to continue|top up your/,
+    /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance|not[ _]enough[ _](?:balance|credits?|funds)/,
+    /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens/,
     /subscription (?:is )?(?:inactive|not active|suspended)|billing account (?:not found|is missing)|no billing account/,
-    // an API gated to a paid tier ("you need to be a premium user to use MariTalk via API")
-    /(?:need to|must) be a (?:premium|paid|pro) (?:user|member|subscriber)|(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
+    /(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
@@ -75,13 +74,12 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /account is in good standing/,
     // a relay's prepaid allowance (one-api / new-api "quota"): a token's or user's quota that cannot cover the pre-charge
     /(?:user|token|account|remain(?:ing)?) quota (?:is )?not (?:enough|sufficient)|quota (?:is )?not enough|insufficient[ _]user[ _]quota|pre-?consumed? ?quota(?: failed| \[| is)|preconsumequota failed|need quota: ?[＄$]/,
-    /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)/,
     /(?:free |trial |promotional |prepaid )?credits? (?:have |has )?expired|(?:account )?balance is negative|negative (?:account )?balance|(?:free )?trials? (?:has |have )?(?:been )?(?:temporarily )?(?:ended|expired|paused)|subscription (?:has )?(?:expired|lapsed|been canceled|been cancelled)/,
     /(?:isn't|is not|not) available (?:for|to|on) (?:personal|individual|free) (?:accounts?|plans?|tiers?|users?)|not (?:available|included) (?:in|on|with) your (?:current )?(?:plan|subscription)|plan does not (?:yet )?include|not on (?:your |the )?plan/,
-    /upgrade your plan(?! or)|model service has been paused|reached the set inference limit/,
+    /model service has been paused|reached the set inference limit/,
   ],
   ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
-  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|请充值|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
+  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
 });
 
 /** OpenAI's wording of its own billing state, or a relay passing on OpenAI's text (the text names OpenAI). */
@@ -134,9 +132,9 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency|max (?:organization )?(?:rpm|tpm|rpd|tpd|tps|qps)(?![a-z])/,
     // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
-    /no deployments available for (?:the )?selected model|enqueued token limit|no accounts? available with quota/,
+    /no deployments available for (?:the )?selected model|enqueued token limit|fair use (?:policy|limit)|no accounts? available with quota/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
-    /requests? too quickly|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
+    /(?<!possible causes?:? [^.|]{0,100})requests? too quickly|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
     /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
@@ -163,7 +161,7 @@ function notUnderClientError(evidence: Evidence): boolean {
  */
 export const OVERLOADED_RULES: readonly TextRule[] = [
   // overload offered as a guess ("took too long, possibly due to server overload") is not the stated fact
-  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload/], (evidence) => evidence.status !== 429),
+  ...family('text.overloaded', 'overloaded', [/(?<!(?:if|possible causes?:?) [^.|]{0,80})(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload/], (evidence) => evidence.status !== 429),
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
   // a hosted function in a degraded state is capacity whatever status the host put on it (NVIDIA NIM sends it as a 400)
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
@@ -176,7 +174,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     // (a condition, "if the model is busy …", is no report of one)
-    /(?<!if (?:the )?)(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)/,
+    /(?<!if (?:the )?)(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))/,
   ],
   zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
   }, notUnderClientError),
@@ -194,3 +192,26 @@ export const PAYMENT_REQUIRED_RULES: readonly TextRule[] = family('text.billing'
   /(?:please )?upgrade to (?:pro|plus|premium|a paid (?:plan|tier|account|subscription))(?![a-z])|free trial accounts?/,
   /add a payment method(?! to (?:your account )?to increase)/,
 ]);
+
+/** A remedy that costs money — upgrade the plan, top up, become a premium user, 请充值 — without a cause beside it. */
+const BILLING_REMEDIES = {
+  en: [
+    // an API gated to a paid tier ("you need to be a premium user to use MariTalk via API")
+    /(?:need to|must) be a (?:premium|paid|pro) (?:user|member|subscriber)/,
+    /(?:please )?(?:recharge|top up) (?:your )?(?:account|balance|credits)|please (?:recharge|top up)|top up to continue|top up your|upgrade your plan(?! or)/,
+  ],
+  zh: [/请充值/],
+};
+
+/**
+ * {@link BILLING_REMEDIES}, read with the billing family unless rate-limit words stand beside the remedy: then they
+ * report the cause and the remedy only the way out ("Too many requests. Upgrade your plan for higher limits" is the rate
+ * limit). A long usage window beside it ("Monthly token quota exceeded. Please upgrade your plan") stays billing: waiting
+ * it out is no way out.
+ */
+export const BILLING_REMEDY_RULES: readonly TextRule[] = family(
+  'text.billing',
+  'billing',
+  BILLING_REMEDIES,
+  (evidence) => firstTextMatch(RATE_LIMIT_RULES, evidence) === null || firstTextMatch(USAGE_WINDOW_RULES, evidence) !== null,
+);

@@ -59,7 +59,7 @@ describe('session expiry and the 404 rule (seed: a 404 is model_not_found unless
     ['a 404 with a plain not-found body is model_not_found', { status: 404, body: '{"error":"Not Found","path":"/v1/chat/completions"}' }, 'model_not_found', 'status.404'],
     ['an OpenAI-style missing model is model_not_found', { body: 'The model `gpt-9` does not exist or you do not have access to it.' }, 'model_not_found', 'text.model_not_found'],
     ["Ollama's missing model is model_not_found", { status: 404, body: '{"error":"model \\"qwen3:8b\\" not found, try pulling it first"}' }, 'model_not_found', 'text.model_not_found'],
-    ['"not found" about a user is not a missing model', { status: 401, body: 'User not found.' }, 'auth', 'status.401'],
+    ['"not found" about a user is not a missing model', { status: 401, body: 'User not found.' }, 'auth', 'text.auth'],
     ['a 404 for a session that "not exists" is session_expired', { status: 404, body: '{"msg":"chat session not exists"}' }, 'session_expired', 'text.session_expired'],
     ['an expired code-execution container is session_expired', { status: 400, body: '{"error":{"message":"Container cntr_9 has expired.","type":"invalid_request_error"}}' }, 'session_expired', 'text.session_expired'],
     ['a 404 for a thread with a short id is session_expired', { status: 404, body: 'Thread t1 does not exist.' }, 'session_expired', 'text.session_expired'],

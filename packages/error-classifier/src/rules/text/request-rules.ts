@@ -31,7 +31,7 @@ function refusalApplies(evidence: Evidence): boolean {
 export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusal', {
   en: [
     /flagged as (?:potentially )?(?:violating|inappropriate|unsafe|harmful)/,
-    /violat[a-z]{0,6} .{0,40}?(?:usage|content|safety|acceptable use|use|moderation) polic/,
+    /violat[a-z]{0,6} .{0,40}?(?:usage|content|safety|acceptable use|(?<!fair )use|moderation) polic/,
     /(?:prohibited|blocked|rejected|refused) due to (?:a )?violation of (?:the )?(?:provider(?:'s)? |our |its )?terms of (?:service|use)/,
     /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
     /violates? (?:our |the |its )?(?:guardrails|content guidelines|usage guidelines|safety guidelines)/,
@@ -41,8 +41,8 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
-    /safety (?:filter|system|settings|classifier|reasons)|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
-    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive (?:chat )?messages?(?![a-z])/,
+    /safety (?:filter|system|settings|classifier|reasons)(?! (?:is |was )?(?:temporarily |currently )?(?:unavailable|down|not available))|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
+    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive chat messages?(?![a-z])/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
     /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
@@ -66,9 +66,9 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
-    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long|input prompt \(\d{1,9} tokens\) is too long/,
+    /(?<!if (?:the )?)(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long|input prompt \(\d{1,9} tokens\) is too long/,
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
-    /input token limit is \d|tokens in the prompt cannot exceed/,
+    /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
     /request (?:is )?too large \(max|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch/,
     /must be (?:less|smaller|lower) than (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:length|window|size)|max(?:imum)? input (?:characters|tokens|length) is/,
@@ -146,8 +146,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
     en: [
       // a value outside its range, a request parameter named by its path as invalid ("Params body.conversation_id invalid")
       // an endpoint the API does not offer, a URL retired, a route a gateway does not have, an address refused as private (SSRF)
-      /does not support (?:the )?[^ ]{1,60} endpoint|https?:\/\/[^ ]{1,100} is no longer supported|no route matched|(?<![a-z])ssrf|invalid url(?![a-z])|invalid image (?:file|format|data)|must follow .{1,80} format|already has an active (?:response|run)/,
-      /invalid file format|file format error|value out of range|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
+      /does not support (?:the )?[^ ]{1,60} endpoint|invalid image (?:file|format|data)|already has an active (?:response|run)/,
+      /invalid file format|file format error|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
       // two settings that exclude each other ("Thinking may not be enabled when tool_choice forces tool use"), a required field left empty
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
       /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
@@ -199,6 +199,12 @@ export const FORMAT_RULES: readonly TextRule[] = [
   }),
   // a provider that does not serve the caller's location: another provider may; under a 401 or 403 the provider
   // refused the credential for it, and the status decides (auth)
+  // an address, a route or a retired URL named by the provider's gateway: a request to send elsewhere, under a client
+  // status or none (under a 5xx it is a hint of the gateway's)
+  ...family('text.format', 'format', [
+    /https?:\/\/[^ ]{1,100} is no longer supported|no route matched|ssrf_blocked|blocked by ssrf|invalid url(?![a-z])|value out of range(?! for type)/,
+  ], (evidence) => evidence.status === null || (evidence.status >= 400 && evidence.status < 500 && evidence.status !== 401 && evidence.status !== 403)),
+  ...family('text.format', 'format', [/must follow .{1,80} format/], (evidence) => evidence.status !== 401 && evidence.status !== 403),
   ...family('text.format', 'format', [
     /user location is not supported|not available in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
   ], (evidence) => evidence.status !== 401 && evidence.status !== 403),

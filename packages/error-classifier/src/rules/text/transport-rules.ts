@@ -71,7 +71,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // an old OpenAI client's connection error, a fetch body that broke while read, nginx's and Kong's upstream that could not be reached
       /error communicating with|error in input stream|while connecting to upstream/,
       // an SSE stream that broke while read, a body that ended before any data or before its JSON closed (node-fetch), no network at all, a DNS lookup that failed
-      /error while (?:iterating over|reading) (?:the )?(?:sse )?stream|ended before any (?:complete )?data|invalid json response body at|not connected to the internet|net::err_failed|getaddrinfo failed|server misbehaving|(?<![a-z])transporterror(?![a-z])|batch (?:has )?expired/,
+      /error while (?:iterating over|reading) (?:the )?(?:sse )?stream|ended before any (?:complete )?data|invalid json response body at|not connected to the internet|net::err_failed|getaddrinfo failed|server misbehaving|(?<![a-z])transporterror(?![a-z])|batch (?:has )?expired|err_socket_closed|socket is closed/,
       /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
     ],
     // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
@@ -112,12 +112,12 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       // (not a Go panic: a client's own panic reads the same)
       /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
       // an actor's remote server gone (Xinference), a Cloudflare Worker that threw (1101), a server's own Python bug, a system error
-      /(?:server|service|backend|engine) is not running|remote server [^ ]{1,80} closed|worker threw (?:an )?exception|local variable '[^']{1,60}' referenced before assignment|(?<![a-z])system error(?![a-z])/,
+      /(?:server|service|backend|engine) is not running|remote server [^ ]{1,80} closed|worker threw (?:an )?exception|local variable '[^']{1,60}' referenced before assignment/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|(?<![a-z])prediction-error(?![a-z])|(?<![a-z])modelerror(?![a-z])|failed to call a function|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常|(?:响应|返回)(?:格式|数据)(?:错误|异常)/],
   }),
-  ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error|backend error/], notUnderClientStatus),
+  ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error|backend error|(?<![a-z])system error(?![a-z])/], notUnderClientStatus),
 ];
 
 /**
@@ -151,7 +151,7 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
     // a client's "Reason: Canceled" line (VS Code's chat)
-    /reason: cancel(?:l)?ed(?![a-z])|keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])aborted request(?![a-z])/,
+    /request failed[^|]{0,200}?reason: cancel(?:l)?ed(?![a-z])|(?<![a-z])cancelederror|(?<![a-z])err_canceled(?![a-z])|keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])(?<!(?:server|upstream|provider|backend) )aborted request(?![a-z])/,
     // a client's own stream cancelled (OkHttp's event-source listener), a cancel reason written as a code
     /(?<![a-z])stream (?:was )?cancel(?:l)?ed|(?<![a-z])user_cancel(?:l)?ed(?![a-z])|(?<![a-z])responseaborted(?![a-z])/,
   ],

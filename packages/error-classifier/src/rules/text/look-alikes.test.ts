@@ -1,0 +1,48 @@
+/**
+ * Words of a reason's vocabulary in another sense — a model's answer inside a success envelope, a remedy beside the
+ * cause it answers, a label before a status that names the cause, a host name, a hint offering a condition — from a
+ * breaker's pass over the families of the eighteenth and nineteenth sets (fixtures/SCORES.md).
+ */
+import { describe, expect, it } from 'vitest';
+import { explain } from '../../test-support/classify.js';
+
+describe('words in another sense decide nothing', () => {
+  it.each([
+    [
+      "iFlytek Spark's success envelope around a streamed answer is an answer",
+      { status: 200, body: 'data:{"code":0,"message":"Success","sid":"s1","choices":[{"delta":{"role":"assistant","content":"Your session expired, please log in again."},"index":0}]}\n\ndata:{"code":0,"message":"Success","sid":"s1","choices":[{"delta":{"content":""},"index":0,"finish_reason":"stop"}]}\n\ndata:[DONE]\n\n' },
+      'unclassified',
+    ],
+    [
+      'a `{"code":200,"msg":"success","data":{…}}` envelope is read through its data',
+      { status: 200, body: '{"code":200,"msg":"success","data":{"choices":[{"index":0,"message":{"role":"assistant","content":"Rate limits are 10 per minute."},"finish_reason":"stop"}]}}' },
+      'unclassified',
+    ],
+    ['`"error": false` is no error', { status: 200, body: '{"error":false,"choices":[{"index":0,"message":{"role":"assistant","content":"429 means too many requests."},"finish_reason":"stop"}]}' }, 'unclassified'],
+    ["a success envelope around no answer is an empty answer", { status: 200, body: '{"code":0,"message":"Success","choices":[]}' }, 'empty_response'],
+    ['an upgrade offered beside a per-minute limit is the rate limit', { status: 429, body: 'You have hit the requests per minute of your tier. Upgrade your plan for more.' }, 'rate_limit'],
+    ['a top-up offered beside a concurrency limit is the rate limit', { status: 429, body: 'Concurrency limit reached. Top up your account to raise it.' }, 'rate_limit'],
+    ['请充值 beside 请求过于频繁 is the rate limit', { status: 429, body: '请求过于频繁，如需更高并发请充值' }, 'rate_limit'],
+    ['a top-up alone is billing', { message: 'Please top up your account to continue.' }, 'billing'],
+    ['a monthly quota with an upgrade stays billing (waiting a month is no way out)', { status: 429, body: 'Monthly token quota exceeded. Please upgrade your plan.' }, 'billing'],
+    ['"System error:" before a 429 is a label: the status decides', { status: 429, body: '{"message":"System error: request frequency exceeded"}' }, 'rate_limit'],
+    ['"System error:" before a 403 is a label', { status: 403, body: '{"msg":"System error: no access to this model"}' }, 'auth'],
+    ["Dify's `ssrf_proxy` host is a proxy's name, not an SSRF refusal", { message: "HTTPConnectionPool(host='ssrf_proxy', port=3128): Max retries exceeded (Caused by ProxyError('Unable to connect to proxy'))" }, 'timeout'],
+    ["a database's value out of range under a 500 is the relay's failure", { status: 500, body: '{"error":{"message":"ERROR: value out of range for type integer (SQLSTATE 22003)"}}' }, 'server_error'],
+    ['an Authorization header that must follow a format, under a 401, is auth', { status: 401, body: "The Authorization header must follow the format 'Bearer <token>'." }, 'auth'],
+    ['"no route matched" offered as a hint under a 502 is the gateway\'s failure', { status: 502, body: '502 Bad Gateway. If you see "no route matched", the route is misconfigured.' }, 'server_error'],
+    ["xAI's maximum prompt length is an overflow", { status: 400, body: '{"code":"Client specified an invalid argument","error":"This model\'s maximum prompt length is 131072 but the request contains 245342 tokens."}' }, 'context_overflow'],
+    ["the model's input token limit beside an invalid max_tokens is the max_tokens", { status: 400, body: "Invalid max_tokens: 100000. The model's input token limit is 131072." }, 'format'],
+    ['a fair use policy is a usage limit, not a refusal', { message: 'Your usage violates our fair use policy. Please wait 24 hours.' }, 'rate_limit'],
+    ['a prompt too long offered as a condition decides nothing', { status: 500, body: '{"message":"Internal server error","hint":"This can happen if the prompt is too long or the model is overloaded."}' }, 'server_error'],
+    ['"requests too quickly" in a list of possible causes under a 401 is no rate limit', { status: 401, message: 'Request failed with status 401. Possible causes: an invalid API key, sending requests too quickly.' }, 'auth'],
+    ['a server that aborted a request is no caller abort', { message: 'Error: upstream server aborted request due to an internal error' }, 'server_error'],
+    ['a subscription whose reason is "Canceled" is no caller abort', { message: 'Your subscription is no longer active. Reason: Canceled' }, 'unclassified'],
+    ["axios's cancel is an abort", { message: 'CanceledError: canceled', code: 'ERR_CANCELED' }, 'abort'],
+    ["Node's closed socket is transport", { message: 'SystemError [ERR_SOCKET_CLOSED]: Socket is closed' }, 'timeout'],
+    ["GitHub's expired device code is a login to renew", { status: 400, body: '{"error":"expired_token","error_description":"The device code has expired."}' }, 'auth'],
+    ['an endpoint unavailable in a region is no capacity', { message: 'This endpoint is unavailable in your region.' }, 'unclassified'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+});
