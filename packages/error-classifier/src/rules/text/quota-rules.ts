@@ -132,7 +132,9 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency|max (?:organization )?(?:rpm|tpm|rpd|tpd|tps|qps)(?![a-z])/,
     // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
-    /no deployments available for (?:the )?selected model|enqueued token limit|fair use (?:policy|limit)|no accounts? available with quota/,
+    /no deployments available for (?:the )?selected model/,
+    // a batch queue over its enqueued tokens, a fair use limit, a relay's pool with no account left with quota
+    /enqueued token limit|fair use (?:policy|limit)|no accounts? available with quota/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
     /(?<!possible causes?:? [^.|]{0,100})requests? too quickly|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
     /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,

@@ -70,7 +70,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response)|internet connection appears to be offline/,
       // an old OpenAI client's connection error, a fetch body that broke while read, nginx's and Kong's upstream that could not be reached
       /error communicating with|error in input stream|while connecting to upstream/,
-      // an SSE stream that broke while read, a body that ended before any data or before its JSON closed (node-fetch), no network at all, a DNS lookup that failed
+      // an SSE stream that broke while read, a body that ended before any data or before its JSON closed (node-fetch), no
+      // network at all, a DNS lookup that failed, Elixir's TransportError, Node's closed socket, a batch that expired unrun
       /error while (?:iterating over|reading) (?:the )?(?:sse )?stream|ended before any (?:complete )?data|invalid json response body at|not connected to the internet|net::err_failed|getaddrinfo failed|server misbehaving|(?<![a-z])transporterror(?![a-z])|batch (?:has )?expired|err_socket_closed|socket is closed/,
       /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
     ],
@@ -111,7 +112,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       // inference engines that died (vLLM's engine loop, a segfault, a Go panic, llama.cpp's decode failing)
       // (not a Go panic: a client's own panic reads the same)
       /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
-      // an actor's remote server gone (Xinference), a Cloudflare Worker that threw (1101), a server's own Python bug, a system error
+      // a server that is not running, an actor's remote server gone (Xinference), a Cloudflare Worker that threw (1101), a server's own Python bug
       /(?:server|service|backend|engine) is not running|remote server [^ ]{1,80} closed|worker threw (?:an )?exception|local variable '[^']{1,60}' referenced before assignment/,
       /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|(?<![a-z])prediction-error(?![a-z])|(?<![a-z])modelerror(?![a-z])|failed to call a function|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
@@ -150,7 +151,8 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
-    // a client's "Reason: Canceled" line (VS Code's chat)
+    // a failed request's "Reason: Canceled" line (VS Code's chat), axios's CanceledError, an engine's log of a request it
+    // aborted (not a server's or an upstream's abort)
     /request failed[^|]{0,200}?reason: cancel(?:l)?ed(?![a-z])|(?<![a-z])cancelederror|(?<![a-z])err_canceled(?![a-z])|keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])(?<!(?:server|upstream|provider|backend) )aborted request(?![a-z])/,
     // a client's own stream cancelled (OkHttp's event-source listener), a cancel reason written as a code
     /(?<![a-z])stream (?:was )?cancel(?:l)?ed|(?<![a-z])user_cancel(?:l)?ed(?![a-z])|(?<![a-z])responseaborted(?![a-z])/,
