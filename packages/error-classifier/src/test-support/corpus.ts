@@ -64,6 +64,8 @@ export const CORPUS_FILES = [
   'provider-errors-19-heldout.jsonl',
   'provider-errors-20.jsonl',
   'provider-errors-20-heldout.jsonl',
+  'provider-errors-21.jsonl',
+  'provider-errors-21-heldout.jsonl',
 ] as const;
 
 /**

@@ -46,3 +46,16 @@ describe('words in another sense decide nothing', () => {
     expect(explain(failure).reason).toBe(reason);
   });
 });
+
+describe('families from the twenty-first set, in other words', () => {
+  it.each([
+    ["Vercel's AI Gateway refusing access", { message: 'AI Gateway access failed: no OIDC token found.' }, 'auth'],
+    ['an output ceiling asked over the model\'s, even under a 500', { status: 500, body: 'Internal Server Error: max_tokens (64000) exceeds the model limit' }, 'format'],
+    ["Anthropic's ten-minute rule for non-streamed requests", { message: 'Error: streaming is required for operations that may take longer than 10 minutes.' }, 'format'],
+    ['a Rust debug print of an empty final response', { message: 'FinalResponse { response: "", usage: Usage { input_tokens: 12, output_tokens: 0 } }' }, 'empty_response'],
+    ['a stream that completed without valid content', { message: 'Model stream completed without valid content.' }, 'empty_response'],
+    ['a stream that ended before producing useful output, with no status', { message: 'Stream ended before producing useful output' }, 'empty_response'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+});

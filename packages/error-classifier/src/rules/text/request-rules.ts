@@ -146,7 +146,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
     en: [
       // a value outside its range, a request parameter named by its path as invalid ("Params body.conversation_id invalid")
       // an endpoint the API does not offer, a URL retired, a route a gateway does not have, an address refused as private (SSRF)
-      /does not support (?:the )?[^ ]{1,60} endpoint|invalid image (?:file|format|data)|already has an active (?:response|run)/,
+      // an output ceiling asked over the model's, a request only streaming can carry (Anthropic's ten-minute rule)
+      /max_tokens \(\d{1,9}\) exceeds|streaming is required for operations|does not support (?:the )?[^ ]{1,60} endpoint|invalid image (?:file|format|data)|already has an active (?:response|run)/,
       /invalid file format|file format error|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
       // two settings that exclude each other ("Thinking may not be enabled when tool_choice forces tool use"), a required field left empty
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
