@@ -82,7 +82,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /requires terms acceptance|restricted to authori[sz]ed|check policy enablement/,
     // the user a key belongs to is gone (OpenRouter's 401 "User not found" for a deleted or unknown key)
     /ai gateway access failed|(?<![a-z])user not found(?![a-z])|device code has expired|(?<![a-z])expired_token(?![a-z])/,
-    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|(?<!if [^.|]{0,60})(?:log|sign) ?in again|or re-?authenticate|to re-?authenticate|reauthentication is (?:needed|required)/,
+    /run \/login|please (?:log ?in|sign ?in|re-?authenticate)|(?:log|sign) ?in again(?<!if [^.|]{0,60}(?:log|sign) ?in again)|or re-?authenticate|to re-?authenticate|reauthentication is (?:needed|required)/,
     /(?:oauth|login|auth|sign-in) session (?:has |is |was )?(?:expired|invalid|revoked)/,
     /(?:user|access|auth|bearer|api) token (?:is )?required|(?:invalid|incorrect|wrong) (?:username|user name|login) or password/,
     // OAuth 2.0's own error codes (RFC 6749 §5.2) and the credentials a request signature could not prove

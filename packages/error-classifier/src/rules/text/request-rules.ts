@@ -66,7 +66,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
-    /(?<!if (?:the )?)(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long|input prompt \(\d{1,9} tokens\) is too long/,
+    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long(?<!if (?:the )?(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long)|input prompt \(\d{1,9} tokens\) is too long/,
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
