@@ -137,6 +137,20 @@ export function repeatedRows(rows: readonly CorpusRow[], earlier: readonly strin
   return repeated;
 }
 
+/**
+ * Expects every identifier a provider printed half-masked or whole to be an obvious fake: a masked key shows `sk-test-`
+ * around its stars (not the real key's first and last characters), organisation, project and user ids read `test…` or
+ * `xxx…`, a Cloudflare cookie `test-cookie-value` (sets 8 and later; the id-split sets before them keep their rows).
+ */
+export function expectOnlyFakeIdentifiers(rows: readonly CorpusRow[]): void {
+  for (const row of rows) {
+    const body = row.body ?? '';
+    expect(body, row.id).not.toMatch(/sk-(?!test-)[A-Za-z0-9_-]{0,60}\*{2}/);
+    expect(body, row.id).not.toMatch(/\b(?:org-|proj_|user_)(?![xX]{12,}|(?:test){3})[A-Za-z0-9]{12,}/);
+    expect(body, row.id).not.toMatch(/__cf_bm=(?!test-)/);
+  }
+}
+
 /** Expects no row's body to hold a key-like string (OpenAI `sk-…`, Google `AIza…`, Hugging Face `hf_…`). */
 export function expectNoKeyLikeSecret(rows: readonly CorpusRow[]): void {
   for (const row of rows) expect(row.body ?? '', row.id).not.toMatch(/sk-[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}/);

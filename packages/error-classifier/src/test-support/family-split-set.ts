@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../index.js';
-import { PROVIDER_SPLIT_FILES, corpusFilesBefore, expectNoKeyLikeSecret, expectSourcedRows, fixtureTexts, repeatedRows } from './corpus.js';
+import { PROVIDER_SPLIT_FILES, corpusFilesBefore, expectNoKeyLikeSecret, expectOnlyFakeIdentifiers, expectSourcedRows, fixtureTexts, repeatedRows } from './corpus.js';
 import type { CORPUS_FILES } from './corpus.js';
 import { FIXTURE_NOW_MS, loadJsonLines } from './fixtures.js';
 import type { CorpusRow } from './fixtures.js';
@@ -86,8 +86,9 @@ export function describeFamilySplitSet(set: FamilySplitSet): void {
       expect(repeatedRows(rows, earlier, { withinSet: true })).toEqual([]);
     });
 
-    it('carries no key-like secret', () => {
+    it('carries no key-like secret, and only obvious fakes where a provider printed a masked key or an account id', () => {
       expectNoKeyLikeSecret(rows);
+      expectOnlyFakeIdentifiers(rows);
     });
   });
 
