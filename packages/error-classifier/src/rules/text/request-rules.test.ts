@@ -419,8 +419,9 @@ describe('request families from the eighteenth set, in other words', () => {
     expect(explain(failure).reason).toBe(reason);
   });
 
-  it('a region word does not make a field or model a format error by itself', () => {
-    expect(explain({ message: 'Model foo not supported for this endpoint' }).reason).not.toBe('model_not_found');
+  it('a model "not supported for" an endpoint is no missing model: the bare-named family reads only a model not supported at all', () => {
+    expect(explain({ message: 'Model foo not supported for this endpoint' }).reason).toBe('unclassified');
+    expect(explain({ message: 'Model foo not supported' }).reason).toBe('model_not_found');
   });
 });
 

@@ -140,6 +140,14 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
   zh: [/会话(?:已)?(?:过期|失效|不存在)/],
 }, sessionApplies);
 
+/**
+ * Not under a 401 or 403: there the provider refused the credential, and the status decides (`auth`) over words about
+ * the request's shape, a format or a region.
+ */
+function notACredentialRefusal(evidence: Evidence): boolean {
+  return evidence.status !== 401 && evidence.status !== 403;
+}
+
 /** The request shape is wrong, or the model/endpoint cannot take it (capabilities). Terminal for this payload. */
 export const FORMAT_RULES: readonly TextRule[] = [
   ...family('text.format', 'format', {
@@ -204,11 +212,11 @@ export const FORMAT_RULES: readonly TextRule[] = [
   // status or none (under a 5xx it is a hint of the gateway's)
   ...family('text.format', 'format', [
     /https?:\/\/[^ ]{1,100} is no longer supported|no route matched|ssrf_blocked|blocked by ssrf|invalid url(?![a-z])|value out of range(?! for type)/,
-  ], (evidence) => evidence.status === null || (evidence.status >= 400 && evidence.status < 500 && evidence.status !== 401 && evidence.status !== 403)),
-  ...family('text.format', 'format', [/must follow .{1,80} format/], (evidence) => evidence.status !== 401 && evidence.status !== 403),
+  ], (evidence) => notACredentialRefusal(evidence) && (evidence.status === null || (evidence.status >= 400 && evidence.status < 500))),
+  ...family('text.format', 'format', [/must follow .{1,80} format/], notACredentialRefusal),
   ...family('text.format', 'format', [
     /user location is not supported|not available in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
-  ], (evidence) => evidence.status !== 401 && evidence.status !== 403),
+  ], notACredentialRefusal),
 ];
 
 /** The model (or deployment) does not exist or is not offered to this account. */
