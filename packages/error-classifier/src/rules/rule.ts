@@ -4,7 +4,8 @@
  */
 import type { FailoverReason } from '@understudy/contracts';
 import type { Evidence } from '../evidence.js';
-import { patternNeeds } from '../text/trigrams.js';
+import { requiredLiterals } from '../text/required-literals.js';
+import { familyNeeds, needsOf, patternNeeds } from '../text/trigrams.js';
 import type { PatternNeeds } from '../text/trigrams.js';
 
 /** The outcome of the first rule that matched. */
@@ -43,6 +44,19 @@ export interface TextRule {
    * not run over a text that lacks them. Absent or `null`: always run.
    */
   readonly needs?: PatternNeeds | null;
+  /**
+   * For a family of several phrases: each phrase on its own, in order, with its own needs. `pattern` is their
+   * alternation; {@link firstTextMatch} runs only the phrases whose needs the text meets and keeps the leftmost
+   * match (the first phrase on a tie) — what the alternation matches, without trying every phrase at every
+   * position of the text. Absent: `pattern` runs whole.
+   */
+  readonly phrases?: readonly Phrase[];
+}
+
+/** One phrase of a family, with the trigrams a text must hold for it to match (`null`: always run). */
+export interface Phrase {
+  readonly pattern: RegExp;
+  readonly needs: PatternNeeds | null;
 }
 
 /** The longest matched text kept in a verdict. */
@@ -68,12 +82,41 @@ export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence, s
     // A text without the literals every match needs cannot match: skip the scan (never changes the verdict).
     if (rule.needs !== undefined && !scanned.trigrams.mayMatch(rule.needs)) continue;
     if (rule.applies !== undefined && !rule.applies(evidence)) continue;
-    const match = rule.pattern.exec(scanned.text);
+    const match = rule.phrases === undefined ? rule.pattern.exec(scanned.text) : leftmostPhraseMatch(rule.phrases, rule.needs, scanned);
     if (match !== null) {
       return { reason: rule.reason, rule: rule.id, matched: match[0].slice(0, MATCH_PREVIEW_CHARS), language: rule.language };
     }
   }
   return null;
+}
+
+/** Which phrases of a family may match, by index ({@link leftmostPhraseMatch}); grown to the largest family. */
+let phraseMarks = new Uint8Array(64);
+
+/**
+ * The match the alternation of `phrases` would give over `scanned.text`: the leftmost, and at one position the
+ * earliest phrase's. A phrase whose needs the text lacks cannot match and is not run; which phrases may match is
+ * read in one pass over the family's `needs` when they are known, else phrase by phrase.
+ */
+function leftmostPhraseMatch(phrases: readonly Phrase[], needs: PatternNeeds | null | undefined, scanned: ScannedText): RegExpExecArray | null {
+  if (phraseMarks.length < phrases.length) phraseMarks = new Uint8Array(phrases.length);
+  const marks = phraseMarks;
+  const marked = needs !== undefined && needs !== null && needs.keyPhrases !== null;
+  if (marked) {
+    marks.fill(0, 0, phrases.length);
+    scanned.trigrams.markPhrases(needs, marks);
+  }
+  let best: RegExpExecArray | null = null;
+  for (let index = 0; index < phrases.length; index += 1) {
+    const phrase = phrases[index] as Phrase;
+    if (marked ? marks[index] === 0 : phrase.needs !== null && !scanned.trigrams.mayMatch(phrase.needs)) continue;
+    const match = phrase.pattern.exec(scanned.text);
+    if (match === null || (best !== null && match.index >= best.index)) continue;
+    best = match;
+    // No later phrase can match further left than the text's start, and an earlier phrase wins a tie.
+    if (best.index === 0) break;
+  }
+  return best;
 }
 
 const LANGUAGES: readonly PhraseLanguage[] = ['en', 'zh', 'ja'];
@@ -96,10 +139,22 @@ export function family(
   for (const language of LANGUAGES) {
     const patterns = byLanguage[language] ?? [];
     if (patterns.length === 0) continue;
-    // One scan per family and language: the phrases compile into one alternation (same reason, same condition).
-    const pattern = patterns.length === 1 ? (patterns[0] as RegExp) : new RegExp(patterns.map((each) => `(?:${each.source})`).join('|'));
-    const needs = patternNeeds(pattern);
-    rules.push(applies === undefined ? { id, reason, pattern, language, needs } : { id, reason, pattern, language, applies, needs });
+    if (patterns.length === 1) {
+      const pattern = patterns[0] as RegExp;
+      const needs = patternNeeds(pattern);
+      rules.push(applies === undefined ? { id, reason, pattern, language, needs } : { id, reason, pattern, language, applies, needs });
+      continue;
+    }
+    // The family is the alternation of its phrases (same reason, same condition): one test of its needs rejects
+    // most texts at once; a text that passes runs only the phrases it may hold. Flags are dropped, as the
+    // alternation drops them.
+    const pattern = new RegExp(patterns.map((each) => `(?:${each.source})`).join('|'));
+    const requirements = patterns.map((each) => requiredLiterals(new RegExp(each.source)));
+    const phrases = patterns.map((each, index): Phrase => ({ pattern: new RegExp(each.source), needs: needsOf(requirements[index] ?? null) }));
+    const needs = familyNeeds(requirements);
+    rules.push(
+      applies === undefined ? { id, reason, pattern, language, needs, phrases } : { id, reason, pattern, language, applies, needs, phrases },
+    );
   }
   return rules;
 }

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEvidence } from '../evidence.js';
 import { LEADING_PROVIDER_RULES, TRAILING_PROVIDER_RULES } from '../rules/provider-rules.js';
+import { family, firstTextMatch } from '../rules/rule.js';
 import { TEXT_RULES } from '../rules/text/index.js';
 import { loadFixtureRows } from '../test-support/fixtures.js';
 import { literalPretest, requiredLiterals } from './required-literals.js';
@@ -95,6 +96,9 @@ describe('TrigramSet', () => {
           if (!rule.pattern.test(evidence.text)) continue;
           matches += 1;
           expect(evidence.trigrams.mayMatch(rule.needs ?? null), `${row.id} ${rule.id}`).toBe(true);
+          for (const phrase of rule.phrases ?? []) {
+            if (phrase.pattern.test(evidence.text)) expect(evidence.trigrams.mayMatch(phrase.needs), `${row.id} ${rule.id} /${phrase.pattern.source}/`).toBe(true);
+          }
         }
       }
     }
@@ -151,4 +155,41 @@ describe('TrigramSet', () => {
       { numRuns: 600 },
     );
   }, 60_000); // generous: the machine running the tests may be shared
+
+  it('a family runs only the phrases a text may hold, and matches what its alternation matches', () => {
+    const evidence = buildEvidence({});
+    fc.assert(
+      fc.property(fc.array(pattern, { minLength: 2, maxLength: 4 }), fc.array(text, { minLength: 1, maxLength: 6 }), (sources, texts) => {
+        let phrases: RegExp[];
+        try {
+          phrases = sources.map((source) => new RegExp(source));
+        } catch {
+          return;
+        }
+        const rules = family('text.sample', 'timeout', phrases);
+        const alternation = new RegExp(sources.map((source) => `(?:${source})`).join('|'));
+        for (const sample of texts) {
+          const verdict = firstTextMatch(rules, evidence, { text: sample, trigrams: new TrigramSet(sample), cjk: false });
+          expect(verdict?.matched ?? null, `${sources.join(' | ')} on "${sample}"`).toBe(alternation.exec(sample)?.[0] ?? null);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  }, 60_000);
+
+  it('every phrase family matches what its alternation matches on every fixture text', () => {
+    let compared = 0;
+    for (const file of FIXTURE_FILES) {
+      for (const row of loadFixtureRows(file)) {
+        const evidence = buildEvidence(row);
+        for (const rule of PHRASE_RULES) {
+          if (rule.phrases === undefined || (rule.applies !== undefined && !rule.applies(evidence))) continue;
+          compared += 1;
+          const expected = rule.pattern.exec(evidence.text)?.[0].slice(0, 120) ?? null;
+          expect(firstTextMatch([rule], evidence)?.matched ?? null, `${row.id} ${rule.id}`).toBe(expected);
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
+  });
 });

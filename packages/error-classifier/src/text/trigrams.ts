@@ -8,6 +8,7 @@
  * hashes clear.
  */
 import { MIN_LITERAL_CHARS, requiredLiterals } from './required-literals.js';
+import type { Requirement } from './required-literals.js';
 
 /** Bits of a trigram hash: the widest set. @default 18 (256 Ki bits, 32 KiB) */
 const HASH_BITS = 18;
@@ -54,6 +55,11 @@ export interface PatternNeeds {
   readonly keyStarts: Uint32Array;
   readonly keyAlternatives: Uint32Array;
   readonly program: Uint32Array;
+  /**
+   * For the needs of a family of phrases ({@link familyNeeds}): the phrase each entry of `keyAlternatives` belongs
+   * to, so that {@link TrigramSet.markPhrases} can tell which phrases a text may hold; `null` for one pattern.
+   */
+  readonly keyPhrases: Uint32Array | null;
 }
 
 /**
@@ -62,12 +68,48 @@ export interface PatternNeeds {
  * @example patternNeeds(/rate[ _-]?limit|throttl/) // two alternatives: "rate" and "limit", or "throttl"
  */
 export function patternNeeds(pattern: RegExp): PatternNeeds | null {
-  const alternatives = requiredLiterals(pattern);
-  if (alternatives === null) return null;
+  return needsOf(requiredLiterals(pattern));
+}
+
+/**
+ * The needs of a pattern whose alternatives' requirements are known ({@link requiredLiterals}); `null` when they
+ * are not. A family of phrases joined into one alternation needs what any of its phrases needs, so its needs are
+ * `needsOf` their requirements put end to end.
+ *
+ * @example needsOf([[['rate'], ['limit']], [['throttl']]]) // the same as patternNeeds(/rate[ _-]?limit|throttl/)
+ */
+export function needsOf(alternatives: readonly Requirement[] | null): PatternNeeds | null {
+  return alternatives === null ? null : compileNeeds(alternatives, null);
+}
+
+/**
+ * The needs of a family of phrases joined into one alternation, given each phrase's requirements
+ * ({@link requiredLiterals}): what any phrase needs, with the phrase of each alternative kept (`keyPhrases`);
+ * `null` when some phrase's requirements are not known (that phrase, and so the family, always runs).
+ *
+ * @example familyNeeds([[[['rate'], ['limit']]], [[['throttl']]]]) // mayMatch as patternNeeds(/rate[ _-]?limit|throttl/)
+ */
+export function familyNeeds(phrases: readonly (readonly Requirement[] | null)[]): PatternNeeds | null {
+  const alternatives: Requirement[] = [];
+  const phraseOf: number[] = [];
+  for (const [phrase, requirements] of phrases.entries()) {
+    if (requirements === null) return null;
+    for (const requirement of requirements) {
+      alternatives.push(requirement);
+      phraseOf.push(phrase);
+    }
+  }
+  return compileNeeds(alternatives, phraseOf);
+}
+
+/** Compiles {@link PatternNeeds} from alternatives' requirements; `phraseOf[i]`: the phrase of alternative `i`, when given. */
+function compileNeeds(alternatives: readonly Requirement[], phraseOf: readonly number[] | null): PatternNeeds {
   const program: number[] = [alternatives.length];
   const opened = new Map<number, number[]>();
-  for (const clauses of alternatives) {
+  const phraseAt = new Map<number, number>();
+  for (const [ordinal, clauses] of alternatives.entries()) {
     const alternativeAt = program.length;
+    phraseAt.set(alternativeAt, phraseOf?.[ordinal] ?? 0);
     program.push(0, clauses.length);
     // Most telling clause first (one literal before a choice of several, then the longer literal), so that an
     // alternative the text lacks is usually refused on its first trigram.
@@ -99,6 +141,7 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
     keyStarts: Uint32Array.from(keyStarts),
     keyAlternatives: Uint32Array.from(keyAlternatives),
     program: Uint32Array.from(program),
+    keyPhrases: phraseOf === null ? null : Uint32Array.from(keyAlternatives, (at) => phraseAt.get(at) ?? 0),
   };
 }
 
@@ -192,6 +235,27 @@ export class TrigramSet {
       }
     }
     return false;
+  }
+
+  /**
+   * Sets `marks[p]` to 1 for every phrase `p` of a family ({@link familyNeeds}) that may match the text, leaving the
+   * others as they are; the caller clears `marks`. A phrase left unmarked cannot match. Needs without
+   * `keyPhrases` mark nothing.
+   */
+  markPhrases(needs: PatternNeeds, marks: Uint8Array): void {
+    const { keys, keyStarts, keyAlternatives, program, keyPhrases } = needs;
+    if (keyPhrases === null || this.text.length < MIN_LITERAL_CHARS) return;
+    const bits = this.bits();
+    const { shift } = this;
+    for (let key = 0; key < keys.length; key += 1) {
+      const hash = (keys[key] as number) >>> shift;
+      if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) continue;
+      const end = keyStarts[key + 1] as number;
+      for (let at = keyStarts[key] as number; at < end; at += 1) {
+        const phrase = keyPhrases[at] as number;
+        if (marks[phrase] === 0 && alternativeMet(bits, shift, program, keyAlternatives[at] as number)) marks[phrase] = 1;
+      }
+    }
   }
 }
 
