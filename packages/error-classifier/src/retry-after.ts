@@ -14,6 +14,8 @@
  * Date-based hints need `nowMs`; without it they give nothing. Times in the past give 0.
  */
 
+import { literalPretest } from './text/required-literals.js';
+
 /** Everything a Retry-After can be read from. */
 export interface RetryAfterSources {
   /** Response headers; names are matched case-insensitively. */
@@ -191,13 +193,34 @@ function resetTimeOfDayMs(text: string, nowMs: number): number | null | undefine
   return target - localNow;
 }
 
-/** Structured fields inside bodies, strongest first. `scale`: ms per unit, a duration text, or an epoch time. */
-const FIELD_HINTS: readonly { readonly pattern: RegExp; readonly scale: number | 'duration' | 'epoch' }[] = [
-  { pattern: /["']?retry_?delay["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?\s?(?:ms|s)?)/i, scale: 'duration' },
-  { pattern: /["']?retry[_-]after[_-]ms["']?\s?[:=]\s?["']?(\d{1,12}(?:\.\d{1,9})?)/i, scale: 1 },
-  { pattern: /["']?retry[_-]after(?:[_-]seconds)?["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?)(?![\d.]|\s?[a-z])/i, scale: 1000 },
-  { pattern: /["']?resets?_in_seconds["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?)/i, scale: 1000 },
-  { pattern: /["']?resets?_at["']?\s?[:=]\s?["']?(\d{10,13})(?!\d)/i, scale: 'epoch' },
+/**
+ * A pre-test for a case-insensitive pattern written in lower case, over the lower-cased text: false only when the
+ * pattern cannot match (without the `u` flag, a letter of the pattern matches only the two ASCII cases of itself,
+ * and lower-casing turns both into the letter the pattern holds). The literals are read from the pattern itself.
+ */
+function lowerCasePretest(pattern: RegExp): (lower: string) => boolean {
+  return literalPretest(new RegExp(pattern.source));
+}
+
+/** One structured field: its pattern, what its value means, and its pre-test ({@link lowerCasePretest}). */
+interface FieldHint {
+  readonly pattern: RegExp;
+  /** ms per unit, a duration text, or an epoch time. */
+  readonly scale: number | 'duration' | 'epoch';
+  readonly mayMatch: (lower: string) => boolean;
+}
+
+function fieldHint(pattern: RegExp, scale: FieldHint['scale']): FieldHint {
+  return { pattern, scale, mayMatch: lowerCasePretest(pattern) };
+}
+
+/** Structured fields inside bodies, strongest first. */
+const FIELD_HINTS: readonly FieldHint[] = [
+  fieldHint(/["']?retry_?delay["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?\s?(?:ms|s)?)/i, 'duration'),
+  fieldHint(/["']?retry[_-]after[_-]ms["']?\s?[:=]\s?["']?(\d{1,12}(?:\.\d{1,9})?)/i, 1),
+  fieldHint(/["']?retry[_-]after(?:[_-]seconds)?["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?)(?![\d.]|\s?[a-z])/i, 1000),
+  fieldHint(/["']?resets?_in_seconds["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?)/i, 1000),
+  fieldHint(/["']?resets?_at["']?\s?[:=]\s?["']?(\d{10,13})(?!\d)/i, 'epoch'),
 ];
 
 /** Phrases that carry a duration. */
@@ -212,6 +235,10 @@ const PHRASE_HINT = new RegExp(
  */
 const HINT_WORD = /retry|reset|wait|try again|available again/i;
 const DIGIT = /\d/;
+const MAY_HOLD_HINT = lowerCasePretest(HINT_WORD);
+const MAY_HOLD_PHRASE_HINT = lowerCasePretest(PHRASE_HINT);
+const MAY_HOLD_RESET_DATE_TIME = lowerCasePretest(RESET_DATE_TIME);
+const MAY_HOLD_RESET_TIME_OF_DAY = lowerCasePretest(RESET_TIME_OF_DAY);
 
 /** Every pattern of this module, for the pattern audit test. */
 export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
@@ -226,6 +253,9 @@ export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
   ...FIELD_HINTS.map((hint) => hint.pattern),
 ];
 
+/** The patterns {@link retryAfterFromText} pre-tests over the lower-cased text, for the test that they are written in lower case. */
+export const LOWER_CASE_PRETESTED_PATTERNS: readonly RegExp[] = [HINT_WORD, PHRASE_HINT, RESET_DATE_TIME, RESET_TIME_OF_DAY, ...FIELD_HINTS.map((hint) => hint.pattern)];
+
 /**
  * Milliseconds a single text asks to wait, or `null`.
  *
@@ -233,8 +263,13 @@ export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
  * @example retryAfterFromText('Your limit will reset at 2026-09-09 05:38:28', 0) // null (no zone)
  */
 export function retryAfterFromText(text: string, nowMs?: number): number | null {
-  if (!DIGIT.test(text) || !HINT_WORD.test(text)) return null;
-  for (const { pattern, scale } of FIELD_HINTS) {
+  if (!DIGIT.test(text)) return null;
+  // Each pattern runs only when the lower-cased text holds its literals (one lower-casing instead of a
+  // case-insensitive scan per pattern).
+  const lower = text.toLowerCase();
+  if (!MAY_HOLD_HINT(lower)) return null;
+  for (const { pattern, scale, mayMatch } of FIELD_HINTS) {
+    if (!mayMatch(lower)) continue;
     const value = pattern.exec(text)?.[1];
     if (value === undefined) continue;
     if (scale === 'duration') {
@@ -252,15 +287,15 @@ export function retryAfterFromText(text: string, nowMs?: number): number | null 
     const parsed = finiteNonNegative(Number(value) * scale);
     if (parsed !== null) return parsed;
   }
-  const phrase = PHRASE_HINT.exec(text)?.[1];
+  const phrase = MAY_HOLD_PHRASE_HINT(lower) ? PHRASE_HINT.exec(text)?.[1] : undefined;
   if (phrase !== undefined) {
     const parsed = parseDurationMs(phrase);
     if (parsed !== null) return parsed;
   }
   if (nowMs === undefined) return null;
-  const dated = resetDateTimeMs(text, nowMs);
+  const dated = MAY_HOLD_RESET_DATE_TIME(lower) ? resetDateTimeMs(text, nowMs) : undefined;
   if (dated !== undefined) return dated;
-  return resetTimeOfDayMs(text, nowMs) ?? null;
+  return MAY_HOLD_RESET_TIME_OF_DAY(lower) ? (resetTimeOfDayMs(text, nowMs) ?? null) : null;
 }
 
 /**
