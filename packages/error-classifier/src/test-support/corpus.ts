@@ -66,6 +66,8 @@ export const CORPUS_FILES = [
   'provider-errors-20-heldout.jsonl',
   'provider-errors-21.jsonl',
   'provider-errors-21-heldout.jsonl',
+  'provider-errors-22.jsonl',
+  'provider-errors-22-heldout.jsonl',
 ] as const;
 
 /**

@@ -137,7 +137,14 @@ function shapeOf(record: Record<string, unknown>): CompletionShape {
 /** True when a parsed record is a completion (or a streamed chunk of one) and carries no error object. */
 function isCompletionRecord(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value) || hasErrorKey(value)) return false;
-  return COMPLETION_KEYS.some((key) => key in value) || (value.object === 'response' && 'status' in value) || isOllamaAnswer(value);
+  return (
+    COMPLETION_KEYS.some((key) => key in value) ||
+    (value.object === 'response' && 'status' in value) ||
+    // a whole chat or text completion by its object type, even when a relay dropped its `choices` (not a stream's chunk)
+    value.object === 'chat.completion' ||
+    value.object === 'text_completion' ||
+    isOllamaAnswer(value)
+  );
 }
 
 /** Stream event types that close an answer (Anthropic, OpenAI Responses). */

@@ -17,7 +17,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
   en: [
     /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
     // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
-    /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted/,
+    /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted|workspace_(?:disabled|deactivated)(?![a-z])/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     // an OAuth token revoked by the provider: only a new sign-in gives another
     /(?:oauth |access |bearer )?token (?:has been |was )revoked|oauth access has been revoked/,
@@ -74,7 +74,9 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /use case details have not been submitted|(?:don't|do not|does not|doesn't) have (?:access|permission) to|(?:caller|user|principal|account) does not have permission/,
     /(?:authorization|auth|x-api-key|api-key|api key) header (?:is )?(?:missing|invalid|required|malformed|not provided)|signature (?:has )?expired|signaturedoesnotmatch|security token (?:included in the request )?is (?:expired|invalid)/,
     /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
-    /sorry, you have been blocked|you are unable to access/,
+    /sorry, you have been blocked|you are unable to access|detected suspicious activity (?:from|on|in) your account/,
+    // a key the client never set ("OPENAI_API_KEY is not set"), a request signed with the wrong secret (AWS SigV4)
+    /api[ _-]?key['"`]? (?:is |was )?(?:not set|not configured|not provided|unset)(?![a-z])|signature we calculated does not match the signature you provided/,
     /scope requirement|insufficient scope|missing scope|insufficient authentication scopes|access_token_scope_insufficient/,
     // OpenAI refusing the caller's country (its 403 `unsupported_country_region_territory`), a model this key may not use
     /country, region,? or territory (?:is )?not supported|unsupported_country_region_territory|no permission to use (?:the |this )?model/,
@@ -93,6 +95,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   ],
   zh: [/人机验证|未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
+  ru: [/(?:api-?ключ|ключ api|токен)[а-яё ]{0,30}(?:неактивен|недействител|неверн|истек|отозван)|неверный (?:api-?)?ключ|ошибка авторизации|не авторизован/],
 });
 
 /**
@@ -108,7 +111,9 @@ export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tl
   /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
   /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify|certificate signature failure/,
   // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
-  /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception/,
+  /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception|unable to find valid certification path|suncertpathbuilderexception/,
+  // curl: the certificate names other hosts
+  /no alternative certificate subject name matches|subjectaltname does not match|certificate subject name [^|]{0,80}does not match/,
   // rustls / reqwest: "invalid peer certificate: UnknownIssuer"
   /invalid (?:peer )?certificate(?![a-z])|unknownissuer|certificate (?:is )?not trusted|untrusted certificate/,
   // .NET: "The SSL connection could not be established … The remote certificate is invalid because of errors in the certificate chain"

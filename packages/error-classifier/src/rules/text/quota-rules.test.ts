@@ -345,3 +345,18 @@ describe('quota families from the twentieth set, in other words', () => {
     expect(explain({ message: "{'error': 'err.not_enough_credits'}" }).reason).toBe('billing');
   });
 });
+
+describe('Russian phrase tables (read without the CJK gate: the trigram pre-test refuses a text without Cyrillic)', () => {
+  const cases: RuleCase[] = [
+    ['"слишком много запросов" is a rate limit', { message: 'Ошибка API: слишком много запросов, повторите позже' }, 'rate_limit', 'text.rate_limit'],
+    ['"недостаточно средств" is billing', { message: 'Недостаточно средств на балансе. Пополните баланс' }, 'billing', 'text.billing'],
+    ['"сервер перегружен" is overloaded', { message: 'Сервер перегружен, попробуйте позже' }, 'overloaded', 'text.overloaded'],
+    ['a Russian context overflow under a 400 is context_overflow', { status: 400, body: '{"error":{"message":"Количество запрашиваемых токенов превышает контекст модели.","type":"invalid_request_error"}}' }, 'context_overflow', 'text.context_overflow'],
+    ['a Russian inactive key is auth', { status: 401, body: 'Предоставленный API-ключ неактивен' }, 'auth'],
+    ['"модель … не существует" is a missing model', { message: 'Модель: gpt-test не существует' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => check(row));
+  it('says the phrase matched in Russian', () => {
+    expect(explain({ message: 'Слишком много запросов' }).trace.language).toBe('ru');
+  });
+});

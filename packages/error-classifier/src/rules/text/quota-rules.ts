@@ -48,7 +48,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
   en: [
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance|not[ _]enough[ _](?:balance|credits?|funds)/,
     /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens/,
-    /subscription (?:is )?(?:inactive|not active|suspended)|billing account (?:not found|is missing)|no billing account/,
+    /subscription (?:'[^']{1,80}' )?(?:is )?(?:inactive|not active|suspended|disabled)(?! (?:feature|option|setting))|readonlydisabledsubscription|billing account (?:not found|is missing)|no billing account/,
     /(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
@@ -80,6 +80,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
   ],
   ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
   zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
+  ru: [/недостаточно (?:средств|баланса|кредитов)|пополните (?:баланс|счёт|счет)|баланс[а-яё]{0,3} (?:исчерпан|недостаточ)/],
 });
 
 /** OpenAI's wording of its own billing state, or a relay passing on OpenAI's text (the text names OpenAI). */
@@ -137,11 +138,12 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /enqueued token limit|fair use (?:policy|limit)|no accounts? available with quota/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
     /requests? too quickly(?<!possible causes?:? [^.|]{0,100}requests? too quickly)|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
-    /slow down|request rate increased too quickly|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
+    /slow down|request rate increased too quickly|(?:your )?request rate is too high|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
   zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
+  ru: [/слишком много запросов|превышен[а-яё]{0,2} (?:лимит|предел) (?:запросов|скорости|частоты)|лимит запросов (?:превышен|исчерпан)/],
 });
 
 /**
@@ -179,6 +181,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?<!if (?:the )?(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable))(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))/,
   ],
   zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
+  ru: [/(?:сервер|сервис|модель)[а-яё]{0,2} (?:временно |сейчас )?(?:перегружен|недоступен)|высокая нагрузка/],
   }, notUnderClientError),
 ];
 

@@ -40,7 +40,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked,? as it (?:seems to |appears to |may |might )?violates?|violat[a-z]{0,6} .{0,40}?(?:usage|content|safety) guidelines|(?<![a-z])raifilteredreason(?![a-z])/,
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
-    /candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
+    /(?:content|request|prompt|message|input|response) (?:was |has been )?flagged for (?:possible |potential )?[a-z -]{1,30} risk|(?:response|suggestion|output|completion) matched public code|(?:was|been) blocked\. please rephrase (?:your|the) prompt|candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
     /safety (?:filter|system|settings|classifier|reasons)(?! (?:is |was )?(?:temporarily |currently )?(?:unavailable|down|not available))|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
     /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive chat messages?(?![a-z])/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
@@ -100,6 +100,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
   ],
   zh: [/(?:附件|文件|请求)大小超过|(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
+  ru: [/превыша[а-яё]{1,4} (?:[а-яё]{1,14} ){0,2}контекст|контекст[а-яё]{0,3} (?:[а-яё]{1,14} )?(?:превышен|переполнен)|слишком длинн[а-яё]{1,3} (?:запрос|сообщение|контекст|промпт)/],
 });
 
 /**
@@ -136,6 +137,10 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
     // a provider-side execution container (code interpreter) that outlived its session
     /container (?:[a-z0-9_-]{1,64} )?(?:is |has )?expired/,
+    // an uploaded file or attachment the provider has let go ("file_uuid '…' is unknown or expired")
+    /(?:file|attachment|upload)(?:_uuid|_id| id)?:? ['"]?[^'" ]{1,80}['"]? is unknown or expired|no such file object|file [^ ]{1,80} not found on container/,
+    // reasoning items of an earlier response whose sealed content this session cannot open (OpenAI `invalid_encrypted_content`)
+    /encrypted content [^|]{0,160}?could not be (?:verified|decrypted)|(?<![a-z])invalid_encrypted_content(?![a-z])/,
   ],
   zh: [/会话(?:已)?(?:过期|失效|不存在)/],
 }, sessionApplies);
@@ -175,6 +180,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
       /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
       /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
+      // a value the API's own validator names out of bounds (Volcengine Ark), an attachment that is no base64
+      /specified in the request (?:is|are) not valid|integer (?:above|below) (?:the )?(?:maximum|minimum) value|invalid base64/,
       /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
       /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
       /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
@@ -236,7 +243,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     // a model no provider of the stack serves (Llama Stack), a relay without a price for it (new-api), a model never pulled (Ollama)
     /not served by any (?:of the )?providers?|ratio or price not set|\/manifests\/[^ ]{1,200}: no such file or directory/,
-    /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound/,
+    /targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound|could not resolve the (?:foundation )?model/,
     /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
     /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
     /not allowed to use publisher model|try pulling it first/,
@@ -249,4 +256,5 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
   ],
   zh: [/模型(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
+  ru: [/модель[^.]{0,80}? не (?:существует|найдена)|модель не найдена/],
 });

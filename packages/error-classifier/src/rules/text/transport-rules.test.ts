@@ -23,6 +23,11 @@ describe('timeouts and transport (docs/policy.md#failover-reasons: time or trans
     ['seed: "Provider finish_reason: malformed_response" is timeout', { message: 'Provider finish_reason: malformed_response' }, 'timeout', 'finish_reason.malformed_response'],
     ['seed: the bare "An unknown error occurred" is failover-worthy', { message: 'An unknown error occurred' }, 'timeout', 'text.unknown_error_occurred'],
     ['"aborted due to timeout" is a timeout, not an abort', { message: 'The operation was aborted due to timeout' }, 'timeout', 'text.timeout'],
+    ['Safari\'s "TypeError: Load failed" is a transport failure', { message: 'TypeError: Load failed' }, 'timeout', 'text.transport'],
+    ['a "Failed to load model" is no fetch failure', { message: 'Failed to load model: out of memory' }, 'server_error'],
+    ['errno names count as whole words only: ResourceNotFoundException holds no ENOTFOUND', { body: 'An error occurred (ResourceNotFoundException) when calling the InvokeModel operation' }, 'model_not_found'],
+    ['a lone ENOTFOUND is still a transport failure', { message: 'getaddrinfo ENOTFOUND api.example.com' }, 'timeout', 'text.transport'],
+    ['Russian words for an expired wait are a timeout', { message: 'Ошибка: превышено время ожидания ответа' }, 'timeout', 'text.timeout'],
   ];
   it.each(cases)('%s', (...row) => check(row));
   it('timeouts cool down the model, not the whole profile', () => {

@@ -34,12 +34,13 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   ...family('text.timeout', 'timeout', {
     en: [
       /(?<![a-z])timed? ?out(?![a-z])(?!(?:_[a-z]{1,8})?(?::|=) ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
-      /deadline exceeded|took too long|(?<![a-z])timing out|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
+      /deadline exceeded|deadline expired before (?:the )?operation could complete|took too long|(?<![a-z])timing out|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z_])/,
       // exception classes that glue the phase to the word (httpx ReadTimeout, urllib3 ConnectTimeoutError, Java SocketTimeoutException)
       /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
     zh: [/超时|請求逾時|信号灯超时/],
+    ru: [/превышено время ожидания|время ожидания (?:истекло|превышено)|(?<![а-яё])тайм-?аут/],
   }, noDefiniteResponse),
 ];
 
@@ -51,9 +52,11 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
 export const TRANSPORT_RULES: readonly TextRule[] = [
   ...family('text.transport', 'timeout', {
     en: [
-      /econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|ehostdown|enetunreach|enetreset|enetdown|enotfound|eai_again|(?<![a-z])epipe(?![a-z])/,
-      /socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)|socket connection was closed/,
-      /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|network_error|network is unreachable|stream_read_error/,
+      // errno names as whole words (Bedrock's ResourceNotFoundException holds the letters of ENOTFOUND)
+      /(?<![a-z])(?:econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|ehostdown|enetunreach|enetreset|enetdown|enotfound|eai_again)|(?<![a-z])epipe(?![a-z])/,
+      // (a server's log of a request it dropped when the client closed the connection: the client gave up waiting, or was stopped)
+      /(?:due to|because of) (?:the )?client closing the connection|socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)|socket connection was closed/,
+      /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|(?:typeerror|fetch(?:ing)? from [^ ]{1,300}): load failed(?![a-z])|network_error|network is unreachable|stream_read_error/,
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
       /unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|socket disconnected before (?:the )?secure tls connection|network request failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread)(?![a-z])|winerror 100(?:53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
@@ -156,6 +159,8 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /request failed[^|]{0,200}?reason: cancel(?:l)?ed(?![a-z])|(?<![a-z])cancelederror|(?<![a-z])err_canceled(?![a-z])|keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])(?<!(?:server|upstream|provider|backend) )aborted request(?![a-z])/,
     // a client's own stream cancelled (OkHttp's event-source listener), a cancel reason written as a code
     /(?<![a-z])stream (?:was )?cancel(?:l)?ed|(?<![a-z])user_cancel(?:l)?ed(?![a-z])|(?<![a-z])responseaborted(?![a-z])/,
+    // a browser's fetch body aborted under the reader, a web stream enqueued after its consumer cancelled, a terminal's ^C
+    /bodystreambuffer was aborted|invalid state: controller is already closed|(?:^|\s)\^c(?:\s{0,4}\^c){0,3}\s{0,4}traceback \(most recent call last\)/,
   ],
   zh: [/(?:用户|客户端)(?:已)?(?:取消|中止)/],
 }, noErrorStatus);
@@ -182,7 +187,7 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
   'empty_response',
   {
     en: [
-      /no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:valid |usable |useful )?(?:result|response|output|content|text)|(?:ended|finished) before producing (?:any )?(?:valid |usable |useful )?(?:content|output|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:returned|received) no candidates|no candidates (?:were |was )?returned|(?:did not|didn't) contain any (?:text|content|output)|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated|(?:doesn't|does not|didn't|did not) return any (?:data|content|text|output|response|completion)|(?:includes|contains|has|had|returned|with) no (?:completion )?candidates|(?<![a-z])(?:llm_)?(?:model_)?response_empty(?![a-z])|returned no (?:final )?answer|no parseable response|before returning (?:any )?usable output|(?:missing|missing or empty|empty) ['"]?choices['"]? (?:array|list)/,
+      /no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|response contained no (?:choices|candidates|content)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response)|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:valid |usable |useful )?(?:result|response|output|content|text)|(?:ended|finished) before producing (?:any )?(?:valid |usable |useful )?(?:content|output|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:returned|received) no candidates|no candidates (?:were |was )?returned|(?:did not|didn't) contain any (?:text|content|output)|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated|(?:doesn't|does not|didn't|did not) return any (?:data|content|text|output|response|completion)|(?:includes|contains|has|had|returned|with) no (?:completion )?candidates|(?<![a-z])(?:llm_)?(?:model_)?response_empty(?![a-z])|returned no (?:final |assistant )?(?:answer|output|message)s?(?![a-z])|(?:didn't|did not) return (?:a|any) (?:message|output|answer)|no parseable response|before returning (?:any )?usable output|(?:missing|missing or empty|empty) ['"]?choices['"]? (?:array|list)/,
       // a client that got no tokens at all, OpenAI's parse helper that hit the length limit before any usable content
       /returned zero tokens|ended without producing a [a-z]{1,30}message|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
       // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
@@ -191,6 +196,7 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
     ],
     // a relay's own words for an answer without choices ("缺少或空的 choices 数组")
     zh: [/(?:缺少|空的) ?choices|choices ?(?:数组)?为空/],
+    ru: [/(?:никакого|пустой) ответ[а-яё]{0,2}(?: не (?:был[а-яё]{0,2} )?(?:возвращ|получ)[а-яё]{1,4})?|ответ[а-яё]{0,2} не (?:был[а-яё]{0,2} )?(?:возвращ|получ)[а-яё]{1,4}/],
   },
   (evidence) => evidence.status === null || (evidence.status >= 200 && evidence.status < 300),
 );
