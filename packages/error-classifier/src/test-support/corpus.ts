@@ -68,6 +68,8 @@ export const CORPUS_FILES = [
   'provider-errors-21-heldout.jsonl',
   'provider-errors-22.jsonl',
   'provider-errors-22-heldout.jsonl',
+  'provider-errors-23.jsonl',
+  'provider-errors-23-heldout.jsonl',
 ] as const;
 
 /**

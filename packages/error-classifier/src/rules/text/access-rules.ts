@@ -26,7 +26,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     // a credential only authorised for one product (a subscription token outside its client), a key reported leaked
     /(?:credential|token|key) is only authori[sz]ed for use with|(?:was |been )?reported as leaked|key (?:has been |was )?leaked/,
-    /access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
+    /irregular activit(?:y|ies) and (?:has been |was )?(?:locked|suspended|banned)|access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
     // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
     /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
@@ -74,7 +74,8 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /use case details have not been submitted|(?:don't|do not|does not|doesn't) have (?:access|permission) to|(?:caller|user|principal|account) does not have permission/,
     /(?:authorization|auth|x-api-key|api-key|api key) header (?:is )?(?:missing|invalid|required|malformed|not provided)|signature (?:has )?expired|signaturedoesnotmatch|security token (?:included in the request )?is (?:expired|invalid)/,
     /forbidden|not allowed for this (?:organization|account|key)|is not allowed for your (?:account|organi[sz]ation|key|team|plan)|oauth authentication is currently not allowed/,
-    /sorry, you have been blocked|you are unable to access|detected suspicious activity (?:from|on|in) your account/,
+    /(?:invalid|check|expired) (?:the )?(?:__)?secure-[13]psid|snlm0e value not found/,
+    /not approved for (?:this|your|the) (?:workspace|organi[sz]ation|account|project)|sorry, you have been blocked|you are unable to access|detected suspicious activity (?:from|on|in) your account/,
     // a key the client never set ("OPENAI_API_KEY is not set"), a request signed with the wrong secret (AWS SigV4)
     /api[ _-]?key['"`]? (?:is |was )?(?:not set|not configured|not provided|unset)(?![a-z])|signature we calculated does not match the signature you provided/,
     /scope requirement|insufficient scope|missing scope|insufficient authentication scopes|access_token_scope_insufficient/,
@@ -106,17 +107,21 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
 export const LOGIN_FAILED_RULES: readonly TextRule[] = family('text.auth', 'auth', [/login fail(?:ed|ure)?(?![a-z])/]);
 
 /** TLS certificate failures on our side of the connection. */
-export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tls_certificate', [
-  /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate|(?:ssl |tls )?certificate verification (?:failed|error)/,
-  /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
-  /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify|certificate signature failure/,
-  // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
-  /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception|unable to find valid certification path|suncertpathbuilderexception/,
-  // curl: the certificate names other hosts
-  /no alternative certificate subject name matches|subjectaltname does not match|certificate subject name [^|]{0,80}does not match/,
-  // rustls / reqwest: "invalid peer certificate: UnknownIssuer"
-  /invalid (?:peer )?certificate(?![a-z])|unknownissuer|certificate (?:is )?not trusted|untrusted certificate/,
-  // .NET: "The SSL connection could not be established … The remote certificate is invalid because of errors in the certificate chain"
-  /remote certificate (?:is invalid|was rejected)|errors in the certificate chain|ssl connection could not be established/,
-  /(?<![a-z])err_cert_[a-z_]{2,30}|pkix path validation failed|validatorexception|authority that is not trusted|unknown (?:certificate )?authority/,
-]);
+export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tls_certificate', {
+  en: [
+    /certificate (?:has )?expired|self[- ]signed certificate|unable to verify (?:the )?first certificate|(?:ssl |tls )?certificate verification (?:failed|error)/,
+    /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
+    /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify|certificate signature failure/,
+    // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
+    /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception|unable to find valid certification path|suncertpathbuilderexception/,
+    // curl: the certificate names other hosts
+    /no alternative certificate subject name matches|subjectaltname does not match|certificate subject name [^|]{0,80}does not match/,
+    // rustls / reqwest: "invalid peer certificate: UnknownIssuer"
+    /invalid (?:peer )?certificate(?![a-z])|unknownissuer|certificate (?:is )?not trusted|untrusted certificate/,
+    // .NET: "The SSL connection could not be established … The remote certificate is invalid because of errors in the certificate chain"
+    /remote certificate (?:is invalid|was rejected)|errors in the certificate chain|ssl connection could not be established/,
+    /(?<![a-z])err_cert_[a-z_]{2,30}|pkix path validation failed|validatorexception|authority that is not trusted|unknown (?:certificate )?authority/,
+  ],
+  // Windows' own words ("An SSL error occurred and a secure connection to the server cannot be made"), a certificate refused
+  zh: [/发生 ?ssl ?错误|无法建立到该服务器的安全连接|证书已过期|证书无效|证书不受信任|证书验证失败/],
+});

@@ -79,7 +79,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /model service has been paused|reached the set inference limit/,
   ],
   ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
-  zh: [/余额不足|余额已用|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
+  zh: [/余额不足|无可用额度|余额已用|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
   ru: [/недостаточно (?:средств|баланса|кредитов)|пополните (?:баланс|счёт|счет)|баланс[а-яё]{0,3} (?:исчерпан|недостаточ)/],
 });
 
@@ -141,7 +141,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /slow down|request rate increased too quickly|(?:your )?request rate is too high|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
-  zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
+  zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
   ru: [/слишком много запросов|превышен[а-яё]{0,2} (?:лимит|предел) (?:запросов|скорости|частоты)|лимит запросов (?:превышен|исчерпан)/],
 });
@@ -171,7 +171,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
   ...family('text.overloaded', 'overloaded', {
   en: [
-    /at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
+    /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:currently |temporarily )?(?:under|undergoing) (?:scheduled )?maintenance|at (?:maximum|max|full) capacity|upstream (?:is |was )?(?:temporarily |currently )?unavailable|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
     /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests/,
@@ -180,7 +180,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     // (a condition, "if the model is busy …", is no report of one)
     /(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?<!if (?:the )?(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable))(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))/,
   ],
-  zh: [/服务(?:器)?(?:繁忙|过载|不可用|暂不可用|暂时不可用)|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
+  zh: [/服务(?:器)?(?:繁忙|忙|过载|不可用|暂不可用|暂时不可用)|暂时无法提供服务|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
   ru: [/(?:сервер|сервис|модель)[а-яё]{0,2} (?:временно |сейчас )?(?:перегружен|недоступен)|высокая нагрузка/],
   }, notUnderClientError),
 ];
