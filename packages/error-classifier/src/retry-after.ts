@@ -14,7 +14,6 @@
  * Date-based hints need `nowMs`; without it they give nothing. Times in the past give 0.
  */
 
-import { literalPretest } from './text/required-literals.js';
 
 /** Everything a Retry-After can be read from. */
 export interface RetryAfterSources {
@@ -193,35 +192,34 @@ function resetTimeOfDayMs(text: string, nowMs: number): number | null | undefine
   return target - localNow;
 }
 
-/**
- * A pre-test for a case-insensitive pattern written in lower case, over the lower-cased text: false only when the
- * pattern cannot match (without the `u` flag, a letter of the pattern matches only the two ASCII cases of itself,
- * and lower-casing turns both into the letter the pattern holds). The literals are read from the pattern itself.
- */
-function lowerCasePretest(pattern: RegExp): (lower: string) => boolean {
-  return literalPretest(new RegExp(pattern.source));
-}
-
-/** One structured field: its pattern, what its value means, and its pre-test ({@link lowerCasePretest}). */
+/** One structured field: the pattern of its key and value, and what the value means (ms per unit, a duration text, or an epoch time). */
 interface FieldHint {
   readonly pattern: RegExp;
-  /** ms per unit, a duration text, or an epoch time. */
   readonly scale: number | 'duration' | 'epoch';
-  readonly mayMatch: (lower: string) => boolean;
 }
 
-function fieldHint(pattern: RegExp, scale: FieldHint['scale']): FieldHint {
-  return { pattern, scale, mayMatch: lowerCasePretest(pattern) };
+/** The key of a field, written as the body writes it: quoted or not, then `:` or `=`. */
+function fieldKey(key: string): string {
+  return `["']?${key}["']?\\s?[:=]`;
 }
+
+/** Field keys and the values they carry, strongest first. */
+const FIELDS: readonly { readonly key: string; readonly value: string; readonly scale: FieldHint['scale'] }[] = [
+  { key: 'retry_?delay', value: '(\\d{1,9}(?:\\.\\d{1,9})?\\s?(?:ms|s)?)', scale: 'duration' },
+  { key: 'retry[_-]after[_-]ms', value: '(\\d{1,12}(?:\\.\\d{1,9})?)', scale: 1 },
+  { key: 'retry[_-]after(?:[_-]seconds)?', value: '(\\d{1,9}(?:\\.\\d{1,9})?)(?![\\d.]|\\s?[a-z])', scale: 1000 },
+  { key: 'resets?_in_seconds', value: '(\\d{1,9}(?:\\.\\d{1,9})?)', scale: 1000 },
+  { key: 'resets?_at', value: '(\\d{10,13})(?!\\d)', scale: 'epoch' },
+];
 
 /** Structured fields inside bodies, strongest first. */
-const FIELD_HINTS: readonly FieldHint[] = [
-  fieldHint(/["']?retry_?delay["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?\s?(?:ms|s)?)/i, 'duration'),
-  fieldHint(/["']?retry[_-]after[_-]ms["']?\s?[:=]\s?["']?(\d{1,12}(?:\.\d{1,9})?)/i, 1),
-  fieldHint(/["']?retry[_-]after(?:[_-]seconds)?["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?)(?![\d.]|\s?[a-z])/i, 1000),
-  fieldHint(/["']?resets?_in_seconds["']?\s?[:=]\s?["']?(\d{1,9}(?:\.\d{1,9})?)/i, 1000),
-  fieldHint(/["']?resets?_at["']?\s?[:=]\s?["']?(\d{10,13})(?!\d)/i, 'epoch'),
-];
+const FIELD_HINTS: readonly FieldHint[] = FIELDS.map(({ key, value, scale }) => ({
+  pattern: new RegExp(`${fieldKey(key)}\\s?["']?${value}`, 'i'),
+  scale,
+}));
+
+/** Any field key of {@link FIELDS}: one scan tells whether a text holds a field at all (most hold none). */
+const FIELD_KEY = new RegExp(FIELDS.map(({ key }) => fieldKey(key)).join('|'), 'i');
 
 /** Phrases that carry a duration. */
 const PHRASE_HINT = new RegExp(
@@ -235,10 +233,8 @@ const PHRASE_HINT = new RegExp(
  */
 const HINT_WORD = /retry|reset|wait|try again|available again/i;
 const DIGIT = /\d/;
-const MAY_HOLD_HINT = lowerCasePretest(HINT_WORD);
-const MAY_HOLD_PHRASE_HINT = lowerCasePretest(PHRASE_HINT);
-const MAY_HOLD_RESET_DATE_TIME = lowerCasePretest(RESET_DATE_TIME);
-const MAY_HOLD_RESET_TIME_OF_DAY = lowerCasePretest(RESET_TIME_OF_DAY);
+/** A clock time (`5:38`, `05:38:28`): both reset-time patterns need one, so a text without it skips them. */
+const CLOCK_TIME = /\d:\d\d/;
 
 /** Every pattern of this module, for the pattern audit test. */
 export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
@@ -250,11 +246,10 @@ export const RETRY_AFTER_PATTERNS: readonly RegExp[] = [
   RESET_DATE_TIME,
   RESET_TIME_OF_DAY,
   PHRASE_HINT,
+  CLOCK_TIME,
+  FIELD_KEY,
   ...FIELD_HINTS.map((hint) => hint.pattern),
 ];
-
-/** The patterns {@link retryAfterFromText} pre-tests over the lower-cased text, for the test that they are written in lower case. */
-export const LOWER_CASE_PRETESTED_PATTERNS: readonly RegExp[] = [HINT_WORD, PHRASE_HINT, RESET_DATE_TIME, RESET_TIME_OF_DAY, ...FIELD_HINTS.map((hint) => hint.pattern)];
 
 /**
  * Milliseconds a single text asks to wait, or `null`.
@@ -263,13 +258,9 @@ export const LOWER_CASE_PRETESTED_PATTERNS: readonly RegExp[] = [HINT_WORD, PHRA
  * @example retryAfterFromText('Your limit will reset at 2026-09-09 05:38:28', 0) // null (no zone)
  */
 export function retryAfterFromText(text: string, nowMs?: number): number | null {
-  if (!DIGIT.test(text)) return null;
-  // Each pattern runs only when the lower-cased text holds its literals (one lower-casing instead of a
-  // case-insensitive scan per pattern).
-  const lower = text.toLowerCase();
-  if (!MAY_HOLD_HINT(lower)) return null;
-  for (const { pattern, scale, mayMatch } of FIELD_HINTS) {
-    if (!mayMatch(lower)) continue;
+  if (!DIGIT.test(text) || !HINT_WORD.test(text)) return null;
+  // The field patterns run only over a text that holds some field key (one scan for all five).
+  for (const { pattern, scale } of FIELD_KEY.test(text) ? FIELD_HINTS : []) {
     const value = pattern.exec(text)?.[1];
     if (value === undefined) continue;
     if (scale === 'duration') {
@@ -287,15 +278,16 @@ export function retryAfterFromText(text: string, nowMs?: number): number | null 
     const parsed = finiteNonNegative(Number(value) * scale);
     if (parsed !== null) return parsed;
   }
-  const phrase = MAY_HOLD_PHRASE_HINT(lower) ? PHRASE_HINT.exec(text)?.[1] : undefined;
+  const phrase = PHRASE_HINT.exec(text)?.[1];
   if (phrase !== undefined) {
     const parsed = parseDurationMs(phrase);
     if (parsed !== null) return parsed;
   }
   if (nowMs === undefined) return null;
-  const dated = MAY_HOLD_RESET_DATE_TIME(lower) ? resetDateTimeMs(text, nowMs) : undefined;
+  if (!CLOCK_TIME.test(text)) return null;
+  const dated = resetDateTimeMs(text, nowMs);
   if (dated !== undefined) return dated;
-  return MAY_HOLD_RESET_TIME_OF_DAY(lower) ? (resetTimeOfDayMs(text, nowMs) ?? null) : null;
+  return resetTimeOfDayMs(text, nowMs) ?? null;
 }
 
 /**
