@@ -179,6 +179,22 @@ function streamOf(chunks: readonly unknown[]): Completion | null {
   return finished ? { text, shape } : null;
 }
 
+/** Keys under which a success envelope's `data` carries the model's answer as one string (`{"data":{"answer":"…"}}`). */
+const ENVELOPE_ANSWER_KEYS: readonly string[] = ['answer', 'result', 'reply', 'output_text'];
+
+/**
+ * A success envelope whose `data` carries the answer as a string under {@link ENVELOPE_ANSWER_KEYS}: an answer (its
+ * words blanked, as a completion's are), empty when every such string is blank; `null` when `data` holds none.
+ */
+function envelopeAnswer(envelope: Record<string, unknown>, data: Record<string, unknown>): Completion | null {
+  const keys = ENVELOPE_ANSWER_KEYS.filter((key) => typeof data[key] === 'string');
+  if (keys.length === 0) return null;
+  const blanked: Record<string, unknown> = { ...data };
+  for (const key of keys) blanked[key] = '';
+  const shape: CompletionShape = keys.some((key) => (data[key] as string).trim() !== '') ? 'content' : 'empty';
+  return { text: JSON.stringify({ ...envelope, data: blanked }), shape };
+}
+
 /**
  * The completion read from a parsed body (the `document` that {@link unwrap} returns for JSON without an error
  * object: one completion, or the chunks of a streamed one), or `null` when the value is not a completion.
@@ -191,6 +207,10 @@ export function completionOf(document: unknown): Completion | null {
   // a success envelope around the answer (`{"code":200,"msg":"success","data":{"choices":[…]}}`) is read through its data
   const data = isRecord(document) && isSuccessEnvelope(document) ? document.data : undefined;
   if (data !== undefined && !isCompletionRecord(document) && isCompletionRecord(data)) return completionOf(data);
+  if (isRecord(data) && !isCompletionRecord(document)) {
+    const answer = envelopeAnswer(document as Record<string, unknown>, data);
+    if (answer !== null) return answer;
+  }
   if (!isCompletionRecord(document)) return null;
   return { text: JSON.stringify(blankGeneratedText(document, 0)), shape: shapeOf(document) };
 }

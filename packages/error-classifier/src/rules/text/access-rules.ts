@@ -15,9 +15,10 @@ import { family } from '../rule.js';
 /** Bans, deactivations, revocations: the credential will not work again without a human. */
 export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', {
   en: [
-    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked|closed|deleted)(?! due to insufficient)/,
+    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked)|(?:has been |is |was |have been |got )(?:permanently )?(?:closed|deleted))(?! due to insufficient)/,
+    // (a stream, a connection or a listener "for user abc closed" is a dropped connection: closed and deleted need an auxiliary)
     // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
-    /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted|workspace_(?:disabled|deactivated)(?![a-z])/,
+    /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted|workspace_(?:disabled|deactivated)(?![a-z])(?!["']?\s?[:=])/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
     // an OAuth token revoked by the provider: only a new sign-in gives another
     /(?:oauth |access |bearer )?token (?:has been |was )revoked|oauth access has been revoked/,
@@ -77,7 +78,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /(?:invalid|check|expired) (?:the )?(?:__)?secure-[13]psid|snlm0e value not found/,
     /not approved for (?:this|your|the) (?:workspace|organi[sz]ation|account|project)|sorry, you have been blocked|you are unable to access|detected suspicious activity (?:from|on|in) your account/,
     // a key the client never set ("OPENAI_API_KEY is not set"), a request signed with the wrong secret (AWS SigV4)
-    /api[ _-]?key['"`]? (?:is |was )?(?:not set|not configured|not provided|unset)(?![a-z])|signature we calculated does not match the signature you provided/,
+    /api[ _-]?key['"`]? (?:is |was )?(?:not set|not configured|not provided|unset)(?![a-z])(?<!if (?:the |your |an? )?[a-z0-9_ -]{0,30}api[ _-]?key['"`]? (?:is |was )?(?:not set|not configured|not provided|unset))|signature we calculated does not match the signature you provided/,
     /scope requirement|insufficient scope|missing scope|insufficient authentication scopes|access_token_scope_insufficient/,
     // OpenAI refusing the caller's country (its 403 `unsupported_country_region_territory`), a model this key may not use
     /country, region,? or territory (?:is )?not supported|unsupported_country_region_territory|no permission to use (?:the |this )?model/,
@@ -96,7 +97,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   ],
   zh: [/人机验证|未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
-  ru: [/(?:api-?ключ|ключ api|токен)[а-яё ]{0,30}(?:неактивен|недействител|неверн|истек|отозван)|неверный (?:api-?)?ключ|ошибка авторизации|не авторизован/],
+  ru: [/(?:api-?ключ|ключ api|токен)[а-яё ]{0,30}(?:неактивен|недействител|неверн|ист[её]к|отозван)|неверный (?:api-?)?ключ|ошибка авторизации(?! (?:платеж|платёж|карт|оплат))|не авторизован(?! (?:банком|платеж|платёж))/],
 });
 
 /**

@@ -41,7 +41,7 @@ describe('words in another sense decide nothing', () => {
     ["axios's cancel is an abort", { message: 'CanceledError: canceled', code: 'ERR_CANCELED' }, 'abort'],
     ["Node's closed socket is transport", { message: 'SystemError [ERR_SOCKET_CLOSED]: Socket is closed' }, 'timeout'],
     ["GitHub's expired device code is a login to renew", { status: 400, body: '{"error":"expired_token","error_description":"The device code has expired."}' }, 'auth'],
-    ['an endpoint unavailable in a region is no capacity', { message: 'This endpoint is unavailable in your region.' }, 'unclassified'],
+    ['an endpoint unavailable in a region is a region refusal (`format`, docs/policy.md), not capacity', { message: 'This endpoint is unavailable in your region.' }, 'format'],
   ] as const)('%s', (_name, failure, reason) => {
     expect(explain(failure).reason).toBe(reason);
   });
@@ -55,6 +55,37 @@ describe('families from the twenty-first set, in other words', () => {
     ['a Rust debug print of an empty final response', { message: 'FinalResponse { response: "", usage: Usage { input_tokens: 12, output_tokens: 0 } }' }, 'empty_response'],
     ['a stream that completed without valid content', { message: 'Model stream completed without valid content.' }, 'empty_response'],
     ['a stream that ended before producing useful output, with no status', { message: 'Stream ended before producing useful output' }, 'empty_response'],
+  ] as const)('%s', (_name, failure, reason) => {
+    expect(explain(failure).reason).toBe(reason);
+  });
+});
+
+/** From a breaker's pass over the families of the twenty-second and twenty-third sets (fixtures/SCORES.md). */
+describe('the twenty-second and twenty-third sets\' words in another sense', () => {
+  it.each([
+    ['a stream "for user abc closed" is no closed account', { message: 'Stream for user abc closed unexpectedly' }, 'unclassified'],
+    ['a connection "for account 12345 closed by peer" is a dropped connection', { message: 'Connection for account 12345 closed by peer (ECONNRESET)' }, 'timeout'],
+    ['an account that "has been closed" still is one', { status: 403, body: 'Your account has been closed.' }, 'auth_permanent'],
+    ['`"workspace_disabled": false` is a key, not a code', { status: 429, body: '{"error":{"message":"Rate limit exceeded"},"workspace_disabled": false}' }, 'rate_limit'],
+    ['a condition about maintenance reports none', { message: 'If the server is under maintenance, retry later.' }, 'unclassified'],
+    ['a hint about maintenance does not overrule the timeout it explains', { message: 'Request timed out after 60s (Hint: if the server is under maintenance, try later)' }, 'timeout'],
+    ['a condition about an unset key reports none', { message: 'If the api key is not set, the client falls back to anonymous mode.' }, 'unclassified'],
+    ['capacity "not at maximum" is no overload', { message: 'the service is not at maximum capacity' }, 'unclassified'],
+    ['a service unavailable in the caller\'s region is a region refusal', { message: 'Service is unavailable in your region' }, 'format'],
+    ['a network administrator\'s block is no refusal', { message: 'Content blocked by your network administrator' }, 'unclassified'],
+    ['a corporate proxy\'s block is no refusal', { message: 'Response was blocked by corporate proxy policy' }, 'unclassified'],
+    ['a bot token not found is no missing model', { message: 'bot token not found' }, 'unclassified'],
+    ['an errno name inside a longer name is none', { message: 'ENOTFOUNDATION_MODE is set' }, 'unclassified'],
+    ['Russian: a possible cause does not overrule the stated one', { message: 'Модель gpt-5 не найдена. Возможные причины: сервер перегружен' }, 'model_not_found'],
+    ['Russian: a request that does not exceed the context is no overflow', { message: 'Запрос не превышает контекст модели, но сервер вернул ошибку' }, 'unclassified'],
+    ['Russian: a payment\'s authorisation is no credential', { message: 'Ошибка авторизации платежа' }, 'unclassified'],
+    ['Russian: an invoice paid too late is no timeout', { message: 'превышено время ожидания оплаты' }, 'unclassified'],
+    ['Russian: a timeout parameter is no timeout', { message: 'Параметр таймаут должен быть целым числом' }, 'unclassified'],
+    ['Russian: a model\'s answer that a street does not exist is no missing model', { message: 'Модель сообщила, что такой улицы не существует' }, 'unclassified'],
+    ['Russian: an expired token spelt with ё is auth', { message: 'Срок действия токена истёк' }, 'auth'],
+    ['a success envelope\'s `data.answer` is an answer', { status: 200, body: '{"code":200,"msg":"success","data":{"answer":"Too many requests were sent by the crowd."}}' }, 'unclassified'],
+    ['a success envelope\'s `data.result` in Russian is an answer', { status: 200, body: '{"code":0,"msg":"success","data":{"result":"Ошибка: превышено время ожидания"}}' }, 'unclassified'],
+    ['a success envelope whose `data.reply` is blank is an empty answer', { status: 200, body: '{"code":0,"msg":"success","data":{"reply":"  "}}' }, 'empty_response'],
   ] as const)('%s', (_name, failure, reason) => {
     expect(explain(failure).reason).toBe(reason);
   });

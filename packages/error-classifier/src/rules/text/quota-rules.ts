@@ -80,7 +80,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
   ],
   ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
   zh: [/余额不足|无可用额度|余额已用|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
-  ru: [/недостаточно (?:средств|баланса|кредитов)|пополните (?:баланс|счёт|счет)|баланс[а-яё]{0,3} (?:исчерпан|недостаточ)/],
+  ru: [/недостаточно (?:средств|баланса|кредитов)(?<!если [^.|]{0,40}недостаточно (?:средств|баланса|кредитов))|пополните (?:баланс|счёт|счет)|баланс[а-яё]{0,3} (?:исчерпан|недостаточ)/],
 });
 
 /** OpenAI's wording of its own billing state, or a relay passing on OpenAI's text (the text names OpenAI). */
@@ -171,17 +171,18 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
   ...family('text.overloaded', 'overloaded', {
   en: [
-    /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:currently |temporarily )?(?:under|undergoing) (?:scheduled )?maintenance|at (?:maximum|max|full) capacity|upstream (?:is |was )?(?:temporarily |currently )?unavailable|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
+    /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
     /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests/,
-    /service (?:is )?(?:temporarily |currently )?unavailable|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
+    // (a service "unavailable in your region" is a region refusal: request-rules)
+    /service (?:is )?(?:temporarily |currently )?unavailable(?! in your (?:region|country|location|area))|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     // (a condition, "if the model is busy …", is no report of one)
     /(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?<!if (?:the )?(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable))(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))/,
   ],
   zh: [/服务(?:器)?(?:繁忙|忙|过载|不可用|暂不可用|暂时不可用)|暂时无法提供服务|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
-  ru: [/(?:сервер|сервис|модель)[а-яё]{0,2} (?:временно |сейчас )?(?:перегружен|недоступен)|высокая нагрузка/],
+  ru: [/(?:сервер|сервис|модель)[а-яё]{0,2} (?:временно |сейчас )?(?:перегружен|недоступен)(?! в (?:вашем |этом )?(?:регионе|стране))(?<!возможн[а-яё]{1,4} причин[а-яё]{0,3}:? [^|]{0,100}(?:перегружен|недоступен))|высокая нагрузка на (?:сервер|сервис|модел|платформ)/],
   }, notUnderClientError),
 ];
 

@@ -34,12 +34,12 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /violat[a-z]{0,6} .{0,40}?(?:usage|content|safety|acceptable use|(?<!fair )use|moderation) polic/,
     /(?:prohibited|blocked|rejected|refused) due to (?:a )?violation of (?:the )?(?:provider(?:'s)? |our |its )?terms of (?:service|use)/,
     /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
-    /content blocked(?! by (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|administrator))|violat[a-z]{0,6} (?:[a-z]{1,20} ){0,3}content moderation|(?<![a-z])blockedpromptexception|<blockedreason\.(?!block_reason_unspecified)[a-z_]{2,40}/,
+    /content blocked(?! by)|content blocked by (?:the |our |a )?(?:safety|content|moderation|policy|guardrail)|violat[a-z]{0,6} (?:[a-z]{1,20} ){0,3}content moderation|(?<![a-z])blockedpromptexception|<blockedreason\.(?!block_reason_unspecified)[a-z_]{2,40}/,
     /violates? (?:our |the |its )?(?:guardrails|content guidelines|usage guidelines|safety guidelines)/,
     // guardrails, jailbreak filters, risk detectors (Volcengine InputTextRiskDetection), Gemini's prohibited-content reasons
     /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation/,
     /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked,? as it (?:seems to |appears to |may |might )?violates?|violat[a-z]{0,6} .{0,40}?(?:usage|content|safety) guidelines|(?<![a-z])raifilteredreason(?![a-z])/,
-    /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the )?(?:gateway|proxy|firewall|waf|cdn|network|security (?:service|solution|checkpoint)))|because|for reason)/,
+    /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the |your |our |corporate |company |the company )?(?:[a-z]{1,20} )?(?:gateway|proxy|firewall|waf|cdn|network|administrator|admin|zscaler|netskope|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /guardrail[a-z_ -]{0,30} (?:checks? )?(?:failed|violated|triggered)|violation of [^ ]{1,80}guardrail[^ ]{0,40} detected|(?:content|request|prompt|message|input|response) (?:was |has been )?flagged for (?:possible |potential )?[a-z -]{1,30} risk|(?:response|suggestion|output|completion) matched public code|(?:was|been) blocked\. please rephrase (?:your|the) prompt|candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
     /safety (?:filter|system|settings|classifier|reasons)(?! (?:is |was )?(?:temporarily |currently )?(?:unavailable|down|not available))|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
@@ -101,7 +101,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
   ],
   zh: [/(?:附件|文件|请求)大小超过|(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
-  ru: [/превыша[а-яё]{1,4} (?:[а-яё]{1,14} ){0,2}контекст|контекст[а-яё]{0,3} (?:[а-яё]{1,14} )?(?:превышен|переполнен)|слишком длинн[а-яё]{1,3} (?:запрос|сообщение|контекст|промпт)/],
+  ru: [/(?<!не )превыша[а-яё]{1,4} (?:[а-яё]{1,14} ){0,2}контекст|контекст[а-яё]{0,3} (?:[а-яё]{1,14} )?(?:превышен|переполнен)|слишком длинн[а-яё]{1,3} (?:запрос|сообщение|контекст|промпт)/],
 });
 
 /**
@@ -223,7 +223,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
   ], (evidence) => notACredentialRefusal(evidence) && (evidence.status === null || (evidence.status >= 400 && evidence.status < 500))),
   ...family('text.format', 'format', [/must follow .{1,80} format/], notACredentialRefusal),
   ...family('text.format', 'format', [
-    /user location is not supported|not available in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
+    /user location is not supported|(?:not available|unavailable) in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
   ], notACredentialRefusal),
 ];
 
@@ -244,7 +244,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     // a model no provider of the stack serves (Llama Stack), a relay without a price for it (new-api), a model never pulled (Ollama)
     /not served by any (?:of the )?providers?|ratio or price not set|\/manifests\/[^ ]{1,200}: no such file or directory/,
-    /model [`'"][^`'"]{1,100}[`'"] is not available(?= ?$|[.,;:)\]])|(?<![a-z])bot [a-z0-9._-]{1,60} (?:was )?not found|targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound|could not resolve the (?:foundation )?model/,
+    /model [`'"][^`'"]{1,100}[`'"] is not available(?= ?$|[.,;:)\]])|(?<![a-z])bot (?!(?:token|user|account|key|id|secret|credentials?) )[a-z0-9._-]{1,60} (?:was )?not found|targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound|could not resolve the (?:foundation )?model/,
     /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
     /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
     /not allowed to use publisher model|try pulling it first/,
@@ -257,5 +257,5 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
   ],
   zh: [/模型(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
-  ru: [/модель[^.]{0,80}? не (?:существует|найдена)|модель не найдена/],
+  ru: [/модель:? ['"«]?[a-z0-9._:/@-]{1,80}['"»]? не (?:существует|найдена)|модель не найдена(?<!если [^.|]{0,40}модель не найдена)/],
 });

@@ -40,7 +40,7 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
       /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
     zh: [/超时|請求逾時|信号灯超时/],
-    ru: [/превышено время ожидания|время ожидания (?:истекло|превышено)|(?<![а-яё])тайм-?аут/],
+    ru: [/превышено время ожидания(?! (?:оплаты|платежа))(?<!если [^.|]{0,40}превышено время ожидания)|время ожидания (?:истекло|превышено)|тайм-?аут (?:запроса|соединения|ожидания)|(?:истек|превышен)[а-яё]{0,2} тайм-?аут/],
   }, noDefiniteResponse),
 ];
 
@@ -53,7 +53,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
   ...family('text.transport', 'timeout', {
     en: [
       // errno names as whole words (Bedrock's ResourceNotFoundException holds the letters of ENOTFOUND)
-      /(?<![a-z])(?:econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|ehostdown|enetunreach|enetreset|enetdown|enotfound|eai_again)|(?<![a-z])epipe(?![a-z])/,
+      /(?<![a-z])(?:econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|ehostdown|enetunreach|enetreset|enetdown|enotfound|eai_again)(?![a-z])|(?<![a-z])epipe(?![a-z])/,
       // (a server's log of a request it dropped when the client closed the connection: the client gave up waiting, or was stopped)
       /(?:due to|because of) (?:the )?client closing the connection|socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)|socket connection was closed/,
       /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|(?:typeerror|fetch(?:ing)? from [^ ]{1,300}): load failed(?![a-z])|network_error|network is unreachable|stream_read_error/,
