@@ -91,7 +91,10 @@ export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence, s
   return null;
 }
 
-/** Which phrases of a family may match, by index ({@link leftmostPhraseMatch}); grown to the largest family. */
+/**
+ * Which phrases of a family may match, by index ({@link leftmostPhraseMatch}); grown to the largest family. One buffer
+ * serves every call: leftmostPhraseMatch calls nothing that could call it again before it has read the marks.
+ */
 let phraseMarks = new Uint8Array(64);
 
 /**
@@ -150,8 +153,9 @@ export function family(
     // most texts at once; a text that passes runs only the phrases it may hold. Flags are dropped, as the
     // alternation drops them.
     const pattern = new RegExp(patterns.map((each) => `(?:${each.source})`).join('|'));
-    const requirements = patterns.map((each) => requiredLiterals(new RegExp(each.source)));
-    const phrases = patterns.map((each, index): Phrase => ({ pattern: new RegExp(each.source), needs: needsOf(requirements[index] ?? null) }));
+    const bare = patterns.map((each) => new RegExp(each.source));
+    const requirements = bare.map((each) => requiredLiterals(each));
+    const phrases = bare.map((each, index): Phrase => ({ pattern: each, needs: needsOf(requirements[index] ?? null) }));
     const needs = familyNeeds(requirements);
     rules.push(
       applies === undefined ? { id, reason, pattern, language, needs, phrases } : { id, reason, pattern, language, applies, needs, phrases },
