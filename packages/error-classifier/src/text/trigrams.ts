@@ -73,8 +73,7 @@ export function patternNeeds(pattern: RegExp): PatternNeeds | null {
 
 /**
  * The needs of a pattern whose alternatives' requirements are known ({@link requiredLiterals}); `null` when they
- * are not. A family of phrases joined into one alternation needs what any of its phrases needs, so its needs are
- * `needsOf` their requirements put end to end.
+ * are not (for a family of phrases, see {@link familyNeeds}).
  *
  * @example needsOf([[['rate'], ['limit']], [['throttl']]]) // the same as patternNeeds(/rate[ _-]?limit|throttl/)
  */
