@@ -70,6 +70,8 @@ export const CORPUS_FILES = [
   'provider-errors-22-heldout.jsonl',
   'provider-errors-23.jsonl',
   'provider-errors-23-heldout.jsonl',
+  'provider-errors-24.jsonl',
+  'provider-errors-24-heldout.jsonl',
 ] as const;
 
 /**
