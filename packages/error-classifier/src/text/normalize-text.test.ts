@@ -25,6 +25,12 @@ describe('unescapeAndCollapse (JSON nested or stringified inside messages)', () 
   it('decodes unicode escapes and straightens curly quotes', () => {
     expect(unescapeAndCollapse('\\u9519\\u8bef OpenAI\u2019s')).toBe("错误 OpenAI's");
   });
+  it('drops soft hyphens and zero-width characters inside words, written or escaped', () => {
+    expect(unescapeAndCollapse('rate\u00adlimit too\u200bmany re\u200dquests\ufeff')).toBe('ratelimit toomany requests');
+    expect(unescapeAndCollapse('слишком мно\u00adго запросов')).toBe('слишком много запросов');
+    expect(unescapeAndCollapse('zero\\u200bwidth')).toBe('zerowidth');
+    expect(unescapeAndCollapse('a \u200b b')).toBe('a b');
+  });
   it('keeps an unmatched trailing backslash harmless', () => {
     expect(unescapeAndCollapse('abc\\')).toBe('abc');
   });

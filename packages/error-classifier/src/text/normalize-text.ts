@@ -35,6 +35,11 @@ function isHexDigit(code: number): boolean {
 }
 
 /** Whitespace, and the box-drawing characters (U+2500–U+257F) CLIs frame their error panels with: a frame is no word. */
+/** Characters that show nothing: the soft hyphen, zero-width space, non-joiner and joiner, word joiner, byte-order mark. */
+function isInvisible(code: number): boolean {
+  return code === 0xad || (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff;
+}
+
 function isSpace(code: number): boolean {
   return (
     code <= 0x20 ||
@@ -67,7 +72,8 @@ const NEEDS_WORK = /[\\]| {2}|[^ -~]/;
 
 /**
  * One pass over `text`: decodes backslash escapes at any nesting depth (a run of backslashes before `"`, `'`,
- * `/`, `n`, `r`, `t` or `uXXXX`), straightens curly quotes, and collapses whitespace runs to one space.
+ * `/`, `n`, `r`, `t` or `uXXXX`), straightens curly quotes, drops soft hyphens and zero-width characters, and
+ * collapses whitespace runs to one space.
  * The result is trimmed.
  *
  * @example unescapeAndCollapse('{\\"error\\":\\n  \\"x\\"}') // '{"error": "x"}'
@@ -97,6 +103,18 @@ export function unescapeAndCollapse(text: string): string {
         index += 2;
         continue;
       }
+    }
+    if (isInvisible(code)) {
+      // A soft hyphen or a zero-width character inside a word is dropped, so the word reads whole.
+      if (index > runStart) {
+        if (pendingSpace && wroteAny) parts.push(' ');
+        pendingSpace = false;
+        parts.push(text.slice(runStart, index));
+        wroteAny = true;
+      }
+      index += 1;
+      runStart = index;
+      continue;
     }
     const straight = code === BACKSLASH || isSpace(code) ? undefined : straightQuote(code);
     if (code !== BACKSLASH && straight === undefined && !isSpace(code)) {
@@ -129,7 +147,7 @@ export function unescapeAndCollapse(text: string): string {
       ) {
         const decoded = Number.parseInt(text.slice(next + 1, next + 5), 16);
         if (isSpace(decoded)) pendingSpace = true;
-        else piece = straightQuote(decoded) ?? String.fromCharCode(decoded);
+        else if (!isInvisible(decoded)) piece = straightQuote(decoded) ?? String.fromCharCode(decoded);
         index = next + 5;
       } else {
         // \" \' \/ and any other escaped character: keep the character, drop the backslashes

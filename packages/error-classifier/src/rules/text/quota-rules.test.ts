@@ -349,6 +349,7 @@ describe('quota families from the twentieth set, in other words', () => {
 describe('Russian phrase tables (read without the CJK gate: the trigram pre-test refuses a text without Cyrillic)', () => {
   const cases: RuleCase[] = [
     ['"слишком много запросов" is a rate limit', { message: 'Ошибка API: слишком много запросов, повторите позже' }, 'rate_limit', 'text.rate_limit'],
+    ['a soft hyphen or a zero-width space inside the words hides nothing', { message: 'слишком мно\u00adго за\u200bпросов' }, 'rate_limit', 'text.rate_limit'],
     ['"недостаточно средств" is billing', { message: 'Недостаточно средств на балансе. Пополните баланс' }, 'billing', 'text.billing'],
     ['"сервер перегружен" is overloaded', { message: 'Сервер перегружен, попробуйте позже' }, 'overloaded', 'text.overloaded'],
     ['a Russian context overflow under a 400 is context_overflow', { status: 400, body: '{"error":{"message":"Количество запрашиваемых токенов превышает контекст модели.","type":"invalid_request_error"}}' }, 'context_overflow', 'text.context_overflow'],
