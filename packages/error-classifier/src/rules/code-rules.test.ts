@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explain } from '../test-support/classify.js';
+import { expectRuleCase, explain } from '../test-support/classify.js';
 import type { RuleCase } from '../test-support/classify.js';
-
-function check([, failure, reason, rule]: RuleCase): void {
-  const result = explain(failure);
-  expect(result.reason).toBe(reason);
-  if (rule !== undefined) expect(result.detail).toBe(rule);
-}
 
 describe('decisive codes: a provider type beats the prose around it', () => {
   const cases: RuleCase[] = [
@@ -26,7 +20,7 @@ describe('decisive codes: a provider type beats the prose around it', () => {
     ['context_length_exceeded is an overflow', { status: 400, body: '{"error":{"code":"context_length_exceeded","message":"too long"}}' }, 'context_overflow', 'openai.context_length_exceeded'],
     ['previous_response_not_found is a session expiry', { status: 400, body: '{"error":{"code":"previous_response_not_found"}}' }, 'session_expired', 'openai.previous_response_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('broad codes: family hints that more specific text overrides', () => {
@@ -41,7 +35,7 @@ describe('broad codes: family hints that more specific text overrides', () => {
     ['a Python SDK class named after its status (cohere UnauthorizedError) is auth', { message: 'cohere.errors.unauthorized_error.UnauthorizedError: status_code: None' }, 'auth'],
     ['the provider\'s "server_error" type yields to overload prose', { status: 503, body: '{"error":{"message":"That model is currently overloaded with other requests.","type":"server_error"}}' }, 'overloaded', 'text.overloaded'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('SDK classes with a vendor or layer prefix (provider-errors-7, dev rows)', () => {

@@ -1,12 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { explain } from '../test-support/classify.js';
+import { describe, it } from 'vitest';
+import { expectRuleCase } from '../test-support/classify.js';
 import type { RuleCase } from '../test-support/classify.js';
-
-function check([, failure, reason, rule]: RuleCase): void {
-  const result = explain(failure);
-  expect(result.reason).toBe(reason);
-  if (rule !== undefined) expect(result.detail).toBe(rule);
-}
 
 describe('facts around the failure (docs/policy.md#what-each-reason-does: an abort caused by a timeout is a timeout)', () => {
   const cases: RuleCase[] = [
@@ -15,7 +9,7 @@ describe('facts around the failure (docs/policy.md#what-each-reason-does: an abo
     ['a fired timeout without an abort cause is a timeout', { timeoutKind: 'headers' }, 'timeout', 'timeout.headers'],
     ['an unknown abortCause value is ignored', { abortCause: 'nope' as never, body: 'Overloaded', status: 529 }, 'overloaded'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('failures without text (seed: empty_response vs no_error_details)', () => {
@@ -34,5 +28,5 @@ describe('failures without text (seed: empty_response vs no_error_details)', () 
     ['a code is text enough: not bodiless', { code: 'ECONNRESET' }, 'timeout', 'transport.econnreset'],
     ['the no-details literal wins over a status', { status: 500, message: 'Unknown error (no error details in response)' }, 'no_error_details', 'literal.no_error_details'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });

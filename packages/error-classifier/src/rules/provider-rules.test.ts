@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explain } from '../test-support/classify.js';
+import { expectRuleCase, explain } from '../test-support/classify.js';
 import type { RuleCase } from '../test-support/classify.js';
-
-function check([, failure, reason, rule]: RuleCase): void {
-  const result = explain(failure);
-  expect(result.reason).toBe(reason);
-  if (rule !== undefined) expect(result.detail).toBe(rule);
-}
 
 describe('provider-scoped rules (seed: provider-specific matchers stay scoped to the provider that owns them)', () => {
   const cases: RuleCase[] = [
@@ -32,7 +26,7 @@ describe('provider-scoped rules (seed: provider-specific matchers stay scoped to
     ['Zhipu code 1312 (a model overloaded) is capacity', { provider: 'zhipu', code: '1312', body: 'x' }, 'overloaded', 'zhipu.1312'],
     ['Zhipu codes are ignored for other providers', { provider: 'openai', status: 429, body: '{"error":{"code":"1305","message":"..."}}' }, 'rate_limit', 'status.429'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("OpenRouter's bare wrapper under a 404", () => {

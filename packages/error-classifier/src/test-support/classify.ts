@@ -2,6 +2,7 @@
  * Small helpers for table-driven rule tests.
  */
 import type { FailoverReason, ProviderFailure } from '@understudy/contracts';
+import { expect } from 'vitest';
 import { explainFailure } from '../classify-failure.js';
 import type { FailureExplanation } from '../classify-failure.js';
 
@@ -15,3 +16,10 @@ export function explain(failure: ProviderFailure): FailureExplanation {
 
 /** One row of a rule table: the spec sentence it checks (in our words), the failure, the expected reason and rule. */
 export type RuleCase = [sentence: string, failure: ProviderFailure, reason: FailoverReason, rule?: string];
+
+/** Expects the failure of one {@link RuleCase} to get its reason, and its rule id when the row names one. */
+export function expectRuleCase([, failure, reason, rule]: RuleCase): void {
+  const result = explain(failure);
+  expect(result.reason).toBe(reason);
+  if (rule !== undefined) expect(result.detail).toBe(rule);
+}

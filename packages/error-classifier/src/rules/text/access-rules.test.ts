@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REASON_POLICY } from '../../policy.js';
-import { explain } from '../../test-support/classify.js';
+import { expectRuleCase, explain } from '../../test-support/classify.js';
 import type { RuleCase } from '../../test-support/classify.js';
-
-function check([, failure, reason, rule]: RuleCase): void {
-  const result = explain(failure);
-  expect(result.reason).toBe(reason);
-  if (rule !== undefined) expect(result.detail).toBe(rule);
-}
 
 describe('permanent auth (seed: revoked/deactivated keys and deactivated workspaces use the disable lane)', () => {
   const cases: RuleCase[] = [
@@ -19,7 +13,7 @@ describe('permanent auth (seed: revoked/deactivated keys and deactivated workspa
     ['a refresh token that was already used needs a new sign-in: permanent', { status: 401, body: 'Your refresh token was already used. Please sign in again.' }, 'auth_permanent', 'text.auth_permanent'],
     ['OAuth invalid_grant is permanent', { status: 400, body: '{"error":"invalid_grant","error_description":"Bad Request"}' }, 'auth_permanent', 'oauth.invalid_grant'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('uses the disable lane on the whole profile', () => {
     expect(REASON_POLICY.auth_permanent.lane).toBe('disable');
     expect(explain({ status: 401, body: 'account has been deactivated' }).cooldownScope).toBe('profile');
@@ -37,7 +31,7 @@ describe('auth (seed: auth failures rotate profiles and cool the profile down)',
     ['an auth-shaped error type around a generic message is auth', { errorType: 'authentication_error', message: 'Request failed' }, 'auth', 'anthropic.authentication_error'],
     ['a wrong key under a 400 is still a wrong key', { status: 400, body: '400 {"code":"Client specified an invalid argument","error":"Incorrect API key provided: xa***en."}' }, 'auth', 'text.auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('TLS certificates (docs/policy.md#what-each-reason-does: later candidates of that provider are skipped)', () => {
@@ -47,7 +41,7 @@ describe('TLS certificates (docs/policy.md#what-each-reason-does: later candidat
     ['an altname mismatch is tls_certificate', { code: 'ERR_TLS_CERT_ALTNAME_INVALID', message: "Hostname/IP does not match certificate's altnames" }, 'tls_certificate', 'tls.altname_invalid'],
     ['Go x509 wording is tls_certificate', { message: 'Post "https://llm.internal/v1": x509: certificate signed by unknown authority' }, 'tls_certificate', 'text.tls_certificate'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('advances fallback without a cooldown', () => {
     expect(explain({ code: 'CERT_HAS_EXPIRED' }).cooldownScope).toBeNull();
     expect(REASON_POLICY.tls_certificate.advancesFallback).toBe(true);
@@ -58,7 +52,7 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
   const cases: RuleCase[] = [
     ['a glued NoAuthError code is auth', { body: "{'header': {'code': 11200, 'message': 'AppIdNoAuthError:(10:00:00.000) domain.x'}}" }, 'auth', 'text.auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
@@ -69,7 +63,7 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
     ['a missing token is auth', { body: '[login failed]: access token is missing' }, 'auth', 'text.auth'],
     ['a missing max_tokens is not auth', { body: 'validation: max_token is missing' }, 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the sixth public set (provider-errors-6, held-back rows, after the fifth was opened)', () => {
@@ -77,7 +71,7 @@ describe('shapes from the sixth public set (provider-errors-6, held-back rows, a
     ['a firewall block page ("Sorry, you have been blocked") is access refused: auth', { body: '<h1 data-translate="block_headline">Sorry, you have been blocked</h1><h2>You are unable to access</h2> api.example.com' }, 'auth', 'text.auth'],
     ['a 401 page stated as "HTTP code 401" is auth', { body: 'HTTP code 401 from API (<html><body>denied</body></html>)' }, 'auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('credential policies of an organisation (reference vectors: OAuth not allowed for the organisation)', () => {
@@ -86,7 +80,7 @@ describe('credential policies of an organisation (reference vectors: OAuth not a
     ['an organisation that does not allow API keys is permanent too', { body: 'API key access is currently not allowed for this workspace' }, 'auth_permanent', 'text.auth_permanent'],
     ['a model not allowed for the organisation is no credential policy: auth', { status: 403, body: 'This model is not allowed for this organization' }, 'auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the eighth public set (provider-errors-8, dev rows)', () => {
@@ -97,7 +91,7 @@ describe('shapes from the eighth public set (provider-errors-8, dev rows)', () =
     ['a JVM peer-verification failure is a TLS certificate failure', { body: 'javax.net.ssl.SSLPeerUnverifiedException: Hostname llm.example.org not verified' }, 'tls_certificate', 'text.tls_certificate'],
     ['a JVM chain that cannot be built is a TLS certificate failure', { body: 'sun.security.validator.ValidatorException: PKIX path building failed' }, 'tls_certificate', 'text.tls_certificate'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('access families from the ninth set (provider-errors-9, provider documentation, dev rows)', () => {
@@ -108,7 +102,7 @@ describe('access families from the ninth set (provider-errors-9, provider docume
     ['an expired login session is a credential to renew, not a lost conversation', { status: 401, body: 'Your login session has expired; sign in to continue.' }, 'auth', 'text.auth'],
     ['an expired OAuth session without a status is auth too', { body: 'oauth session is expired' }, 'auth', 'text.auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('a conversation session that expired is still session_expired', () => {
     expect(explain({ status: 404, body: 'The chat session has expired.' }).reason).toBe('session_expired');
   });
@@ -125,7 +119,7 @@ describe('access families from the tenth set (provider-errors-10, dev rows), in 
     ['a "restricted API key" is a kind of key, not a ban', { status: 401, body: "Missing scopes: model.request. If you're using a restricted API key, check its scopes." }, 'auth'],
     ['rustls "invalid peer certificate" is a TLS failure', { message: 'error sending request: invalid peer certificate: UnknownIssuer' }, 'tls_certificate', 'text.tls_certificate'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('access families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
@@ -136,7 +130,7 @@ describe('access families from the eleventh set (provider-errors-11, dev rows), 
     ['Chinese: an API key that is invalid or expired, with a space', { message: 'API Key 已过期，请更换' }, 'auth', 'text.auth'],
     ['certificate verification failed is TLS, not the "unable to connect" around it', { message: 'Unable to connect: TLS certificate verification failed for api.example.com' }, 'tls_certificate', 'text.tls_certificate'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("access families found when the eleventh set's held-back part was opened, in other words", () => {
@@ -159,7 +153,7 @@ describe('access words in a vocabulary pass before the thirteenth set', () => {
     ["AWS's expired request signature is auth", { message: 'InvalidSignatureException: Signature expired: 20260101T000000Z is now earlier than …' }, 'auth'],
     ["AWS's expired security token is auth", { message: 'The security token included in the request is invalid.' }, 'auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("access families found when the thirteenth set's held-back part was opened, in other words", () => {
@@ -178,7 +172,7 @@ describe('a second vocabulary pass: keys, tokens and certificates', () => {
     ["Java's PKIX validation failure is TLS", { message: 'ValidatorException: PKIX path validation failed' }, 'tls_certificate', 'text.tls_certificate'],
     ['.NET: a chain issued by an untrusted authority is TLS', { message: 'The certificate chain was issued by an authority that is not trusted.' }, 'tls_certificate', 'text.tls_certificate'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("access families from the fifteenth set's dev rows, in other words", () => {
@@ -186,7 +180,7 @@ describe("access families from the fifteenth set's dev rows, in other words", ()
     ['an account named by a masked address, suspended, is permanent', { message: 'Your account j***@example.org has been suspended.' }, 'auth_permanent', 'text.auth_permanent'],
     ['an API key not recognised is auth', { message: 'The API key is not recognised.' }, 'auth', 'text.auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("access families from the sixteenth set's dev rows, in other words", () => {
@@ -197,7 +191,7 @@ describe("access families from the sixteenth set's dev rows, in other words", ()
     ['a user without the permission is auth (Chinese)', { message: '用户没有该权限' }, 'auth', 'text.auth'],
     ['access that was restricted is auth (Chinese)', { message: '用户访问被限制' }, 'auth', 'text.auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("revoked tokens and local permissions (a breaker's findings)", () => {
@@ -205,7 +199,7 @@ describe("revoked tokens and local permissions (a breaker's findings)", () => {
     ['an access token the provider revoked is permanent', { status: 401, body: '{"error":"invalid_token","error_description":"The access token has been revoked"}' }, 'auth_permanent', 'text.auth_permanent'],
     ['OAuth access revoked for an application is permanent', { status: 403, message: 'OAuth access has been revoked for this application' }, 'auth_permanent', 'text.auth_permanent'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('a sandbox refusing to write a file is no credential failure', () => {
     expect(explain({ message: 'Permission to write file /tmp/out.txt denied by sandbox' }).reason).toBe('unclassified');
   });
@@ -221,7 +215,7 @@ describe('access families from the eighteenth set, in other words', () => {
     ['a region refusal under a 403 is decided by the status (auth)', { status: 403, body: 'This endpoint is not available in your region.' }, 'auth'],
     ['a region refusal under a 400 stays format (another provider may serve the caller)', { status: 400, body: 'This endpoint is not available in your region.' }, 'format', 'text.format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('access families from the nineteenth set, in other words', () => {
@@ -232,10 +226,10 @@ describe('access families from the nineteenth set, in other words', () => {
     ["Copilot's policy to enable", { message: 'No model available. Check policy enablement in your settings.' }, 'auth', 'text.auth'],
     ['a human verification, in Chinese', { message: '触发人机验证，请稍后再试' }, 'auth', 'text.auth'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('access families from the twentieth set, in other words', () => {
   const cases: RuleCase[] = [['the user a key belongs to is gone', { message: 'Request failed: User not found.' }, 'auth', 'text.auth']];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });

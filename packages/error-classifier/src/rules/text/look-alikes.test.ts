@@ -3,8 +3,9 @@
  * cause it answers, a label before a status that names the cause, a host name, a hint offering a condition — from a
  * breaker's pass over the families of the eighteenth and nineteenth sets (fixtures/SCORES.md).
  */
-import { describe, expect, it } from 'vitest';
-import { explain } from '../../test-support/classify.js';
+import { describe, it } from 'vitest';
+import { expectRuleCase } from '../../test-support/classify.js';
+import type { RuleCase } from '../../test-support/classify.js';
 
 describe('words in another sense decide nothing', () => {
   it.each([
@@ -42,9 +43,7 @@ describe('words in another sense decide nothing', () => {
     ["Node's closed socket is transport", { message: 'SystemError [ERR_SOCKET_CLOSED]: Socket is closed' }, 'timeout'],
     ["GitHub's expired device code is a login to renew", { status: 400, body: '{"error":"expired_token","error_description":"The device code has expired."}' }, 'auth'],
     ['an endpoint unavailable in a region is a region refusal (`format`, docs/policy.md), not capacity', { message: 'This endpoint is unavailable in your region.' }, 'format'],
-  ] as const)('%s', (_name, failure, reason) => {
-    expect(explain(failure).reason).toBe(reason);
-  });
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
 
 describe('families from the twenty-first set, in other words', () => {
@@ -55,9 +54,7 @@ describe('families from the twenty-first set, in other words', () => {
     ['a Rust debug print of an empty final response', { message: 'FinalResponse { response: "", usage: Usage { input_tokens: 12, output_tokens: 0 } }' }, 'empty_response'],
     ['a stream that completed without valid content', { message: 'Model stream completed without valid content.' }, 'empty_response'],
     ['a stream that ended before producing useful output, with no status', { message: 'Stream ended before producing useful output' }, 'empty_response'],
-  ] as const)('%s', (_name, failure, reason) => {
-    expect(explain(failure).reason).toBe(reason);
-  });
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
 
 /** From a breaker's pass over the families of the twenty-second and twenty-third sets (fixtures/SCORES.md). */
@@ -86,7 +83,5 @@ describe('the twenty-second and twenty-third sets\' words in another sense', () 
     ['a success envelope\'s `data.answer` is an answer', { status: 200, body: '{"code":200,"msg":"success","data":{"answer":"Too many requests were sent by the crowd."}}' }, 'unclassified'],
     ['a success envelope\'s `data.result` in Russian is an answer', { status: 200, body: '{"code":0,"msg":"success","data":{"result":"Ошибка: превышено время ожидания"}}' }, 'unclassified'],
     ['a success envelope whose `data.reply` is blank is an empty answer', { status: 200, body: '{"code":0,"msg":"success","data":{"reply":"  "}}' }, 'empty_response'],
-  ] as const)('%s', (_name, failure, reason) => {
-    expect(explain(failure).reason).toBe(reason);
-  });
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });

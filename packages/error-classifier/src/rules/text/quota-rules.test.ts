@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explain } from '../../test-support/classify.js';
+import { expectRuleCase, explain } from '../../test-support/classify.js';
 import type { RuleCase } from '../../test-support/classify.js';
-
-function check([, failure, reason, rule]: RuleCase): void {
-  const result = explain(failure);
-  expect(result.reason).toBe(reason);
-  if (rule !== undefined) expect(result.detail).toBe(rule);
-}
 
 describe('billing (seed: credit exhaustion is billing whatever the status)', () => {
   const cases: RuleCase[] = [
@@ -102,7 +96,7 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
     ['a glued overdue-account code under a 403 is billing', { body: 'AccountOverdueError: 403 Forbidden' }, 'billing', 'text.billing'],
     ['an inner "unexpected status code 429" under a wrapper 400 is a rate limit', { body: 'failed with 400 Bad Request: upstream check failed: unexpected status code 429' }, 'rate_limit', 'text.rate_limit'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
@@ -115,7 +109,7 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
     ['Chinese "load saturated" without a status stays capacity', { body: '上游负载已饱和，请稍后再试' }, 'overloaded', 'text.overloaded'],
     ['"model X is still loading" stays capacity; "the model. error loading model" does not', { body: 'model acme-7b is still loading' }, 'overloaded', 'text.overloaded'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the seventh public set (provider-errors-7, dev rows)', () => {
@@ -123,7 +117,7 @@ describe('shapes from the seventh public set (provider-errors-7, dev rows)', () 
     ['a limiter\'s "N per M minute" is a rate limit', { body: 'Error: 10 per 1 minute' }, 'rate_limit', 'text.rate_limit'],
     ['"N per hour" without a count of units is a rate limit too', { body: 'limit exceeded: 200 per hour' }, 'rate_limit', 'text.rate_limit'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('"exceeded your current quota" decides by provider (reference vectors; provider-errors-8 pass)', () => {
@@ -134,7 +128,7 @@ describe('"exceeded your current quota" decides by provider (reference vectors; 
     ['the words from another provider are a quota window', { provider: 'acme-cloud', body: 'Error: you exceeded your current quota for today' }, 'rate_limit'],
     ['the insufficient_quota code still decides billing whoever sends it', { provider: 'acme-cloud', body: '{"error":{"message":"You exceeded your current quota.","code":"insufficient_quota"}}' }, 'billing'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('capacity offered as a guess (provider-errors-9, provider documentation, dev rows)', () => {
@@ -160,7 +154,7 @@ describe('quota and capacity families from the tenth set (provider-errors-10, de
     ["a per-client queue that is full is the caller's limit", { body: 'Queue full for user 42: 2 requests already queued (max: 2)' }, 'unclassified'],
     ['a hosted function in a degraded state is capacity even under a 400', { status: 400, body: '{"detail":"Function abc: DEGRADED function cannot be invoked"}' }, 'overloaded', 'text.overloaded'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('quota families found when the tenth set\'s held-back part was opened, in other words', () => {
@@ -169,7 +163,7 @@ describe('quota families found when the tenth set\'s held-back part was opened, 
     ["a gateway's exceeded budget is billing", { body: '{"error":{"message":"Budget has been exceeded for key sk-test-1","type":"budget_exceeded"}}' }, 'billing', 'text.billing'],
     ["LiteLLM's router with every deployment cooling down is a rate limit", { message: 'No deployments available for selected model. Passed model=x' }, 'rate_limit', 'text.rate_limit'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('quota and billing families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
@@ -185,7 +179,7 @@ describe('quota and billing families from the eleventh set (provider-errors-11, 
     ['free usage exceeded is a window', { message: 'Free tier quota exhausted for today' }, 'rate_limit'],
     ['"you have reached the limit" is a window', { message: 'You have reached the request limit for this month.' }, 'rate_limit'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("billing families found when the eleventh set's held-back part was opened, in other words", () => {
@@ -204,7 +198,7 @@ describe('quota and capacity families from the twelfth set (provider-errors-12, 
     ["a front door's services not available right now is capacity", { body: "<h2>Our services aren't available right now</h2>" }, 'overloaded', 'text.overloaded'],
     ['Japanese: an insufficient balance is billing', { message: 'クレジットが不足しています' }, 'billing', 'text.billing'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("windows found when the twelfth set's held-back part was opened, in other words", () => {
@@ -224,7 +218,7 @@ describe('quota and billing words in a vocabulary pass before the thirteenth set
     ['add a payment method, with nothing else, is billing', { message: 'Add a payment method to keep using the API.' }, 'billing', 'text.billing'],
     ['a rate limit that suggests a payment method stays a rate limit', { status: 429, body: 'Rate limit reached on requests per day. Please add a payment method to your account to increase your rate limit.' }, 'rate_limit'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
@@ -232,7 +226,7 @@ describe('families from the thirteenth set (provider-errors-13, dev rows), in ot
     ['a model provider currently unavailable is capacity', { message: 'The model provider is temporarily unavailable.' }, 'overloaded', 'text.overloaded'],
     ['payment details to complete is billing, even under a 403', { status: 403, body: 'Free tier used up. Please complete your payment information to continue.' }, 'billing', 'text.billing'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("families found when the thirteenth set's held-back part was opened, in other words", () => {
@@ -242,7 +236,7 @@ describe("families found when the thirteenth set's held-back part was opened, in
     ["gRPC's Unavailable alone in a chain is still capacity", { message: 'rpc error: code = Unavailable desc = try later' }, 'overloaded'],
     ["the failure's own Unavailable code decides", { code: 'UNAVAILABLE', message: 'failed to load model' }, 'overloaded'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('a second vocabulary pass: money and capacity', () => {
@@ -253,7 +247,7 @@ describe('a second vocabulary pass: money and capacity', () => {
     ['an inactive subscription is billing', { message: 'Subscription is not active.' }, 'billing', 'text.billing'],
     ['a missing billing account is billing', { message: 'No billing account is linked to this project.' }, 'billing', 'text.billing'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('a third vocabulary pass: limits and money', () => {
@@ -265,7 +259,7 @@ describe('a third vocabulary pass: limits and money', () => {
     ['a credit limit exceeded is billing', { message: 'Credit limit exceeded for this organization.' }, 'billing', 'text.billing'],
     ['insufficient tokens in the account is billing', { message: 'Insufficient tokens in your account.' }, 'billing', 'text.billing'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("quota families from the fourteenth set's dev rows, in other words", () => {
@@ -273,7 +267,7 @@ describe("quota families from the fourteenth set's dev rows, in other words", ()
     ['a plan that does not support the model is billing', { message: 'your subscription plan not support model X-Pro' }, 'billing', 'text.billing'],
     ['capacity that is short is overloaded (Chinese)', { message: '服务容量不足，请稍后再试' }, 'overloaded', 'text.overloaded'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("quota families from the fifteenth set's dev rows, in other words", () => {
@@ -281,7 +275,7 @@ describe("quota families from the fifteenth set's dev rows, in other words", () 
     ["OpenAI's short quota text from a Codex job is billing", { provider: 'openai-codex', message: 'error=Quota exceeded. Check your plan and billing details.' }, 'billing', 'text.billing'],
     ['not-enough-credits beside a rate-limit label is billing', { status: 402, body: '{"error":"Rate limited","reasons":["not-enough-credits"]}' }, 'billing', 'text.billing'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("quota families found when the fifteenth set's held-back part was opened, in other words", () => {
@@ -289,7 +283,7 @@ describe("quota families found when the fifteenth set's held-back part was opene
     ['credits that cannot cover the request are billing', { message: 'Your credits cannot cover this request.' }, 'billing', 'text.billing'],
     ['a request frequency that was limited is a rate limit', { message: 'your request frequency has been limited' }, 'rate_limit', 'text.rate_limit'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("quota families from the sixteenth set's dev rows, in other words", () => {
@@ -298,7 +292,7 @@ describe("quota families from the sixteenth set's dev rows, in other words", () 
     ['an API for premium users only is billing', { message: 'You must be a paid subscriber to use the API.' }, 'billing', 'text.billing'],
     ['a five-hour limit reached, with its reset, is a window (Japanese)', { message: '5時間の制限に達しました。まもなくリセットされます' }, 'rate_limit', 'text.usage_window'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('"over budget" alone is no money (a breaker\'s finding): a gateway\'s ExceededBudget is', () => {
@@ -356,7 +350,7 @@ describe('Russian phrase tables (read without the CJK gate: the trigram pre-test
     ['a Russian inactive key is auth', { status: 401, body: 'Предоставленный API-ключ неактивен' }, 'auth'],
     ['"модель … не существует" is a missing model', { message: 'Модель: gpt-test не существует' }, 'model_not_found', 'text.model_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('says the phrase matched in Russian', () => {
     expect(explain({ message: 'Слишком много запросов' }).trace.language).toBe('ru');
   });

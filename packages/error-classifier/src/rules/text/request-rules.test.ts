@@ -1,13 +1,7 @@
 import { REASON_POLICY } from '../../policy.js';
 import { describe, expect, it } from 'vitest';
-import { explain } from '../../test-support/classify.js';
+import { expectRuleCase, explain } from '../../test-support/classify.js';
 import type { RuleCase } from '../../test-support/classify.js';
-
-function check([, failure, reason, rule]: RuleCase): void {
-  const result = explain(failure);
-  expect(result.reason).toBe(reason);
-  if (rule !== undefined) expect(result.detail).toBe(rule);
-}
 
 describe('refusals (seed: a final provider refusal ends the turn)', () => {
   const cases: RuleCase[] = [
@@ -20,7 +14,7 @@ describe('refusals (seed: a final provider refusal ends the turn)', () => {
     ['a refusal stop reason in a 200 body is a refusal', { status: 200, body: '{"type":"message","content":[],"stop_reason":"refusal"}' }, 'refusal', 'finish_reason.refusal'],
     ['a model that declined to answer is a refusal', { message: 'The assistant declined to continue this conversation.' }, 'refusal', 'text.refusal'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('never advances fallback and puts nothing on cooldown', () => {
     const result = explain({ status: 400, body: 'flagged as potentially violating our usage policy' });
     expect(REASON_POLICY[result.reason].advancesFallback).toBe(false);
@@ -46,7 +40,7 @@ describe('context overflow (seed: overflow stays in compaction/retry logic and d
     ['a stated ceiling on the prompt itself is an overflow', { body: '{"error_code":336007,"error_msg":"the maximum length of the prompt is 2000"}' }, 'context_overflow', 'text.context_overflow'],
     ['Japanese: input tokens over the ceiling is an overflow', { body: 'プロンプトのトークン数が最大値を超えています' }, 'context_overflow', 'text.context_overflow'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('session expiry and the 404 rule (seed: a 404 is model_not_found unless its body names a more specific cause)', () => {
@@ -64,7 +58,7 @@ describe('session expiry and the 404 rule (seed: a 404 is model_not_found unless
     ['an expired code-execution container is session_expired', { status: 400, body: '{"error":{"message":"Container cntr_9 has expired.","type":"invalid_request_error"}}' }, 'session_expired', 'text.session_expired'],
     ['a 404 for a thread with a short id is session_expired', { status: 404, body: 'Thread t1 does not exist.' }, 'session_expired', 'text.session_expired'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('format (seed: invalid requests are terminal for this payload; no profile rotation)', () => {
@@ -76,7 +70,7 @@ describe('format (seed: invalid requests are terminal for this payload; no profi
     ['a 404 for a wrong endpoint URL is format, not a missing model', { status: 404, body: '{"error":{"message":"Invalid URL (POST /v1/chat/completion)"}}' }, 'format', 'text.format'],
     ['a bare 400 is format', { status: 400, body: 'Bad Request' }, 'format', 'status.400'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('format advances fallback without touching the profile', () => {
     const result = explain({ status: 400, body: 'roles must alternate between "user" and "assistant"' });
     expect(result.reason).toBe('format');
@@ -94,7 +88,7 @@ describe('shapes from the fourth public set (provider-errors-4, dev rows)', () =
     ['stored history "with id … not found" is an expired session', { body: "history node with id 'h-42' not found while building the chain" }, 'session_expired', 'text.session_expired'],
     ['JSON-schema "additional properties are not allowed" is a format error', { body: "Additional properties are not allowed ('foo' was unexpected)" }, 'format', 'text.format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the fifth public set (provider-errors-5, dev rows)', () => {
@@ -104,7 +98,7 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
     ['a malformed previous_response_id is the request, not an expired session', { body: "Invalid 'previous_response_id': 'x y'. Expected an ID that contains letters." }, 'format', 'text.format'],
     ['a previous_response_id that is not found is an expired session', { body: 'previous_response_id resp_42 not found' }, 'session_expired', 'text.session_expired'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the fifth public set (provider-errors-5, held-back rows, after the fifth was opened)', () => {
@@ -113,7 +107,7 @@ describe('shapes from the fifth public set (provider-errors-5, held-back rows, a
     ['"invalid params" (a relay or MiniMax 2013) is a format error', { body: '{"error":{"message":"invalid params, unknown message role (2013)","type":"bad_request_error"}}' }, 'format', 'text.format'],
     ['a bad_request_error type alone is a format error', { body: '{"error":{"message":"something about the request","type":"bad_request_error"}}' }, 'format', 'code.bad_request_error'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
@@ -124,7 +118,7 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
     ['a local runtime whose model is unloaded has no such model now', { body: 'Error in RPC handler: Error: Model is unloaded.' }, 'model_not_found', 'text.model_not_found'],
     ['"No models loaded" is model_not_found', { body: 'No models loaded. Please load a model in the developer page first.' }, 'model_not_found', 'text.model_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the seventh public set (provider-errors-7, dev rows)', () => {
@@ -142,7 +136,7 @@ describe('shapes from the seventh public set (provider-errors-7, dev rows)', () 
     ['a selected model that "may not exist" is a missing model', { body: 'There is a problem with the selected model (tiny-1). It may not exist or you may not have access.' }, 'model_not_found', 'text.model_not_found'],
     ['a model_not_supported code is a missing model', { body: '{"error":{"message":"nope","code":"model_not_supported"}}' }, 'model_not_found', 'code.model_not_supported'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 
   it('leaves a capability the model lacks ("… with this model is not supported") to the format family', () => {
     expect(explain({ body: "Unsupported parameter: 'max_tokens' is not supported with this model." }).reason).toBe('format');
@@ -154,7 +148,7 @@ describe('shapes from the seventh public set (provider-errors-7, held-back rows,
   const cases: RuleCase[] = [
     ['a message count that must be odd (ERNIE 336006) is a format error', { body: '{"error":{"message":"the number of messages must be odd","code":336006}}' }, 'format', 'text.format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the eighth public set (provider-errors-8, dev rows)', () => {
@@ -167,7 +161,7 @@ describe('shapes from the eighth public set (provider-errors-8, dev rows)', () =
     ['an unknown request URL is a format error (the endpoint as configured)', { body: 'Unknown request URL: POST /v2/chat. Please check the URL for typos.' }, 'format', 'text.format'],
     ['"x is not a valid model ID" is a missing model, before a 400', { status: 400, body: '{"error":{"message":"acme/tiny:free is not a valid model ID","code":400}}' }, 'model_not_found', 'text.model_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('request families from the ninth set (provider-errors-9, provider documentation, dev rows)', () => {
@@ -186,7 +180,7 @@ describe('request families from the ninth set (provider-errors-9, provider docum
     ['a Chinese API taken offline is a missing model', { body: '接口 chat-v1 已下线' }, 'model_not_found', 'text.model_not_found'],
     ['a Japanese missing model is a missing model', { body: 'モデルが見つかりません' }, 'model_not_found', 'text.model_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('request families from the tenth set (provider-errors-10, dev rows), in other words', () => {
@@ -204,14 +198,14 @@ describe('request families from the tenth set (provider-errors-10, dev rows), in
     ['a missing assistant id is model_not_found', { status: 404, body: "No assistant found with id 'asst_1'." }, 'model_not_found', 'text.model_not_found'],
     ['a model past its end of life is model_not_found', { status: 400, body: 'The model version claude-2 has passed its end of life.' }, 'model_not_found', 'text.model_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('request families found when the tenth set\'s held-back part was opened, in other words', () => {
   const cases: RuleCase[] = [
     ["a prompt longer than the model's maximum length is an overflow", { status: 400, body: '{"message":"The prompt (length 9000) is longer than the maximum model length of 4096."}' }, 'context_overflow', 'text.context_overflow'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('request families from the eleventh set (provider-errors-11, dev rows), in other words', () => {
@@ -223,7 +217,7 @@ describe('request families from the eleventh set (provider-errors-11, dev rows),
     ['a model not in the list of supported models is model_not_found', { message: 'InvalidArgumentError: model `x-1` is not in the list of available models.' }, 'model_not_found', 'text.model_not_found'],
     ["an account's endpoint that is not found is model_not_found", { message: 'when calling InvokeEndpoint: Endpoint my-model of account 1234 not found.' }, 'model_not_found', 'text.model_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("request families found when the eleventh set's held-back part was opened, in other words", () => {
@@ -233,7 +227,7 @@ describe("request families found when the eleventh set's held-back part was open
     ['a bare stated 400 behind a client label and a Chinese "request failed" names no cause', { message: '请求失败 chat completion error: 400 "bad request"' }, 'unclassified'],
     ['a stated 400 that names the field still names a cause', { message: '400 field max_tokens invalid, must be in [1, 8192]' }, 'format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('request families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
@@ -245,7 +239,7 @@ describe('request families from the twelfth set (provider-errors-12, dev rows), 
     ['history elements without a message are format', { message: 'invalid request: all elements in history must have a message' }, 'format', 'text.format'],
     ['an invalid URL with the method glued is format', { message: 'Invalid URL(POST /v1/v1/embeddings)' }, 'format', 'text.format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("request families found when the twelfth set's held-back part was opened, in other words", () => {
@@ -270,7 +264,7 @@ describe('request words in a vocabulary pass before the thirteenth set', () => {
     ["a refusal in the model's words is a refusal", { message: "I'm sorry, but I cannot help with this request." }, 'refusal', 'text.refusal'],
     ['a deleted thread is session_expired', { message: 'The conversation has been deleted.' }, 'session_expired', 'text.session_expired'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('request families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
@@ -280,7 +274,7 @@ describe('request families from the thirteenth set (provider-errors-13, dev rows
     ['advice to shorten the prompt is an overflow', { message: 'Token budget exceeded; please shorten your prompt.' }, 'context_overflow', 'text.context_overflow'],
     ["an answer withheld by the content filter is a refusal", { message: "Response withheld by the content filter." }, 'refusal', 'text.refusal'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('a second vocabulary pass (words providers and clients use for the same causes)', () => {
@@ -303,7 +297,7 @@ describe('a second vocabulary pass (words providers and clients use for the same
     ['a parameter the model does not support is format', { message: "This model does not support the 'logprobs' option" }, 'format', 'text.format'],
     ['an unsupported media type is format', { message: 'Unsupported image type: image/tiff' }, 'format', 'text.format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('a third vocabulary pass: request shapes', () => {
@@ -313,7 +307,7 @@ describe('a third vocabulary pass: request shapes', () => {
     ['too many images to reduce is format', { message: 'Please reduce the number of images in the request.' }, 'format', 'text.format'],
     ['a model not available with the available ones listed is model_not_found', { message: "Model 'x' is not available. Available models: a, b" }, 'model_not_found', 'text.model_not_found'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("request families from the fourteenth set's dev rows, in other words", () => {
@@ -328,7 +322,7 @@ describe("request families from the fourteenth set's dev rows, in other words", 
     ['token arithmetic that must stay under a bound is an overflow', { message: 'prompt tokens (9000) plus max new tokens (100) must be less than 8192' }, 'context_overflow', 'text.context_overflow'],
     ['a token count over its ceiling is an overflow (Chinese)', { message: 'token数超出上限，请精简' }, 'context_overflow', 'text.context_overflow'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("request families found when the fourteenth set's held-back part was opened, in other words", () => {
@@ -341,7 +335,7 @@ describe("request families found when the fourteenth set's held-back part was op
     ['an API endpoint that does not exist is format', { message: 'The requested API endpoint GET /v9/x does not exist.' }, 'format', 'text.format'],
     ['a deprecated feature with its replacement is format', { status: 410, message: 'Web search is deprecated. Please migrate to the tools API.' }, 'format', 'text.format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("request families from the fifteenth set's dev rows, in other words", () => {
@@ -352,7 +346,7 @@ describe("request families from the fifteenth set's dev rows, in other words", (
     ['a quoted model not supported with a kind of account is a missing model', { body: "{\"detail\":\"The 'm-9' model is not supported with this account.\"}" }, 'model_not_found', 'text.model_not_found'],
     ['a request method not supported is format', { status: 500, message: "Request method 'GET' not supported" }, 'format', 'text.format'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("request families found when the fifteenth set's held-back part was opened, in other words", () => {
@@ -369,7 +363,7 @@ describe("request families from the sixteenth set's dev rows, in other words", (
     ['a value outside its stated valid range is format', { status: 500, body: '{"details":{"message":"Invalid top_k value, the valid range of top_k is [1, 100]"}}' }, 'format', 'text.format'],
     ['a message over the chat length limit is an overflow (Japanese)', { message: '会話の長さ制限を超えています' }, 'context_overflow', 'text.context_overflow'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("families found when the sixteenth set's held-back part was opened, in other words", () => {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REASON_POLICY } from '../../policy.js';
-import { explain } from '../../test-support/classify.js';
+import { expectRuleCase, explain } from '../../test-support/classify.js';
 import type { RuleCase } from '../../test-support/classify.js';
-
-function check([, failure, reason, rule]: RuleCase): void {
-  const result = explain(failure);
-  expect(result.reason).toBe(reason);
-  if (rule !== undefined) expect(result.detail).toBe(rule);
-}
 
 describe('timeouts and transport (docs/policy.md#failover-reasons: time or transport is a timeout)', () => {
   const cases: RuleCase[] = [
@@ -29,7 +23,7 @@ describe('timeouts and transport (docs/policy.md#failover-reasons: time or trans
     ['a lone ENOTFOUND is still a transport failure', { message: 'getaddrinfo ENOTFOUND api.example.com' }, 'timeout', 'text.transport'],
     ['Russian words for an expired wait are a timeout', { message: 'Ошибка: превышено время ожидания ответа' }, 'timeout', 'text.timeout'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('timeouts cool down the model, not the whole profile', () => {
     expect(explain({ code: 'ETIMEDOUT' }).cooldownScope).toBe('model');
   });
@@ -50,7 +44,7 @@ describe('server errors (docs/policy.md#failover-reasons: the provider\'s own fa
     ['a model\'s malformed tool call (Gemini MALFORMED_FUNCTION_CALL) is not a request refused again: not format', { message: 'Unhandled stop reason: MALFORMED_FUNCTION_CALL' }, 'unclassified', 'unclassified'],
     ['an api_error type alone names no cause: its text decides, here nothing', { body: '{"type":"error","error":{"type":"api_error","message":"invalid input format"}}' }, 'unclassified', 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('a 500 keeps status 500 even though recovery treats it as transient', () => {
     const result = explain({ status: 500, body: 'upstream connect error or disconnect/reset before headers' });
     expect(result.status).toBe(500);
@@ -70,7 +64,7 @@ describe('aborts (seed: explicit aborts that are not timeout-shaped do not conti
     ['abortCause "user" is an abort whatever the text says', { abortCause: 'user', message: 'socket hang up' }, 'abort', 'abort.user'],
     ['abortCause "timeout" is a timeout', { abortCause: 'timeout', message: 'This operation was aborted' }, 'timeout', 'abort.timeout.request'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('an abort ends the turn', () => {
     expect(REASON_POLICY.abort.advancesFallback).toBe(false);
   });
@@ -89,7 +83,7 @@ describe('empty answers, missing details, unclassified (seed: "Model fallback")'
     ['seed: "LLM request failed with an unknown error." stays conservative', { message: 'LLM request failed with an unknown error.' }, 'unclassified', 'text.generic_unknown'],
     ['a client parse crash names no cause: unclassified', { status: 200, body: "Cannot read properties of undefined (reading 'finish_reason')" }, 'unclassified', 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('"empty" wording with a usable status follows the status', () => {
     expect(explain({ status: 502, body: 'upstream returned an empty response' }).reason).toBe('server_error');
   });
@@ -100,7 +94,7 @@ describe('an answer that stopped without text (provider-errors-4, after the held
     ['"no response" with a stated stop reason is an empty answer, not unclassified', { body: "No reply from the model (stop_reason=end_turn, blocks=['thinking'])" }, 'empty_response', 'text.empty_response'],
     ['"no response from server" without a stop reason is not read as an empty answer', { body: 'No response from server' }, 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the fifth public set (provider-errors-5, dev rows)', () => {
@@ -110,7 +104,7 @@ describe('shapes from the fifth public set (provider-errors-5, dev rows)', () =>
     ['a client saying the response had a null choices value is an empty answer', { body: 'TypeError: Received response with null value for `choices`.' }, 'empty_response', 'text.empty_response'],
     ['a 200 choice with null content that stopped normally is an empty answer (even as a broken paste)', { status: 200, body: '{"choices":[{"message":{"role":"assistant","content":null,"refusal":null},"finish_reason":"stop"}]}}' }, 'empty_response'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the fifth public set (provider-errors-5, held-back rows, after the fifth was opened)', () => {
@@ -118,7 +112,7 @@ describe('shapes from the fifth public set (provider-errors-5, held-back rows, a
     ['a client validation that the answer text is None is an empty answer, not a format error', { body: '1 validation error for Reply\ncontent\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]' }, 'empty_response', 'text.empty_response'],
     ['"response content was empty" is an empty answer', { body: 'error: the response content was empty' }, 'empty_response', 'text.empty_response'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the sixth public set (provider-errors-6, dev rows)', () => {
@@ -131,7 +125,7 @@ describe('shapes from the sixth public set (provider-errors-6, dev rows)', () =>
     ['"… but none was returned" from an SDK accessor is an empty answer', { body: 'ValueError: the quick accessor needs a Part, but none was returned.' }, 'empty_response', 'text.empty_response'],
     ['a 200 whose response body was empty is an empty answer, even when the client guesses a rate limit', { body: 'upstream returned 200 OK but the response body was empty (maybe rate limit?)' }, 'empty_response', 'text.empty_response'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the seventh public set (provider-errors-7, dev rows)', () => {
@@ -139,7 +133,7 @@ describe('shapes from the seventh public set (provider-errors-7, dev rows)', () 
     ['a local runtime that failed to launch the model is a server error', { body: 'RuntimeError: Failed to launch model, detail: out of slots' }, 'server_error', 'text.server_error'],
     ['"no text generated" from a client is an empty answer', { body: 'NoTextGeneratedError: No text generated.' }, 'empty_response', 'text.empty_response'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('shapes from the seventh public set (provider-errors-7, held-back rows, after the fifth was opened)', () => {
@@ -147,7 +141,7 @@ describe('shapes from the seventh public set (provider-errors-7, held-back rows,
     ['a client\'s "Server error: 403" label in front of a permission error is the 403, not a server error', { body: '[warn] Server error: 403 {"error":{"message":"caller lacks a role"}}' }, 'auth'],
     ['"server error" with no client status is still a server error', { body: 'upstream said: server error, try later' }, 'server_error', 'text.server_error'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('streamed answers read as a whole (docs/policy.md: empty 200s are decided from the parsed success shape)', () => {
@@ -160,7 +154,7 @@ describe('streamed answers read as a whole (docs/policy.md: empty 200s are decid
     ['a stream blocked by prompt feedback is a refusal', { status: 200, body: 'data: {"promptFeedback":{"blockReason":"OTHER"}}\n\ndata: {"candidates":[],"promptFeedback":{"blockReason":"OTHER"}}\n\n' }, 'refusal'],
     ['a client saying no response was generated is an empty answer', { message: 'Error: no answer was generated by the model' }, 'empty_response', 'text.empty_response'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 
   it('a stream cut before it finished is not called empty', () => {
     expect(explain({ status: 200, body: 'data: {"choices":[{"delta":{"role":"assistant","content":""}}]}\n\n' }).reason).not.toBe('empty_response');
@@ -177,7 +171,7 @@ describe('transport and server families from the tenth set (provider-errors-10, 
     ['no generations in a stream is an empty answer', { message: 'ValueError: No generation returned from stream' }, 'empty_response', 'text.empty_response'],
     ['a function named handleAbortError is no AbortError', { body: '[handleAbortError] response error: upstream said 500 internal server error' }, 'server_error'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('families found when the tenth set\'s held-back part was opened, in other words', () => {
@@ -191,7 +185,7 @@ describe('families found when the tenth set\'s held-back part was opened, in oth
     ['no generation chunks is an empty answer', { message: 'No generation chunks were returned by the model' }, 'empty_response', 'text.empty_response'],
     ["a relay that could not decode the upstream's error lost the cause", { body: '{"message":"json: cannot unmarshal number into Go struct field Error.Response.Error.Message of type string"}' }, 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('a definite response status rules out time and transport words (docs/policy.md, "A response status rules out a broken connection")', () => {
@@ -202,7 +196,7 @@ describe('a definite response status rules out time and transport words (docs/po
     ['a given 502 wrapping a refused upstream keeps its transport words', { status: 502, body: 'upstream connect error or disconnect/reset before headers. reset reason: connection failure' }, 'timeout'],
     ['a 408 is time, whatever the words', { status: 408, body: 'Request Timeout' }, 'timeout'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('empty answers and handshakes from the eleventh set (provider-errors-11, dev rows), in other words', () => {
@@ -213,7 +207,7 @@ describe('empty answers and handshakes from the eleventh set (provider-errors-11
     ["a Go print of a choice with empty content is an empty answer", { message: 'Choices:[{Index:0 Message:{Role:assistant Content: ToolCalls:[]} FinishReason:length}]' }, 'empty_response', 'text.empty_response'],
     ['a TLS handshake cut short is a timeout', { message: 'connect error: ssl handshake eof' }, 'timeout', 'text.transport'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("families found when the eleventh set's held-back part was opened, in other words", () => {
@@ -225,7 +219,7 @@ describe("families found when the eleventh set's held-back part was opened, in o
     ['a number before another status\'s reason phrase states no status', { message: 'Server error: Batch ID 404 bad request in cache' }, 'server_error'],
     ['a stated 400 before a streamed chunk is the status speaking, not an empty answer', { message: 'Request failed with status code 429: data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]' }, 'rate_limit'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('families from the twelfth set (provider-errors-12, dev rows), in other words', () => {
@@ -245,7 +239,7 @@ describe('families from the twelfth set (provider-errors-12, dev rows), in other
     ['a ttft metric key is no timeout', { message: '{"ttft_ms":900,"result":"","stop_reason":"end_turn"}' }, 'empty_response'],
     ["a client's validation of finish_reason 'error' is a server error, not a format error", { message: "1 validation error for Chunk\nchoices.0.finish_reason\n  Input should be 'stop' [type=enum, input_value='error', input_type=str]" }, 'server_error', 'text.finish_reason_error'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("empty answers found when the twelfth set's held-back part was opened, in other words", () => {
@@ -260,7 +254,7 @@ describe("empty answers found when the twelfth set's held-back part was opened, 
     ['Chinese: the parts of the answer are empty', { message: '收到的回复为空' }, 'empty_response', 'text.empty_response'],
     ['a parsed answer with text is never read as empty by its blanked words', { status: 200, body: '{"choices":[{"message":{"content":"fine"},"finish_reason":"stop"}]}' }, 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('transport and engine failures in the words clients and runtimes print (a vocabulary pass before the thirteenth set)', () => {
@@ -282,7 +276,7 @@ describe('transport and engine failures in the words clients and runtimes print 
     // the thirteenth set showed a client's own Go panic (indexing an empty Choices): a panic names no side
     ['a Go panic names no cause by itself', { message: 'panic: runtime error: invalid memory address or nil pointer dereference' }, 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('families from the thirteenth set (provider-errors-13, dev rows), in other words', () => {
@@ -297,7 +291,7 @@ describe('families from the thirteenth set (provider-errors-13, dev rows), in ot
     ['a stated status of 500 in a client exception is a server error', { message: 'ClientException: the response has a status code of 500' }, 'server_error'],
     ['a bare 400 behind "Execution failed:" and a request id names no cause', { message: 'Execution failed: ApiError: 400 400 Bad Request\n (Request ID: AB12:CD34:EF56)' }, 'unclassified'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("empty answers found when the thirteenth set's held-back part was opened, in other words", () => {
@@ -316,7 +310,7 @@ describe('a second vocabulary pass: empty answers, server words', () => {
     ["a client that crashed reading choices[0] lost the answer: no cause (pe-171's label)", { message: "TypeError: Cannot read properties of undefined (reading 'text') at choices[0]" }, 'unclassified'],
     ['an internal failure is a server error', { message: 'InternalFailure: request processing failed' }, 'server_error', 'text.server_error'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('a third vocabulary pass: empty answers and transport', () => {
@@ -328,7 +322,7 @@ describe('a third vocabulary pass: empty answers and transport', () => {
     ['an upstream that is timing out is a timeout', { message: 'The upstream is timing out right now' }, 'timeout', 'text.timeout'],
     ['something went wrong on our side is a server error', { message: 'Something went wrong on our side.' }, 'server_error', 'text.server_error'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("time, transport, server, abort and empty-answer families from the fourteenth set's dev rows, in other words", () => {
@@ -346,7 +340,7 @@ describe("time, transport, server, abort and empty-answer families from the four
     ['a candidate repr that opens at its finish reason is an empty answer', { message: 'candidates=[Candidate(\n  finish_reason=<FinishReason.STOP: \'STOP\'>,\n  index=0\n)]' }, 'empty_response', 'text.empty_response'],
     ["pydantic's missing candidate content is an empty answer, not a bad request", { message: "1 validation error\ncandidates.0.content\n  Field required [type=missing, input_value={'finishReason': 'STOP'}, input_type=dict]" }, 'empty_response', 'text.empty_response'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("families found when the fourteenth set's held-back part was opened, in other words", () => {
@@ -361,7 +355,7 @@ describe("families found when the fourteenth set's held-back part was opened, in
     ['a model that returned no final answer is an empty answer', { message: 'the model returned no final answer before the stream ended' }, 'empty_response', 'text.empty_response'],
     ['no parseable response is an empty answer', { message: 'got no parseable response from the provider' }, 'empty_response', 'text.empty_response'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe("server families from the fifteenth set's dev rows, in other words", () => {
@@ -379,7 +373,7 @@ describe("families from the sixteenth set's dev rows, in other words", () => {
     ['a missing or empty choices array is an empty answer (Chinese)', { message: '响应格式无效 - 缺少 choices 字段' }, 'empty_response', 'text.empty_response'],
     ['a certificate error framed by a CLI panel is TLS', { message: '│ reason: self-signed     │\n│ certificate in certificate chain │' }, 'tls_certificate', 'text.tls_certificate'],
   ];
-  it.each(cases)('%s', (...row) => check(row));
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
 
 describe('transport, server, abort and empty families from the eighteenth set, in other words', () => {
