@@ -21,12 +21,18 @@ function isOllamaAnswer(value: Record<string, unknown>): boolean {
 }
 const ERROR_KEYS = ['error', 'errors', 'err', 'error_msg', 'errorMessage'];
 
-/** True when `record` carries an error of its own: an error key that holds something (`"error": null` or `false` is none). */
+/**
+ * True when `key` of `record` holds something: not absent, `null`, `''`, `false` or `[]` (an OpenAI Responses object
+ * carries `"error": null` on every success, some APIs `"error": false`).
+ */
+export function holds(record: Record<string, unknown>, key: string): boolean {
+  const value = record[key];
+  return value !== undefined && value !== null && value !== '' && value !== false && !(Array.isArray(value) && value.length === 0);
+}
+
+/** True when `record` carries an error of its own: an error key that {@link holds} something. */
 function hasErrorKey(record: Record<string, unknown>): boolean {
-  return ERROR_KEYS.some((key) => {
-    const value = record[key];
-    return value !== undefined && value !== null && value !== '' && value !== false && !(Array.isArray(value) && value.length === 0);
-  });
+  return ERROR_KEYS.some((key) => holds(record, key));
 }
 
 /** The words of a success envelope's message ("Success", "ok", 成功). */

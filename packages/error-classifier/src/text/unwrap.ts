@@ -10,7 +10,7 @@
  * Cost: only texts up to {@link MAX_UNWRAP_CHARS} are parsed, at most {@link MAX_SSE_EVENTS} SSE events are read,
  * and the walk is depth-bounded, so the work is linear in min(text size, bound).
  */
-import { isSuccessEnvelope } from './completion-body.js';
+import { holds, isSuccessEnvelope } from './completion-body.js';
 
 /** Texts longer than this are not parsed (they are read as windowed text only). @default 32768 (32 Ki) */
 
@@ -459,12 +459,6 @@ function dig(value: unknown, depth: number, path: string[]): Found | null {
   }
   const extra = detailCodes(value.details);
   return { inner: extra.length === 0 ? own : { ...own, codes: [...own.codes, ...extra] }, layers: path };
-}
-
-/** True when `key` holds something (an OpenAI Responses object carries `"error": null` on every success). */
-function holds(record: Record<string, unknown>, key: string): boolean {
-  const value = record[key];
-  return value !== undefined && value !== null && value !== '' && value !== false && !(Array.isArray(value) && value.length === 0);
 }
 
 /** MiniMax answers its errors in an HTTP 200 with `base_resp.status_code` set (0 is success). */
