@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from './index.js';
 import { explain } from './test-support/classify.js';
+import { MAX_UNWRAP_CHARS } from './text/unwrap.js';
 
 function sse(events: readonly unknown[]): string {
   return events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
@@ -21,6 +22,32 @@ describe("generated text is never read as the provider's error (docs/policy.md, 
   it("a long stream whose last events carry text is an answer, whatever its words", () => {
     const text = Array.from({ length: 30 }, () => ({ choices: [{ delta: { content: 'your credit balance is too low' } }] }));
     expect(explain({ status: 200, body: sse([...text, { choices: [{ delta: {}, finish_reason: 'stop' }] }]) }).reason).toBe('unclassified');
+  });
+
+  it('an answer too long to parse is still an answer: a 40 KiB completion, a 40 KiB stream, one 40 KiB stream event', () => {
+    const words = 'the server is overloaded, too many requests, your credit balance is too low. '.repeat(520);
+    const completion = JSON.stringify({ id: 'chatcmpl-9', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: words }, finish_reason: 'stop' }] });
+    expect(completion.length).toBeGreaterThan(MAX_UNWRAP_CHARS);
+    expect(explain({ status: 200, body: completion }).reason).toBe('unclassified');
+    const pretty = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: words }] }, finishReason: 'STOP' }] }, null, 2);
+    expect(explain({ status: 200, body: pretty }).reason).toBe('unclassified');
+    const chunks = Array.from({ length: 600 }, () => ({ choices: [{ delta: { content: 'rate limit exceeded, ' } }] }));
+    const stream = sse([...chunks, { choices: [{ delta: {}, finish_reason: 'stop' }] }]);
+    expect(stream.length).toBeGreaterThan(MAX_UNWRAP_CHARS);
+    expect(explain({ status: 200, body: stream }).reason).toBe('unclassified');
+    expect(explain({ status: 200, body: sse([{ choices: [{ delta: { content: words } }] }]) }).reason).toBe('unclassified');
+  });
+
+  it('a stream too long to parse whole still reports the error event that ended it', () => {
+    const chunks = Array.from({ length: 900 }, () => ({ choices: [{ delta: { content: 'hello ' } }] }));
+    const body = sse([...chunks, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]);
+    expect(body.length).toBeGreaterThan(MAX_UNWRAP_CHARS);
+    expect(explain({ status: 200, body }).reason).toBe('overloaded');
+  });
+
+  it('an error too long to parse is read as text, not as an answer', () => {
+    const body = JSON.stringify({ error: { message: `Rate limit reached for requests. ${'x'.repeat(MAX_UNWRAP_CHARS)}`, type: 'requests' } });
+    expect(explain({ status: 200, body }).reason).toBe('rate_limit');
   });
 
   it('a Responses object with "error": null is an answer, and its words are the model\'s', () => {

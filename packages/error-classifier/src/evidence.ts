@@ -212,7 +212,7 @@ class FailureEvidence implements Evidence {
     const messageLayers = bodyLayers.inner === null ? unwrap(message) : bodyLayers;
     const unwrapped = bodyLayers.inner !== null ? bodyLayers : messageLayers.inner !== null ? messageLayers : bodyLayers;
     // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
-    const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document) : null;
+    const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document, bodyLayers.unreadOutput === true) : null;
     // a completion's generated text is blanked; what a client wrote before the document still speaks
     const rawTexts: string[] = [completion === null ? body : `${bodyLayers.before ?? ''}${completion.text}`, message];
     if (Array.isArray(failure.details)) {

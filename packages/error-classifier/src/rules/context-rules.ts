@@ -76,6 +76,8 @@ const BODILESS_MAX_CHARS = 160;
 /** True when the failure carries no text beyond a status and boilerplate, and no code or error type. */
 export function isBodiless(evidence: Evidence): boolean {
   if (evidence.code !== '' || evidence.errorType !== '') return false;
+  // an answer with output is never bodiless, even when none of it could be read (too long to parse)
+  if (evidence.completion === 'content') return false;
   if (evidence.text === '') return true;
   if (evidence.text.length > BODILESS_MAX_CHARS) return false;
   return onlyBoilerplate(evidence.text);

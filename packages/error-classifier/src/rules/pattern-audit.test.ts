@@ -8,6 +8,7 @@ import { RETRY_AFTER_PATTERNS } from '../retry-after.js';
 import { LEADING_REASON_PHRASE, STATUS_PATTERNS } from '../stated-status.js';
 import { FORMATTED_ANSWER_PATTERNS } from '../text/completion-body.js';
 import { TOKEN_PATTERNS } from '../text/tokens.js';
+import { ANSWER_HEAD_PATTERNS } from '../text/unwrap.js';
 import { BARE_CODE_PATTERNS, CONTEXT_PATTERNS } from './context-rules.js';
 import { LEADING_PROVIDER_RULES, TRAILING_PROVIDER_RULES } from './provider-rules.js';
 import { TEXT_RULES } from './text/index.js';
@@ -44,6 +45,7 @@ const audited: readonly (readonly [string, RegExp])[] = [
   ...CONTEXT_PATTERNS.map((pattern) => ['context', pattern] as const),
   ...BARE_CODE_PATTERNS.map((pattern) => ['bare-code', pattern] as const),
   ...FORMATTED_ANSWER_PATTERNS.map((pattern) => ['formatted-answer', pattern] as const),
+  ...ANSWER_HEAD_PATTERNS.map((pattern) => ['answer-head', pattern] as const),
 ];
 
 describe('pattern audit', () => {

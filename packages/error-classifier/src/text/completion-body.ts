@@ -203,12 +203,19 @@ function envelopeAnswer(envelope: Record<string, unknown>, data: Record<string, 
 
 /**
  * The completion read from a parsed body (the `document` that {@link unwrap} returns for JSON without an error
- * object: one completion, or the chunks of a streamed one), or `null` when the value is not a completion.
+ * object: one completion, or the chunks of a streamed one), or `null` when the value is not a completion. With
+ * `unreadOutput` (unwrap's `unreadOutput`: part of a success answer was too long to parse and opened as output) it is
+ * an answer with output, the read part's words blanked.
  *
  * @example completionOf({ choices: [{ message: { content: '' }, finish_reason: 'stop' }] })?.shape // 'empty'
  * @example completionOf([{ choices: [{ delta: { content: '' } }] }, { choices: [{ delta: {}, finish_reason: 'stop' }] }])?.shape // 'empty'
  */
-export function completionOf(document: unknown): Completion | null {
+export function completionOf(document: unknown, unreadOutput = false): Completion | null {
+  if (unreadOutput) {
+    // part of the answer was too long to read, and its head showed output: an answer, whatever the read part holds
+    const read = Array.isArray(document) ? streamOf(document) : null;
+    return { text: read?.text ?? '', shape: 'content' };
+  }
   if (Array.isArray(document)) return streamOf(document);
   // a success envelope around the answer (`{"code":200,"msg":"success","data":{"choices":[…]}}`) is read through its data
   const data = isRecord(document) && isSuccessEnvelope(document) ? document.data : undefined;

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_UNWRAP_CHARS, pythonLiteralToJson, unwrap } from './unwrap.js';
+import { MAX_SSE_EVENTS, MAX_SSE_TAIL_EVENTS, MAX_UNWRAP_CHARS, pythonLiteralToJson, unwrap } from './unwrap.js';
 
 describe('unwrap', () => {
   it('peels an SDK prefix and reads the inner status of the provider error', () => {
@@ -80,6 +80,29 @@ describe('unwrap', () => {
   it('does not parse texts longer than its bound', () => {
     const big = `{"error":{"message":"rate limit","filler":"${'x'.repeat(MAX_UNWRAP_CHARS)}"}}`;
     expect(unwrap(big).inner).toBeNull();
+  });
+
+  it('marks a success answer too long to parse by its head, and nothing else', () => {
+    const content = 'y'.repeat(MAX_UNWRAP_CHARS);
+    expect(unwrap(`{"id":"chatcmpl-1","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"${content}"}}]}`).unreadOutput).toBe(true);
+    expect(unwrap(`{\n  "type": "message",\n  "role": "assistant",\n  "content": [{"type": "text", "text": "${content}"}]}`).unreadOutput).toBe(true);
+    expect(unwrap(`{"model":"llama3","created_at":"2025-01-01T00:00:00Z","response":"${content}","done":true}`).unreadOutput).toBe(true);
+    // an error beside answer-like keys, a Responses object (it echoes the request), and text are not marked
+    expect(unwrap(`{"choices":[{"message":{"content":""}}],"error":{"message":"${content}"}}`).unreadOutput).toBeUndefined();
+    expect(unwrap(`{"object":"response","instructions":"${content}","output":[]}`).unreadOutput).toBeUndefined();
+    expect(unwrap(`choices: [{ ${content}`).unreadOutput).toBeUndefined();
+  });
+
+  it('reads a stream longer than its bound by its first and last events, parsing at most the bound', () => {
+    const event = (content: string) => `data: {"choices":[{"delta":{"content":"${content}"}}]}\n\n`;
+    const long = event('a').repeat(2000) + event('');
+    expect(long.length).toBeGreaterThan(MAX_UNWRAP_CHARS);
+    const read = unwrap(long);
+    expect(read.layers).toEqual(['sse']);
+    expect(Array.isArray(read.document) && read.document.length).toBe(MAX_SSE_EVENTS + MAX_SSE_TAIL_EVENTS);
+    // one event over the parse budget: output when it opens as an answer, else not read as a stream at all
+    expect(unwrap(event('b'.repeat(MAX_UNWRAP_CHARS))).unreadOutput).toBe(true);
+    expect(unwrap(`data: {"error":{"message":"${'c'.repeat(MAX_UNWRAP_CHARS)}"}}\n\n`)).toMatchObject({ inner: null, document: undefined });
   });
 
   it('reads a Python literal (an SDK printing the dict it got) as the error it holds', () => {

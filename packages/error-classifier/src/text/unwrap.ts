@@ -7,13 +7,17 @@
  * which layers were peeled, so the rules can read the inner status and `classify --explain` can show the path
  * (docs/architecture.md, error classifier).
  *
- * Cost: only texts up to {@link MAX_UNWRAP_CHARS} are parsed, at most {@link MAX_SSE_EVENTS} SSE events are read,
- * and the walk is depth-bounded, so the work is linear in min(text size, bound).
+ * Cost: only texts up to {@link MAX_UNWRAP_CHARS} are parsed whole; an event stream of any length is read by at most
+ * {@link MAX_SSE_EVENTS} events from its start and {@link MAX_SSE_TAIL_EVENTS} from its end, parsing at most
+ * {@link MAX_UNWRAP_CHARS} characters of them; a longer JSON text is judged by its head alone ({@link opensAsAnswer});
+ * the walk is depth-bounded. The work is linear in min(text size, bound).
  */
 import { holds, isSuccessEnvelope } from './completion-body.js';
 
-/** Texts longer than this are not parsed (they are read as windowed text only). @default 32768 (32 Ki) */
-
+/**
+ * Texts longer than this are not parsed whole (they are read as windowed text), and an event stream parses at most
+ * this many characters of its events. @default 32768 (32 Ki)
+ */
 export const MAX_UNWRAP_CHARS = 32 * 1024;
 /** At most this many SSE `data:` events are parsed from the start of a text. @default 16 */
 export const MAX_SSE_EVENTS = 16;
@@ -58,9 +62,51 @@ export interface Unwrapped {
   readonly before?: string;
   /** True when the document is a stream of which only the first and last events were read. */
   readonly partial?: boolean;
+  /**
+   * True when part of a success answer was too long to parse — a JSON completion over {@link MAX_UNWRAP_CHARS}, or
+   * stream events past the parse budget — and its head shows the model's output ({@link opensAsAnswer}): the answer
+   * carries output whatever the unread part says, and none of its words are read.
+   */
+  readonly unreadOutput?: boolean;
 }
 
 const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
+
+/** A JSON completion too long to parse whose head shows the model's output. */
+const OVERSIZED_ANSWER: Unwrapped = Object.freeze({ layers: Object.freeze(['json']), inner: null, document: undefined, unreadOutput: true });
+
+/** How much of a text too long to parse {@link opensAsAnswer} reads. @default 1024 */
+const ANSWER_HEAD_CHARS = 1024;
+
+/**
+ * The head of a success answer: a chat or text completion or one of its stream chunks (OpenAI and compatible
+ * `choices`, `delta`, `object: chat.completion…`), Gemini `candidates`, Anthropic's `message` and content-block events,
+ * an assistant or model turn (Ollama's `message`, Gemini's `role: model`), Ollama's `created_at` beside `response`.
+ * The Responses API's objects are left out: they echo the request's instructions and tools, which are not output.
+ */
+const ANSWER_HEAD =
+  /"object"\s{0,16}:\s{0,16}"(?:chat\.completion(?:\.chunk)?|text_completion)"|"(?:choices|candidates)"\s{0,16}:\s{0,16}\[\s{0,16}\{|"delta"\s{0,16}:\s{0,16}\{|"type"\s{0,16}:\s{0,16}"(?:message|content_block_(?:start|delta))"|"role"\s{0,16}:\s{0,16}"(?:assistant|model)"|"created_at"\s{0,16}:\s{0,16}"[^"]{1,40}",\s{0,16}"response"\s{0,16}:\s{0,16}"/;
+
+/** An error key holding an object, a string or a list: such a head is no answer. */
+const ERROR_IN_HEAD = /"(?:error|errors|error_msg|errorMessage)"\s{0,16}:\s{0,16}(?:[{[]|"[^"])|"object"\s{0,16}:\s{0,16}"error"|"type"\s{0,16}:\s{0,16}"error"/;
+
+/** The answer-head patterns, for the pattern audit test. */
+export const ANSWER_HEAD_PATTERNS: readonly RegExp[] = [ANSWER_HEAD, ERROR_IN_HEAD];
+
+/**
+ * True when a JSON text too long to parse opens as a success answer: an object whose first
+ * {@link ANSWER_HEAD_CHARS} characters hold one of the {@link ANSWER_HEAD} marks and no error key. Its unread rest is
+ * the model's output (or more of it), never an error to read words from. Reads only that head.
+ *
+ * @example opensAsAnswer('{"id":"chatcmpl-1","object":"chat.completion","choices":[{"message":{"content":"…') // true
+ * @example opensAsAnswer('{"error":{"message":"…') // false
+ */
+export function opensAsAnswer(text: string): boolean {
+  const first = firstNonSpace(text, 0);
+  if (text.charCodeAt(first) !== 0x7b) return false;
+  const head = text.slice(first, first + ANSWER_HEAD_CHARS);
+  return ANSWER_HEAD.test(head) && !ERROR_IN_HEAD.test(head);
+}
 
 /**
  * True when `code` can open a JSON value inside an array, or close an empty one: `"`, `{`, `[`, `]`, `-`, a digit,
@@ -494,9 +540,12 @@ function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
  * chunks is read like one completion (`completionOf`); `null` when the text is not an event stream.
  */
 function unwrapSse(text: string): Unwrapped | null {
-  // Every event line holds `data:`: a string search rules most texts out before the pattern runs.
-  if (!text.includes('data:') || !/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(text.slice(0, MAX_PREFIX_CHARS))) return null;
+  // Every event line holds `data:` and the first opens within the head: a search of the head alone rules most texts
+  // out before the pattern runs (searching a whole 1 MiB text would cost more than the rest of the reading).
+  const head = text.slice(0, MAX_PREFIX_CHARS);
+  if (!head.includes('data:') || !/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(head)) return null;
   const chunks: unknown[] = [];
+  const budget: ParseBudget = { left: MAX_UNWRAP_CHARS, unreadOutput: false, unreadOther: false };
   let events = 0;
   let from = 0;
   while (events < MAX_SSE_EVENTS) {
@@ -505,7 +554,7 @@ function unwrapSse(text: string): Unwrapped | null {
     const lineEnd = text.indexOf('\n', at);
     from = lineEnd === -1 ? text.length : lineEnd + 1;
     events += 1;
-    const found = readEvent(text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd), chunks);
+    const found = readEvent(text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd), chunks, budget);
     if (found !== null) return found;
   }
   // A longer stream: its last events too (where a stream closes, or reports the error that ended it); the middle is
@@ -524,25 +573,47 @@ function unwrapSse(text: string): Unwrapped | null {
       to = at;
     }
     for (const payload of tail) {
-      const found = readEvent(payload, chunks);
+      const found = readEvent(payload, chunks, budget);
       if (found !== null) return found;
     }
   }
+  // An event too long to parse that is not the model's output may be the error: the text is read as text.
+  if (budget.unreadOther) return null;
   // An error object written after the events without a `data:` line (Gemini's 503 breaking its own stream)
   const trailing = readToEnd ? text.slice(from).trim() : '';
-  if (trailing.startsWith('{')) {
+  if (trailing.startsWith('{') && trailing.length <= budget.left) {
     const parsed = tryParse(trailing);
     const found = parsed !== undefined && looksLikeError(parsed) ? dig(parsed, 0, ['sse', 'json']) : null;
     if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined };
   }
   const before = text.slice(0, Math.max(0, text.indexOf('data:')));
+  if (budget.unreadOutput) return { layers: ['sse'], inner: null, document: chunks, before, partial, unreadOutput: true };
   return chunks.length > 0 ? { layers: ['sse'], inner: null, document: chunks, before, partial } : null;
 }
 
-/** Reads one `data:` payload: its innermost error when it is one, else the parsed event is added to `chunks`. */
-function readEvent(raw: string, chunks: unknown[]): Unwrapped | null {
+/** What an event stream may still parse, and what the events it could not afford were. */
+interface ParseBudget {
+  /** Characters of event payloads still to parse. */
+  left: number;
+  /** An event over the budget opened as the model's output. */
+  unreadOutput: boolean;
+  /** An event over the budget did not. */
+  unreadOther: boolean;
+}
+
+/**
+ * Reads one `data:` payload: its innermost error when it is one, else the parsed event is added to `chunks`. A payload
+ * longer than what `budget` has left is not parsed; its head says whether it was the model's output.
+ */
+function readEvent(raw: string, chunks: unknown[], budget: ParseBudget): Unwrapped | null {
   const payload = raw.trim();
   if (payload === '' || payload === '[DONE]') return null;
+  if (payload.length > budget.left) {
+    if (opensAsAnswer(payload)) budget.unreadOutput = true;
+    else budget.unreadOther = true;
+    return null;
+  }
+  budget.left -= payload.length;
   const parsed = tryParse(payload);
   if (parsed === undefined) return null;
   if (!looksLikeError(parsed)) {
@@ -555,13 +626,15 @@ function readEvent(raw: string, chunks: unknown[]): Unwrapped | null {
 
 /**
  * The innermost provider error of one raw failure text and the layers around it; {@link NOTHING} for texts that
- * are not (prefixed) JSON, too long to parse, or hold no error object. Never throws.
+ * are not (prefixed) JSON or hold no error object, and for texts too long to parse that are neither an event stream nor
+ * a success answer by their head ({@link Unwrapped.unreadOutput}). Never throws.
  *
  * @example unwrap('API Error: 402 {"error":{"message":"Insufficient credits","code":402}}')
  * // { layers: ['prefix', 'json', 'error'], inner: { message: 'Insufficient credits', status: 402, codes: [] }, … }
  */
 export function unwrap(text: string): Unwrapped {
-  if (text.length === 0 || text.length > MAX_UNWRAP_CHARS) return NOTHING;
+  if (text.length === 0) return NOTHING;
+  if (text.length > MAX_UNWRAP_CHARS) return unwrapSse(text) ?? (opensAsAnswer(text) ? OVERSIZED_ANSWER : NOTHING);
   const sse = unwrapSse(text);
   if (sse !== null) return sse;
   const json = leadingJson(text);
