@@ -59,3 +59,22 @@ describe('codes from the ninth set (provider-errors-9, provider documentation, d
     expect(explain({ status: 400, body: '{"error":{"code":"characters_too_long","message":"too big","type":"invalid_request_error"}}' }).reason).toBe('context_overflow');
   });
 });
+
+describe("codes and finish reasons from the twenty-fifth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ["Vertex AI's Model Armor stop is a refusal", { status: 200, body: '{"candidates":[{"finishReason":"MODEL_ARMOR","finishMessage":"blocked by screening"}]}' }, 'refusal', 'finish_reason.model_armor'],
+    ['a generation "stopped with reason: blacklist" (GigaChat) is a refusal', { body: 'chat model: generation stopped with reason: blacklist' }, 'refusal', 'finish_reason.blacklist'],
+    ["Gemini's numbered RECITATION (4) in a printed candidate is a refusal", { body: 'candidates { content { role: "model" } finish_reason: 4 }' }, 'refusal', 'finish_reason.recitation'],
+    ["Gemini's numbered SAFETY (3) printed by the Vertex SDK is a refusal", { body: 'ResponseValidationError: The model response did not complete successfully.\nFinish reason: 3.\nFinish message: .' }, 'refusal', 'finish_reason.safety'],
+    ['an image withheld by Gemini, named as a code in a message, is a refusal', { body: 'generation failed: IMAGE_SAFETY' }, 'refusal', 'gemini.image_safety'],
+    ["ElevenLabs' abuse flag is a permanent auth failure", { status: 401, body: '{"detail":{"status":"detected_unusual_activity","message":"free accounts from this network are blocked"}}' }, 'auth_permanent', 'elevenlabs.detected_unusual_activity'],
+    ['a quota code beside credit words is billing: the words say which quota', { status: 401, body: "{'detail': {'status': 'quota_exceeded', 'message': 'You have 0 credits left for this request.'}}" }, 'billing', 'text.billing'],
+    ['a quota code alone is still a rate limit', { status: 401, body: '{"detail":{"status":"quota_exceeded"}}' }, 'rate_limit'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('reads a numbered finish reason only beside Gemini words, and only 3 and 4', () => {
+    expect(explain({ body: 'job stats: finish_reason: 4, retries 2' }).reason).not.toBe('refusal');
+    expect(explain({ body: 'candidates: [{ finish_reason: 9 }]' }).reason).not.toBe('refusal');
+    expect(explain({ body: 'candidates: [{ finish_reason: 4.5 }]' }).reason).not.toBe('refusal');
+  });
+});

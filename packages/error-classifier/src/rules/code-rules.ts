@@ -39,7 +39,6 @@ const DECISIVE: CodeTable = {
   usage_limit_reached: ['codex.usage_limit_reached', 'rate_limit'],
   usage_limit_exceeded: ['code.usage_limit_exceeded', 'rate_limit'],
   concurrency_limit_exceeded: ['code.concurrency_limit', 'rate_limit'],
-  quota_exceeded: ['code.quota_exceeded', 'rate_limit'],
   request_quota_exceeded: ['cerebras.request_quota_exceeded', 'rate_limit'],
   too_many_requests_error: ['cerebras.too_many_requests', 'rate_limit'],
   rate_limited: ['mistral.rate_limited', 'rate_limit'],
@@ -118,6 +117,10 @@ const DECISIVE: CodeTable = {
   account_suspended: ['code.account_suspended', 'auth_permanent'],
   api_key_revoked: ['code.api_key_revoked', 'auth_permanent'],
   invalid_grant: ['oauth.invalid_grant', 'auth_permanent'],
+  // ElevenLabs' abuse detector switched the account's free tier off: only the provider or a paid plan lifts it
+  detected_unusual_activity: ['elevenlabs.detected_unusual_activity', 'auth_permanent'],
+  // Gemini's finish reason for a generated image its filter withheld, named as a code in a client's message
+  image_safety: ['gemini.image_safety', 'refusal'],
   refresh_token_reused: ['oauth.refresh_token_reused', 'auth_permanent'],
   refresh_token_expired: ['oauth.refresh_token_expired', 'auth_permanent'],
   refresh_token_invalidated: ['oauth.refresh_token_invalidated', 'auth_permanent'],
@@ -203,6 +206,8 @@ const BROAD: CodeTable = {
   internalservererror: ['sdk.internal_server_error', 'server_error'],
   serviceunavailableerror: ['sdk.service_unavailable', 'overloaded'],
   unavailable: ['grpc.unavailable', 'overloaded'],
+  // a quota named without saying which: a window or an allowance of credits, so billing words beside it decide first
+  quota_exceeded: ['code.quota_exceeded', 'rate_limit'],
   ratelimiterror: ['sdk.rate_limit', 'rate_limit'],
   toomanyrequestserror: ['sdk.too_many_requests', 'rate_limit'],
   apitimeouterror: ['sdk.timeout', 'timeout'],
@@ -245,6 +250,11 @@ const FINISH: CodeTable = {
   blocklist: ['finish_reason.blocklist', 'refusal'],
   spii: ['finish_reason.spii', 'refusal'],
   image_safety: ['finish_reason.image_safety', 'refusal'],
+  image_prohibited_content: ['finish_reason.prohibited_content', 'refusal'],
+  image_recitation: ['finish_reason.recitation', 'refusal'],
+  // Vertex AI's Model Armor screening stopped the answer; GigaChat ends a generation it censored with "blacklist"
+  model_armor: ['finish_reason.model_armor', 'refusal'],
+  blacklist: ['finish_reason.blacklist', 'refusal'],
   // Zhipu ends a generation it filtered with finish_reason "sensitive"
   sensitive: ['finish_reason.sensitive', 'refusal'],
   model_context_window_exceeded: ['finish_reason.context_window_exceeded', 'context_overflow'],

@@ -72,6 +72,8 @@ export const CORPUS_FILES = [
   'provider-errors-23-heldout.jsonl',
   'provider-errors-24.jsonl',
   'provider-errors-24-heldout.jsonl',
+  'provider-errors-25.jsonl',
+  'provider-errors-25-heldout.jsonl',
 ] as const;
 
 /**

@@ -19,6 +19,18 @@ function isOllamaAnswer(value: Record<string, unknown>): boolean {
   const message = value.message;
   return typeof value.response === 'string' || (message !== null && typeof message === 'object' && !Array.isArray(message) && 'role' in message);
 }
+
+/**
+ * A reasoning model's message printed on its own, as a client logs the choice it got: `{ message: { content,
+ * reasoning_content }, usage }` — a `message` object with a `content` key beside a reasoning key. (A relay's choice
+ * whose assistant `content` is an error text it wrapped is not taken for one: only reasoning marks the model's turn.)
+ */
+function isPrintedMessage(value: Record<string, unknown>): boolean {
+  const message = value.message;
+  if (message === null || typeof message !== 'object' || Array.isArray(message) || !('content' in message)) return false;
+  return Object.keys(message).some((key) => REASONING_KEYS.has(key));
+}
+
 const ERROR_KEYS = ['error', 'errors', 'err', 'error_msg', 'errorMessage'];
 
 /**
@@ -149,7 +161,8 @@ function isCompletionRecord(value: unknown): value is Record<string, unknown> {
     // a whole chat or text completion by its object type, even when a relay dropped its `choices` (not a stream's chunk)
     value.object === 'chat.completion' ||
     value.object === 'text_completion' ||
-    isOllamaAnswer(value)
+    isOllamaAnswer(value) ||
+    isPrintedMessage(value)
   );
 }
 

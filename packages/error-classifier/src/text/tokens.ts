@@ -27,10 +27,23 @@ export const SNAKE_CASE = /(?<![a-z0-9_])[a-z][a-z0-9]{0,39}(?:_[a-z0-9]{1,40}){
 export const CLASS_NAME = /(?<![a-z0-9_])[a-z]{2,48}(?:exception|error)(?![a-z0-9_])/g;
 
 /** Finish / stop / block reasons: `finish_reason: error`, `stop reason: refusal`, `"blockReason": "SAFETY"`. */
-const FINISH_REASON = /(?:finish|stop|block)[ _]?reason["']?\s?[:=]\s?["']?([a-z][a-z_]{1,39})/g;
+const FINISH_REASON = /(?:finish|stop(?:ped with)?|block)[ _]?reason["']?\s?[:=]\s?["']?([a-z][a-z_]{1,39})/g;
+
+/**
+ * A finish reason printed as its enum number, as Google's SDKs print a Gemini candidate (`"finish_reason": 4`, "Finish
+ * reason: 3."). Only 3 and 4 are read: SAFETY and RECITATION have those numbers in both the Gemini API and Vertex AI
+ * enums, whose later numbers differ.
+ */
+const NUMERIC_FINISH_REASON = /finish[ _]?reason["']?\s?[:=]\s?([34])(?!\.?\d)/g;
+
+/** Words beside a numeric finish reason that say it is Gemini's enum. */
+const GEMINI_CONTEXT = /candidate|gemini|vertex|finish[ _]?message/;
+
+/** The names of Gemini's numbered finish reasons that are read. */
+const GEMINI_FINISH_NAMES: Readonly<Record<string, string>> = { '3': 'safety', '4': 'recitation' };
 
 /** Every pattern of this module, for the pattern audit test. */
-export const TOKEN_PATTERNS: readonly RegExp[] = [KEY_VALUE, SNAKE_CASE, CLASS_NAME, FINISH_REASON];
+export const TOKEN_PATTERNS: readonly RegExp[] = [KEY_VALUE, SNAKE_CASE, CLASS_NAME, FINISH_REASON, NUMERIC_FINISH_REASON, GEMINI_CONTEXT];
 
 /** {@link KEY_VALUE} anchored where a key starts. */
 const KEY_VALUE_AT = new RegExp(KEY_VALUE.source, 'y');
@@ -195,6 +208,10 @@ export function extractCodeTokens(lowerText: string): Set<string> {
 export function extractFinishReasons(lowerText: string): Set<string> {
   const reasons = new Set<string>();
   // Every match holds the word "reason": without it, no scan.
-  if (lowerText.includes('reason')) collect(FINISH_REASON, lowerText, 1, reasons);
+  if (!lowerText.includes('reason')) return reasons;
+  collect(FINISH_REASON, lowerText, 1, reasons);
+  const numbers = new Set<string>();
+  collect(NUMERIC_FINISH_REASON, lowerText, 1, numbers);
+  if (numbers.size > 0 && GEMINI_CONTEXT.test(lowerText)) for (const number of numbers) reasons.add(GEMINI_FINISH_NAMES[number] ?? number);
   return reasons;
 }

@@ -233,3 +233,15 @@ describe('access families from the twentieth set, in other words', () => {
   const cases: RuleCase[] = [['the user a key belongs to is gone', { message: 'Request failed: User not found.' }, 'auth', 'text.auth']];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("permanent auth families from the twenty-fifth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a user locked by the provider is a permanent auth failure', { status: 403, body: '{"detail":"This user has been locked. Contact support."}' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a free tier switched off for abuse is a permanent auth failure', { body: 'Unusual activity detected. Free tier usage has been disabled for this account.' }, 'auth_permanent', 'text.auth_permanent'],
+    ['a relay saying no token was given is auth', { status: 401, body: '{"error":{"message":"未提供令牌","type":"new_api_error"}}' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('a lock on something other than a user or an account is not a ban', () => {
+    expect(explain({ body: 'the file is locked by another process' }).reason).not.toBe('auth_permanent');
+  });
+});

@@ -27,6 +27,8 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:invalid|expired|revoked|reused) refresh token|could not be refreshed (?:because|automatically)/,
     // a credential only authorised for one product (a subscription token outside its client), a key reported leaked
     /(?:credential|token|key) is only authori[sz]ed for use with|(?:was |been )?reported as leaked|key (?:has been |was )?leaked/,
+    // a user or account locked by the provider (fal's "User is locked. Reason: Admin lock"), a free tier switched off for abuse
+    /(?:user|account) (?:is |has been |was )locked(?![a-z])|free tier usage (?:has been |is )?disabled/,
     /irregular activit(?:y|ies) and (?:has been |was )?(?:locked|suspended|banned)|access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
     // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
     /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
@@ -58,7 +60,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /(?<![a-z])(?:ak|sk|access ?key(?: id)?|secret ?(?:key|id)|app ?key|app ?id)(?:\([^)]{0,60}\))? (?:is )?(?:not correct|incorrect|wrong|invalid|not valid|not found)(?![a-z])/,
   ],
   zh: [
-    /(?<![a-z])(?:ak|sk|appid|app ?key)(?:\([^)]{0,60}\))?(?:错误|无效|不正确)/,/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|令牌(?:状态)?不可用/],
+    /(?<![a-z])(?:ak|sk|appid|app ?key)(?:\([^)]{0,60}\))?(?:错误|无效|不正确)/,/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|未提供令牌|令牌(?:状态)?不可用/],
 });
 
 /** Credentials missing, invalid, expired or lacking permission. */

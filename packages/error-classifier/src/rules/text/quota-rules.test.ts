@@ -355,3 +355,14 @@ describe('Russian phrase tables (read without the CJK gate: the trigram pre-test
     expect(explain({ message: 'Слишком много запросов' }).trace.language).toBe('ru');
   });
 });
+
+describe("billing and window families from the twenty-fifth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an organisation without enough balance is billing, even under PERMISSION_DENIED', { body: 'status = StatusCode.PERMISSION_DENIED details = "Your team does not have enough balance for this request"' }, 'billing', 'text.billing'],
+    ['a budget limit exceeded is billing', { status: 403, body: 'Budget limit exceeded (daily limit). Ask an administrator.' }, 'billing', 'text.billing'],
+    ['credits counted out are billing', { body: 'You have 0 credits left; 40 credits are required.' }, 'billing', 'text.billing'],
+    ['an account locked until a top-up is billing', { body: '{"detail":"Account is locked. Reason: top_up"}' }, 'billing', 'text.billing'],
+    ['a numbered usage window that resets is a rate limit, even under a 402', { status: 402, body: "{\"detail\":\"You've reached your 24-hour usage limit (resets in 5h)\",\"title\":\"Payment Required\"}" }, 'rate_limit', 'text.usage_window'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

@@ -37,7 +37,7 @@ export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
   'rate_limit',
   [
     /(?:usage|spend(?:ing)?) (?:limit|quota|cap)s? (?:has been |have been |was )?(?:reached|exceeded|exhausted|hit)/,
-    /(?:you've|you have) (?:hit|reached) your (?:[a-z]{1,12} ){0,3}(?:limit|quota)s?/,
+    /(?:you've|you have) (?:hit|reached) your (?:[a-z0-9-]{1,12} ){0,3}(?:limit|quota)s?/,
     /usage limit reached/,
   ],
   hasResetHint,
@@ -54,14 +54,16 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
-    /(?:doesn't|does not|don't|do not) have (?:any |enough )?credits|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])|credits? (?:cannot|can't|do not|don't|does not|will not|won't) cover/,
+    /(?:doesn't|does not|don't|do not) have (?:any |enough )?(?:credits|balance|funds)|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])|credits? (?:cannot|can't|do not|don't|does not|will not|won't) cover/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
+    // credits counted out (ElevenLabs: "You have 0 credits remaining, while 91 credits are required"); an account locked until a top-up
+    /(?<![0-9])0 credits (?:remaining|left)|\d{1,9} credits are required|locked\. reason: ?top_?up/,
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
     // a gateway's spend budget on a key or deployment (LiteLLM budget_exceeded); a budget that resets reads as a window first
     // (a token, thinking or context budget is no money)
-    /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded|exceededbudget/,
+    /(?<!(?:token|thinking|reasoning|context|output|time) )(?:max )?budget (?:limit )?(?:has been )?exceeded|exceeded (?:the )?budget(?! of)|crossed budget|budget_exceeded|exceededbudget/,
     /maximum allowed (?:[a-z]{1,12} ){0,2}spend(?:ing)? limit|make a payment to resume/,
     /requires billing to be enabled|enable billing|billing (?:is |has been )?(?:not enabled|disabled|inactive|not active)/,
     // a plan that does not include the model (MiniMax 2061 "your current token plan not support model")

@@ -446,3 +446,22 @@ describe('request families from the nineteenth set, in other words', () => {
     expect(explain({ status: 403, body: 'Your resource has been temporarily blocked because of behaviour that may violate our content policy.' }).reason).toBe('auth');
   });
 });
+
+describe("refusal, overflow, session and format families from the twenty-fifth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a request flagged by a content moderation system is a refusal', { body: 'Denied: the prompt was flagged by our content moderation system.' }, 'refusal', 'text.refusal'],
+    ['NSFW content that "was detected" is a refusal', { body: 'NSFW content has been detected in the output image.' }, 'refusal', 'text.refusal'],
+    ['safety measures that flagged a message are a refusal', { body: 'This model has safety measures that blocked your request on a restricted topic.' }, 'refusal', 'text.refusal'],
+    ['"Prompt is sensitive" is a refusal', { body: '{"error":{"message":"Input was flagged as sensitive."}}' }, 'refusal', 'text.refusal'],
+    ['a violated guardrail is a refusal, not a format error', { status: 400, body: 'Request violated the guardrail configured for this key' }, 'refusal', 'text.refusal'],
+    ['"inappropiate content" (a common misspelling) is a refusal', { status: 400, body: 'output may contain inappropiate content' }, 'refusal', 'text.refusal'],
+    ['a context size in tokens over a limit is an overflow', { body: 'Context size 12001 tokens exceeds limit 12000.' }, 'context_overflow', 'text.context_overflow'],
+    ['a context cache the provider no longer has is a lost session, not a missing model', { status: 404, body: '{"error":{"code":404,"message":"Not found: cached content 12345.","status":"NOT_FOUND"}}' }, 'session_expired', 'text.session_expired'],
+    ['a batch over its size is a format error', { status: 400, body: 'at most 2048 inputs can be in one batch' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('does not read "sensitive to" or a cached-content size error as these causes', () => {
+    expect(explain({ status: 400, body: 'The prompt is sensitive to temperature; lower it.' }).reason).not.toBe('refusal');
+    expect(explain({ status: 400, body: 'Cached content is too small. total_token_count=416' }).reason).toBe('format');
+  });
+});

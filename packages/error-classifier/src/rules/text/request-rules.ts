@@ -43,16 +43,18 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /(?:may )?contains? (?:severe |serious )?violation information|guardrail[a-z_ -]{0,30} (?:checks? )?(?:failed|violated|triggered)|violation of [^ ]{1,80}guardrail[^ ]{0,40} detected|(?:content|request|prompt|message|input|response) (?:was |has been )?flagged for (?:possible |potential )?[a-z -]{1,30} risk|(?:response|suggestion|output|completion) matched public code|(?:was|been) blocked\. please rephrase (?:your|the) prompt|candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
     /safety (?:filter|system|settings|classifier|reasons)(?! (?:is |was )?(?:temporarily |currently )?(?:unavailable|down|not available))|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
-    /(?:inappropriate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive chat messages?(?![a-z])/,
+    /(?:inappropr?iate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive chat messages?(?![a-z])/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
-    /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
+    /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
+    // safety measures that flagged the message (Anthropic's cyber-topic screen), a relay's "Prompt is sensitive"
+    /safety measures (?:that )?(?:flagged|blocked)|(?:prompt|input) (?:is|was) (?:flagged as )?sensitive(?! to)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
     /(?:model|assistant) (?:cannot|can't|can not|is unable to) answer (?:this|that|your) (?:question|request)|unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
-    /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|nsfw (?:content )?(?:detected|flagged|blocked)/,
+    /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|nsfw (?:content )?(?:(?:was |has been )?detected|flagged|blocked)|violated (?:the |a )?guardrails?(?![a-z])/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
   zh: [/未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
@@ -63,7 +65,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
   en: [
     /context[ _-]?(?:length|window)[ _-]?exceeded|context length (?:of only|is only)/,
     /maximum context (?:length|window|size)|max(?:imum)? context length|configured context size|available context size/,
-    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)|context (?:window|size|length) exceeds|context (?:window|size|length) of \d{1,9}(?: tokens)? (?:was |has been )?exceeded|(?:context |input |prompt )token limit (?:exceeded|reached)|(?:input|prompt) tokens? exceeds? (?:the )?(?:configured |set )?limit/,
+    /context (?:window|size|length|limit) (?:is |was |has been )?(?:exceeded|full|overflow)|context (?:window|size|length) (?:of )?(?:\d{1,9} tokens? )?exceeds|context (?:window|size|length) of \d{1,9}(?: tokens)? (?:was |has been )?exceeded|(?:context |input |prompt )token limit (?:exceeded|reached)|(?:input|prompt) tokens? exceeds? (?:the )?(?:configured |set )?limit/,
     /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
@@ -134,6 +136,8 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
     // a quoted id in any alphabet ("Conversation '51D|BingProd|…' doesn't exist or has expired"), Bing's InvalidSession
     /(?:conversation|thread|session)s?:? '[^']{1,160}' (?:doesn't|does not|no longer) exists?|session:? '[^']{1,160}' (?:has )?(?:expired|not found|invalid)|(?:doesn't|does not) exist or has expired|(?<![a-z])invalidsession(?![a-z])/,
+    // a provider-side context cache that is gone (Vertex AI's "Not found: cache content metadata …")
+    /not found: cached? ?content|cached? ?content (?:[a-z0-9/_.-]{1,120} )?(?:is |has )?(?:not found|expired|does not exist)/,
     // a provider-side session that ran out of its allotted time (OpenAI Realtime's 30-minute cap)
     /session (?:has )?(?:hit|reached|exceeded) (?:the |its )?max(?:imum)? (?:duration|length|lifetime)/,
     // a provider-side execution container (code interpreter) that outlived its session
@@ -192,7 +196,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
       /not supported [a-z_]{2,40}, (?:please )?use [a-z_]{2,40}|type mismatch of ['"/]|oneof at ['"][^'"]{0,60}['"] not met/,
       // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
-      /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|max(?:imum)? batch size is \d/,
+      /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|at most \d{1,6} (?:requests|inputs|texts|items|documents) can be in (?:one|a single) batch|max(?:imum)? batch size is \d/,
       /unknown request url|unrecognized request url|unexpected endpoint or method/,
       // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
       // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead

@@ -429,3 +429,18 @@ describe('families from the nineteenth set, in other words', () => {
     expect(explain({ message: 'LLM backend error, retry later' }).reason).toBe('server_error');
   });
 });
+
+describe("empty answers from the twenty-fifth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a reply that held only thinking content is empty', { body: 'error: the model returned only thinking content without any text' }, 'empty_response', 'text.empty_response'],
+    ['reasoning but no response content is empty', { body: 'The endpoint produced 900 characters of reasoning, but no actual answer.' }, 'empty_response', 'text.empty_response'],
+    ['a relay\'s "Empty provider response" is empty', { body: 'Upstream error: Empty provider response.' }, 'empty_response', 'text.empty_response'],
+    ['an SDK class for an empty answer is empty', { body: 'errorName=APIEmptyResponseError attempt=2/3' }, 'empty_response', 'text.empty_response'],
+    ["Vertex's printed malformed function call is an empty answer", { body: 'Finish reason: 9.\nFinish message: Malformed function call: print(1)' }, 'empty_response', 'text.empty_response'],
+    ['a reasoning model\'s printed message with no content is empty', { body: '{"message":{"content":"","reasoning_content":"thinking about the rate limit"},"usage":{"completion_tokens":9}}' }, 'empty_response', 'completion.empty'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it("a relay's choice whose assistant content is the error it wrapped is still read as that error", () => {
+    expect(explain({ status: 200, body: '[{"index":0,"message":{"role":"assistant","content":"API request failed (429): Resource has been exhausted"},"finish_reason":"stop"}]' }).reason).toBe('rate_limit');
+  });
+});
