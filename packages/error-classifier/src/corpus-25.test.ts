@@ -18,6 +18,11 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c25-29dfda88a4', { got: 'refusal', why: "Imagen's person-generation option \"not available to you\" points at the safety settings documentation: the option is a setting the project may not use (format), but its words are a safety block's" }],
   ['c25-6eca3e9147', { got: 'unclassified', why: "Anthropic's \"CORS requests must set '…' header\" is a missing header named in one provider's words; a family of required headers would also take the credential headers that are auth" }],
   ['c25-9d0c7d8a58', { got: 'timeout', why: "OpenRouter's bare \"Provider returned error\" after a 200 is transient by the first corpus's reviewed row (pe-144); the collector read it as the provider's own failure (server_error)" }],
+  // held back, opened
+  ['c25-ae318e66a9', { got: 'format', why: 'an organisation that must be verified to use a model is format by the earlier sets\' labels (c10, c18, cx rows, auth accepted) and docs/policy.md; this collector labelled it auth only' }],
+  ['c25-2338f459ef', { got: 'format', why: 'the same verification gate under a 403: format by the earlier sets\' labels (c18-a9e399c11a, the same text under a 403, is format with auth accepted); this collector labelled it auth only' }],
+  ['c25-be9ba9ded4', { got: 'timeout', why: 'a 2023 Python traceback whose source line `request_timeout=request_timeout,` holds a timeout code name; the client\'s class (RateLimitError) and the server-error words are read after it. Reading only exception lines of a traceback is a structural change left for more rows' }],
+  ['c25-12c6fbe56b', { got: 'format', why: 'a given 400 with only "Bad Request" is format by docs/policy.md (a bare 400 is unclassified only when the text alone states it); the collector labelled it unclassified or an overflow from the server log' }],
 ]);
 
 describeFamilySplitSet({
@@ -28,5 +33,4 @@ describeFamilySplitSet({
   minFamilies: 30,
   pinned: PINNED,
   heldBack: { seed: SET_25_SPLIT_SEED },
-  rowTests: false,
 });

@@ -121,6 +121,8 @@ const DECISIVE: CodeTable = {
   detected_unusual_activity: ['elevenlabs.detected_unusual_activity', 'auth_permanent'],
   // Gemini's finish reason for a generated image its filter withheld, named as a code in a client's message
   image_safety: ['gemini.image_safety', 'refusal'],
+  // the OpenAI SDK's parse helper when the completion stopped on its content filter
+  contentfilterfinishreasonerror: ['openai.content_filter_finish_reason', 'refusal'],
   refresh_token_reused: ['oauth.refresh_token_reused', 'auth_permanent'],
   refresh_token_expired: ['oauth.refresh_token_expired', 'auth_permanent'],
   refresh_token_invalidated: ['oauth.refresh_token_invalidated', 'auth_permanent'],

@@ -465,3 +465,26 @@ describe("refusal, overflow, session and format families from the twenty-fifth s
     expect(explain({ status: 400, body: 'Cached content is too small. total_token_count=416' }).reason).toBe('format');
   });
 });
+
+describe("families found when the twenty-fifth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ["Bedrock relaying a model's validation errors is a format error", { body: '{"message":"The model returned the following errors: top_k is not a valid field."}' }, 'format', 'text.format'],
+    ['a "remove X and try again" remedy is a format error', { body: '{"message":"Documents cannot be nested. Remove the nested document and try again."}' }, 'format', 'text.format'],
+    ['a parameter deprecated for this model is a format error', { body: 'top_p is deprecated for this model.' }, 'format', 'text.format'],
+    ['an option not supported for this model is a format error', { body: 'parallel tool calls are not supported for this model.' }, 'format', 'text.format'],
+    ["a field the model doesn't support is a format error", { body: "This model doesn't support the document field." }, 'format', 'text.format'],
+    ['an audio input too short is a format error', { body: 'Audio file is too short. Minimum length is 0.1 seconds.' }, 'format', 'text.format'],
+    ['a validator\'s "at most N characters" is a format error', { body: "[{'type': 'string_too_long', 'msg': 'String should have at most 2048 characters'}]" }, 'format', 'text.format'],
+    ['a file extension refused is a format error', { body: 'Invalid file extension exe. Supported formats: "pdf", "txt"' }, 'format', 'text.format'],
+    ['a required input type missing is a format error', { body: 'invalid request: valid embedding_types must be provided' }, 'format', 'text.format'],
+    ['a short field constraint is a format error, the body cap an overflow', { status: 400, body: "Value at 'name' failed to satisfy constraint: Member must have length less than or equal to 64" }, 'format'],
+    ['too many tokens in a batch is an overflow', { body: 'Too many tokens in the batch. Max is 8192 got 9000' }, 'context_overflow', 'text.context_overflow'],
+    ['a file that could not be read because it is too large is an overflow', { body: 'The document could not be indexed because it is too large.' }, 'context_overflow', 'text.context_overflow'],
+    ['a chat flagged for a possible risk is a refusal', { body: 'This conversation was flagged for potential misuse risk' }, 'refusal', 'text.refusal'],
+    ["the OpenAI SDK's content-filter parse error is a refusal", { body: 'openai.ContentFilterFinishReasonError: Could not parse response content' }, 'refusal', 'openai.content_filter_finish_reason'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('keeps the body cap in the millions an overflow', () => {
+    expect(explain({ status: 400, body: "Value at 'body' failed to satisfy constraint: Member must have length less than or equal to 25000000" }).reason).toBe('context_overflow');
+  });
+});

@@ -37,7 +37,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /content blocked(?! by)|content blocked by (?:the |our |a )?(?:safety|content|moderation|policy|guardrail)|violat[a-z]{0,6} (?:[a-z]{1,20} ){0,3}content moderation|(?<![a-z])blockedpromptexception|<blockedreason\.(?!block_reason_unspecified)[a-z_]{2,40}/,
     /violates? (?:our |the |its )?(?:guardrails|content guidelines|usage guidelines|safety guidelines)/,
     // guardrails, jailbreak filters, risk detectors (Volcengine InputTextRiskDetection), Gemini's prohibited-content reasons
-    /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation/,
+    /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation|(?:chat|conversation|request|prompt|message) (?:was |has been )?flagged for (?:possible |potential )?(?:[a-z]{1,20} )?risk/,
     /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked,? as it (?:seems to |appears to |may |might )?violates?|violat[a-z]{0,6} .{0,40}?(?:usage|content|safety) guidelines|(?<![a-z])raifilteredreason(?![a-z])/,
     /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the |your |our |corporate |company |the company )?(?:[a-z]{1,20} )?(?:gateway|proxy|firewall|waf|cdn|network|administrator|admin|zscaler|netskope|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
@@ -73,7 +73,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
-    /request (?:is )?too large \(max|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch/,
+    /request (?:is )?too large \(max|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch|too many tokens in (?:the |a )?batch|(?:file|document|upload|attachment) could not be [a-z]{3,12} because it is too large/,
     /must be (?:less|smaller|lower) than (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:length|window|size)|max(?:imum)? input (?:characters|tokens|length) is/,
     /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
@@ -88,7 +88,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /longer than (?:the )?max(?:imum)? model length|(?:prompt|input)(?: \(length \d{1,12}\))? (?:is )?longer than (?:the )?max(?:imum)? (?:model |context |sequence )?length/,
     /tokens \+ .{0,3}max_new_tokens.{0,3} must be|inputs.{0,3} must have less than \d{1,9} tokens/,
     /expected maxlength: \d{1,12}, actual: \d{1,12}/,
-    /member must have length less than or equal to/,
+    /member must have length less than or equal to \d{5,12}(?!\d)/,
     /request (?:size )?(?:exceeds|is larger than|is bigger than) (?:the )?(?:model(?:'s)? )?(?:maximum (?:allowed )?(?:size|length)|context)/,
     /too many (?:input )?tokens in (?:the )?(?:prompt|input|request)|load the model with a larger context length/,
     // the model's own length ceiling named as such ("model max length exceeded", "exceeds the model's max sequence length")
@@ -205,6 +205,10 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
       // an organisation that must complete a verification step before it may use (or stream) the model
       /must be verified to (?:use|stream|access)/,
+      // Bedrock relaying a model's validation errors, and its "Remove X and try again" remedies; options a model does not take
+      /the model returned the following errors:|(?<![a-z])remove (?:the )?(?:invalid )?[a-z0-9_./ -]{1,60} and try again|is deprecated for this model|(?:is|are) not supported for this model|this model (?:doesn't|does not) support|property '[^']{1,60}' is not supported/,
+      // an input too small or short to use (a Realtime audio buffer), a string over the length a validator allows, a file type refused
+      /(?:buffer|audio|input|file) (?:is )?too (?:small|short)(?![a-z])|should have at most \d{1,9} (?:characters|items)|invalid (?:file )?extension|supported (?:file )?formats?:|valid [a-z_]{2,40} must be provided|could not parse the json body/,
       /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
       // a body whose declared type does not match it; a chat template the server could not apply to the messages
       /unsupported protocol scheme|invalid [a-z_]{2,40} value, the valid range|valid range of [a-z_]{2,40} is \[|request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,

@@ -444,3 +444,17 @@ describe("empty answers from the twenty-fifth set's dev rows, in other words", (
     expect(explain({ status: 200, body: '[{"index":0,"message":{"role":"assistant","content":"API request failed (429): Resource has been exhausted"},"finish_reason":"stop"}]' }).reason).toBe('rate_limit');
   });
 });
+
+describe("families found when the twenty-fifth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a provider that did not respond within a stated time is a timeout', { body: 'The model did not respond within 30s, please retry.' }, 'timeout', 'text.timeout'],
+    ["Go's io.EOF after an error is a broken connection", { body: 'client.Do err=EOF' }, 'timeout'],
+    ['a read on a TCP connection that hit EOF is a broken connection', { body: 'read tcp 10.0.0.2:51234->10.0.0.9:443: EOF' }, 'timeout'],
+    ['an empty content beside reasoning, printed, is an empty answer', { body: '"message": {"content": "", "reasoning_content": "Let me think"' }, 'empty_response', 'text.empty_response'],
+    ['a logged empty response at a length stop is an empty answer', { body: 'WARN agent: empty_response model=x finish_reason=length' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('a backend that closed while loading a model stays its server error', () => {
+    expect(explain({ body: 'could not load model: rpc error: code = Unavailable desc = error reading from server: EOF' }).reason).toBe('server_error');
+  });
+});

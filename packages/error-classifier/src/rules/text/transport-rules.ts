@@ -34,7 +34,7 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   ...family('text.timeout', 'timeout', {
     en: [
       /(?<![a-z])timed? ?out(?![a-z])(?!(?:_[a-z]{1,8})?(?::|=) ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
-      /(?<![a-z])timeoutexception(?![a-z])|(?:connection|request|response) took longer than \d|deadline exceeded|deadline expired before (?:the )?operation could complete|took too long|(?<![a-z])timing out|(?:didn't|did not|failed to) respond in time|aborted due to (?:a )?timeout/,
+      /(?<![a-z])timeoutexception(?![a-z])|(?:connection|request|response) took longer than \d|deadline exceeded|deadline expired before (?:the )?operation could complete|took too long|(?<![a-z])timing out|(?:didn't|did not|failed to) respond (?:in time|within \d{1,6} ?(?:seconds|secs?|s|ms|minutes|mins?)(?![a-z]))|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z_])/,
       // exception classes that glue the phase to the word (httpx ReadTimeout, urllib3 ConnectTimeoutError, Java SocketTimeoutException)
       /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
@@ -77,6 +77,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // network at all, a DNS lookup that failed, Elixir's TransportError, Node's closed socket, a batch that expired unrun
       /error while (?:iterating over|reading) (?:the )?(?:sse )?stream|ended before any (?:complete )?data|invalid json response body at|not connected to the internet|net::err_failed|getaddrinfo failed|server misbehaving|(?<![a-z])transporterror(?![a-z])|batch (?:has )?expired|err_socket_closed|socket is closed/,
       /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
+      // Go's io.EOF printed after the call that hit it ("read tcp …: EOF", "CreateChatCompletion err=error, EOF")
+      /(?<![a-z])err(?:or)?[=:] ?(?:error, )?eof(?![a-z])|(?:read|write) tcp [^ ]{1,120}: eof(?![a-z])/,
     ],
     // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
     zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)|积极拒绝|拒绝(?:了)?(?:网络)?连接|无法连接|没有等到.{0,12}(?:回应|响应)|(?:未|没有)收到.{0,8}(?:回应|响应)|上游.{0,8}(?:无响应|没有响应|超时)/],
@@ -192,6 +194,7 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
       // a client that got no tokens at all, OpenAI's parse helper that hit the length limit before any usable content
       // an answer that held only reasoning, as a client words it; a relay's "Empty provider response"; Vertex's printed malformed call
       /only (?:thinking|reasoning) content without any (?:text|content|output)|(?:reasoning|thinking|chain-of-thought)[^.|]{0,60}but no (?:actual )?(?:response|answer|text|output)|empty provider response|provider did not send back a response|(?<![a-z])apiemptyresponseerror(?![a-z])|finish message: malformed function call/,
+      /"content": ?"", ?"reasoning_content": ?"[^"]|empty[ _]response(?![a-z]).{0,60}?finish_reason[=:] ?length/,
       /returned zero tokens|empty (?:or invalid )?response from (?:the )?(?:llm|model|api|server|endpoint|upstream)|ended without producing a [a-z]{1,30}message|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
       // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
       /candidates=\[candidate\(\s{0,8}finish_reason=|candidates\.\d{1,2}\.content\s{1,4}field required/,
