@@ -45,6 +45,38 @@ describe("generated text is never read as the provider's error (docs/policy.md, 
     expect(explain({ status: 200, body }).reason).toBe('overloaded');
   });
 
+  it('reads the ends of answers and streams too long to parse as the shapes providers send (a breaker\'s cases, 2026-12-07)', () => {
+    const words = 'you exceeded your current quota; the server is overloaded; your credit balance is too low. ';
+    const geminiChunk = (text: string) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] } }] });
+    // Gemini's JSON array of chunks: an answer; and with its 503 as the closing element, that error
+    const chunks = Array.from({ length: 400 }, () => geminiChunk(words));
+    expect(explain({ provider: 'google', status: 200, body: JSON.stringify(chunks) }).reason).toBe('unclassified');
+    const broken = JSON.stringify([...chunks, { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }]);
+    expect(explain({ provider: 'google', status: 200, body: broken }).reason).toBe('overloaded');
+    // a stream of more than sixteen events, then the error written without `data:`
+    const events = sse(Array.from({ length: 20 }, () => geminiChunk('ok ')));
+    expect(explain({ provider: 'google', status: 200, body: `${events}{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}` }).reason).toBe('overloaded');
+    // keep-alive comment lines before the first event
+    const keepAlive = ': OPENROUTER PROCESSING\n\n'.repeat(40);
+    expect(explain({ status: 200, body: `${keepAlive}${sse([{ choices: [{ delta: { content: words } }] }, { choices: [{ delta: {}, finish_reason: 'stop' }] }])}` }).reason).toBe('unclassified');
+    // a Responses stream whose closing events repeat a 40 KiB answer
+    const long = words.repeat(450);
+    const responses = sse([
+      { type: 'response.created', response: { object: 'response', status: 'in_progress', error: null } },
+      { type: 'response.output_text.delta', delta: words },
+      { type: 'response.output_text.done', text: long },
+      { type: 'response.completed', response: { object: 'response', status: 'completed', error: null, output: [{ type: 'message', content: [{ type: 'output_text', text: long }] }] } },
+    ]);
+    expect(explain({ status: 200, body: responses }).reason).toBe('unclassified');
+    // large chunks that use up the first events' budget do not hide the error the stream ended with
+    const heavy = Array.from({ length: 40 }, () => ({ choices: [{ delta: { content: words }, logprobs: { content: Array.from({ length: 40 }, (_, i) => ({ token: `t${i}`, logprob: -0.1 })) } }] }));
+    expect(explain({ status: 200, body: sse([...heavy, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } }]) }).reason).toBe('server_error');
+    // Bedrock Converse puts the role after the content; a reasoning-only answer that hit its length limit is empty
+    expect(explain({ status: 200, body: JSON.stringify({ output: { message: { content: [{ text: long }], role: 'assistant' } }, stopReason: 'end_turn' }) }).reason).toBe('unclassified');
+    const reasoning = JSON.stringify({ object: 'chat.completion', choices: [{ message: { role: 'assistant', content: '', reasoning_content: long }, finish_reason: 'length' }] });
+    expect(explain({ status: 200, body: reasoning }).reason).toBe('empty_response');
+  });
+
   it('an error too long to parse is read as text, not as an answer', () => {
     const body = JSON.stringify({ error: { message: `Rate limit reached for requests. ${'x'.repeat(MAX_UNWRAP_CHARS)}`, type: 'requests' } });
     expect(explain({ status: 200, body }).reason).toBe('rate_limit');

@@ -92,6 +92,9 @@ const MAX_DEPTH = 32;
 /** What a parsed completion carries. */
 export type CompletionShape = 'empty' | 'blocked' | 'content';
 
+/** What the head (and tail) of an answer too long to parse shows: output, or only reasoning (text/unwrap.ts). */
+export type UnreadAnswer = 'output' | 'reasoning-only';
+
 /** A completion body read from its parsed JSON. */
 export interface Completion {
   /** The body with the model's generated text blanked (JSON). */
@@ -217,17 +220,17 @@ function envelopeAnswer(envelope: Record<string, unknown>, data: Record<string, 
 /**
  * The completion read from a parsed body (the `document` that {@link unwrap} returns for JSON without an error
  * object: one completion, or the chunks of a streamed one), or `null` when the value is not a completion. With
- * `unreadOutput` (unwrap's `unreadOutput`: part of a success answer was too long to parse and opened as output) it is
- * an answer with output, the read part's words blanked.
+ * `unreadAnswer` (unwrap's: part of a success answer was too long to parse) it is an answer whose words are blanked:
+ * with output (`'output'`), or empty (`'reasoning-only'`).
  *
  * @example completionOf({ choices: [{ message: { content: '' }, finish_reason: 'stop' }] })?.shape // 'empty'
  * @example completionOf([{ choices: [{ delta: { content: '' } }] }, { choices: [{ delta: {}, finish_reason: 'stop' }] }])?.shape // 'empty'
  */
-export function completionOf(document: unknown, unreadOutput = false): Completion | null {
-  if (unreadOutput) {
-    // part of the answer was too long to read, and its head showed output: an answer, whatever the read part holds
+export function completionOf(document: unknown, unreadAnswer?: UnreadAnswer): Completion | null {
+  if (unreadAnswer !== undefined) {
+    // part of the answer was too long to read, and its ends showed what it is, whatever the read part holds
     const read = Array.isArray(document) ? streamOf(document) : null;
-    return { text: read?.text ?? '', shape: 'content' };
+    return { text: read?.text ?? '', shape: unreadAnswer === 'output' ? 'content' : 'empty' };
   }
   if (Array.isArray(document)) return streamOf(document);
   // a success envelope around the answer (`{"code":200,"msg":"success","data":{"choices":[…]}}`) is read through its data

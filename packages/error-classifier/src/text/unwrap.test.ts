@@ -84,13 +84,13 @@ describe('unwrap', () => {
 
   it('marks a success answer too long to parse by its head, and nothing else', () => {
     const content = 'y'.repeat(MAX_UNWRAP_CHARS);
-    expect(unwrap(`{"id":"chatcmpl-1","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"${content}"}}]}`).unreadOutput).toBe(true);
-    expect(unwrap(`{\n  "type": "message",\n  "role": "assistant",\n  "content": [{"type": "text", "text": "${content}"}]}`).unreadOutput).toBe(true);
-    expect(unwrap(`{"model":"llama3","created_at":"2025-01-01T00:00:00Z","response":"${content}","done":true}`).unreadOutput).toBe(true);
+    expect(unwrap(`{"id":"chatcmpl-1","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"${content}"}}]}`).unreadAnswer).toBe('output');
+    expect(unwrap(`{\n  "type": "message",\n  "role": "assistant",\n  "content": [{"type": "text", "text": "${content}"}]}`).unreadAnswer).toBe('output');
+    expect(unwrap(`{"model":"llama3","created_at":"2025-01-01T00:00:00Z","response":"${content}","done":true}`).unreadAnswer).toBe('output');
     // an error beside answer-like keys, a Responses object (it echoes the request), and text are not marked
-    expect(unwrap(`{"choices":[{"message":{"content":""}}],"error":{"message":"${content}"}}`).unreadOutput).toBeUndefined();
-    expect(unwrap(`{"object":"response","instructions":"${content}","output":[]}`).unreadOutput).toBeUndefined();
-    expect(unwrap(`choices: [{ ${content}`).unreadOutput).toBeUndefined();
+    expect(unwrap(`{"choices":[{"message":{"content":""}}],"error":{"message":"${content}"}}`).unreadAnswer).toBeUndefined();
+    expect(unwrap(`{"object":"response","instructions":"${content}","output":[]}`).unreadAnswer).toBeUndefined();
+    expect(unwrap(`choices: [{ ${content}`).unreadAnswer).toBeUndefined();
   });
 
   it('reads a stream longer than its bound by its first and last events, parsing at most the bound', () => {
@@ -101,7 +101,7 @@ describe('unwrap', () => {
     expect(read.layers).toEqual(['sse']);
     expect(Array.isArray(read.document) && read.document.length).toBe(MAX_SSE_EVENTS + MAX_SSE_TAIL_EVENTS);
     // one event over the parse budget: output when it opens as an answer, else not read as a stream at all
-    expect(unwrap(event('b'.repeat(MAX_UNWRAP_CHARS))).unreadOutput).toBe(true);
+    expect(unwrap(event('b'.repeat(MAX_UNWRAP_CHARS))).unreadAnswer).toBe('output');
     expect(unwrap(`data: {"error":{"message":"${'c'.repeat(MAX_UNWRAP_CHARS)}"}}\n\n`)).toMatchObject({ inner: null, document: undefined });
   });
 

@@ -13,6 +13,7 @@
  * the walk is depth-bounded. The work is linear in min(text size, bound).
  */
 import { holds, isSuccessEnvelope } from './completion-body.js';
+import type { UnreadAnswer } from './completion-body.js';
 
 /**
  * Texts longer than this are not parsed whole (they are read as windowed text), and an event stream parses at most
@@ -63,49 +64,97 @@ export interface Unwrapped {
   /** True when the document is a stream of which only the first and last events were read. */
   readonly partial?: boolean;
   /**
-   * True when part of a success answer was too long to parse — a JSON completion over {@link MAX_UNWRAP_CHARS}, or
-   * stream events past the parse budget — and its head shows the model's output ({@link opensAsAnswer}): the answer
-   * carries output whatever the unread part says, and none of its words are read.
+   * The part of the text that speaks for the failure when it is not the whole: for an event stream whose error event
+   * was found, that event (after what a client wrote before the stream); for an answer too long to parse that an error
+   * object closes, that object. The model's words before it are not read as the error.
    */
-  readonly unreadOutput?: boolean;
+  readonly errorText?: string;
+  /**
+   * Set when part of a success answer was too long to parse — a JSON completion over {@link MAX_UNWRAP_CHARS}, or
+   * stream events past their parse budget — and its head shows it is an answer ({@link answerBeyondWindow}): `'output'`,
+   * the answer carries output whatever the unread part says; `'reasoning-only'`, its content is empty beside a long
+   * reasoning and it stopped at its length limit. None of its words are read.
+   */
+  readonly unreadAnswer?: UnreadAnswer;
 }
+
 
 const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
 
-/** A JSON completion too long to parse whose head shows the model's output. */
-const OVERSIZED_ANSWER: Unwrapped = Object.freeze({ layers: Object.freeze(['json']), inner: null, document: undefined, unreadOutput: true });
-
-/** How much of a text too long to parse {@link opensAsAnswer} reads. @default 1024 */
+/** How much of the head and of the tail of a text too long to parse is read. @default 1024 and 4096 */
 const ANSWER_HEAD_CHARS = 1024;
+const TAIL_CHARS = 4096;
 
 /**
  * The head of a success answer: a chat or text completion or one of its stream chunks (OpenAI and compatible
  * `choices`, `delta`, `object: chat.completion…`), Gemini `candidates`, Anthropic's `message` and content-block events,
- * an assistant or model turn (Ollama's `message`, Gemini's `role: model`), Ollama's `created_at` beside `response`.
- * The Responses API's objects are left out: they echo the request's instructions and tools, which are not output.
+ * an assistant or model turn (Ollama's `message`, Gemini's `role: model`), Ollama's `created_at` beside `response`,
+ * Bedrock Converse's `output.message`, TGI's `generated_text`, Cloudflare's `result.response`, Cohere's
+ * `generation_id`, a completed Responses object and the Responses stream's output events. (A Responses object that did
+ * not complete is left out: it echoes the request's instructions and tools, which are not output.)
  */
 const ANSWER_HEAD =
-  /"object"\s{0,16}:\s{0,16}"(?:chat\.completion(?:\.chunk)?|text_completion)"|"(?:choices|candidates)"\s{0,16}:\s{0,16}\[\s{0,16}\{|"delta"\s{0,16}:\s{0,16}\{|"type"\s{0,16}:\s{0,16}"(?:message|content_block_(?:start|delta))"|"role"\s{0,16}:\s{0,16}"(?:assistant|model)"|"created_at"\s{0,16}:\s{0,16}"[^"]{1,40}",\s{0,16}"response"\s{0,16}:\s{0,16}"/;
+  /"object"\s{0,16}:\s{0,16}"(?:chat\.completion(?:\.chunk)?|text_completion)"|"(?:choices|candidates)"\s{0,16}:\s{0,16}\[\s{0,16}\{|"delta"\s{0,16}:\s{0,16}\{|"type"\s{0,16}:\s{0,16}"(?:message|content_block_(?:start|delta)|response\.(?:output_text|output_item|content_part|reasoning|completed|in_progress|created)[a-z_.]{0,40})"|"role"\s{0,16}:\s{0,16}"(?:assistant|model)"|"created_at"\s{0,16}:\s{0,16}"[^"]{1,40}",\s{0,16}"response"\s{0,16}:\s{0,16}"|"output"\s{0,16}:\s{0,16}\{\s{0,16}"message"\s{0,16}:\s{0,16}\{|"generated_text"\s{0,16}:\s{0,16}"|"result"\s{0,16}:\s{0,16}\{\s{0,16}"response"\s{0,16}:\s{0,16}"|"generation_id"\s{0,16}:\s{0,16}"|"response_id"\s{0,16}:\s{0,16}"[^"]{1,80}"\s{0,16},\s{0,16}"text"\s{0,16}:|"object"\s{0,16}:\s{0,16}"response"\s{0,16},[^{}]{0,200}"status"\s{0,16}:\s{0,16}"completed"/;
 
-/** An error key holding an object, a string or a list: such a head is no answer. */
-const ERROR_IN_HEAD = /"(?:error|errors|error_msg|errorMessage)"\s{0,16}:\s{0,16}(?:[{[]|"[^"])|"object"\s{0,16}:\s{0,16}"error"|"type"\s{0,16}:\s{0,16}"error"/;
+/** An error key holding an object, a string or a non-empty list, or an error type: such a head is no answer. */
+const ERROR_IN_HEAD =
+  /"(?:error|errors|error_msg|errorMessage)"\s{0,16}:\s{0,16}(?:\{|\[\s{0,16}[^\]\s]|"[^"])|"object"\s{0,16}:\s{0,16}"error"|"type"\s{0,16}:\s{0,16}"error"/;
+
+/** An answer whose content is empty beside its reasoning (OpenAI-compatible `message`/`delta`), in its head. */
+const EMPTY_BESIDE_REASONING = /"content"\s{0,16}:\s{0,16}(?:""|null)\s{0,16},\s{0,16}"(?:reasoning_content|reasoning)"\s{0,16}:\s{0,16}"/;
+
+/** A stop at the length limit, in the tail. */
+const LENGTH_STOP = /"finish_reason"\s{0,16}:\s{0,16}"length"/;
+
+/** An error object that closes a text (the last element of a chunk array, the error a stream ended with). */
+const CLOSING_ERROR = /\{\s{0,16}"error"\s{0,16}:/g;
 
 /** The answer-head patterns, for the pattern audit test. */
-export const ANSWER_HEAD_PATTERNS: readonly RegExp[] = [ANSWER_HEAD, ERROR_IN_HEAD];
+export const ANSWER_HEAD_PATTERNS: readonly RegExp[] = [ANSWER_HEAD, ERROR_IN_HEAD, EMPTY_BESIDE_REASONING, LENGTH_STOP, CLOSING_ERROR];
 
 /**
- * True when a JSON text too long to parse opens as a success answer: an object whose first
- * {@link ANSWER_HEAD_CHARS} characters hold one of the {@link ANSWER_HEAD} marks and no error key. Its unread rest is
- * the model's output (or more of it), never an error to read words from. Reads only that head.
+ * True when a JSON text too long to parse opens as a success answer: an object, or an array of them (Gemini's chunk
+ * array), whose first {@link ANSWER_HEAD_CHARS} characters hold one of the {@link ANSWER_HEAD} marks and no error key.
+ * Its unread rest is the model's output (or more of it), never an error to read words from. Reads only that head.
  *
  * @example opensAsAnswer('{"id":"chatcmpl-1","object":"chat.completion","choices":[{"message":{"content":"…') // true
  * @example opensAsAnswer('{"error":{"message":"…') // false
  */
 export function opensAsAnswer(text: string): boolean {
-  const first = firstNonSpace(text, 0);
+  // leading white space is read up to the head's length: a text padded further is no answer read here
+  let first = firstNonSpace(text, 0, ANSWER_HEAD_CHARS);
+  if (text.charCodeAt(first) === 0x5b) first = firstNonSpace(text, first + 1, ANSWER_HEAD_CHARS);
   if (text.charCodeAt(first) !== 0x7b) return false;
   const head = text.slice(first, first + ANSWER_HEAD_CHARS);
   return ANSWER_HEAD.test(head) && !ERROR_IN_HEAD.test(head);
+}
+
+/**
+ * What a JSON text too long to parse shows of itself at its ends, or `null` when it is no answer by its head: an error
+ * object that closes it (Gemini's 503 as the last element of its chunk array) is returned as that error; an answer
+ * whose head shows empty content beside reasoning and whose tail stops at the length limit is `'reasoning-only'`; any
+ * other answer `'output'`. Reads the head and the last {@link TAIL_CHARS} characters only.
+ */
+function answerBeyondWindow(text: string): Unwrapped | null {
+  if (!opensAsAnswer(text)) return null;
+  const tail = text.slice(-TAIL_CHARS);
+  const closing = closingError(tail);
+  if (closing !== null) return closing;
+  const head = text.slice(0, ANSWER_HEAD_CHARS * 2);
+  const unreadAnswer: UnreadAnswer = EMPTY_BESIDE_REASONING.test(head) && LENGTH_STOP.test(tail) ? 'reasoning-only' : 'output';
+  return { layers: ['json'], inner: null, document: undefined, unreadAnswer };
+}
+
+/** The error object that closes `tail` (up to its last `}`), when there is one. */
+function closingError(tail: string): Unwrapped | null {
+  CLOSING_ERROR.lastIndex = 0;
+  let last = -1;
+  for (let match = CLOSING_ERROR.exec(tail); match !== null; match = CLOSING_ERROR.exec(tail)) last = match.index;
+  if (last === -1) return null;
+  const closing = tail.slice(last, tail.lastIndexOf('}') + 1);
+  const parsed = tryParse(closing);
+  const found = parsed !== undefined && looksLikeError(parsed) ? dig(parsed, 0, ['json']) : null;
+  return found === null ? null : { layers: found.layers, inner: found.inner, document: undefined, errorText: closing };
 }
 
 /**
@@ -198,9 +247,10 @@ function isSpaceCode(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
-function firstNonSpace(text: string, from: number): number {
+function firstNonSpace(text: string, from: number, limit: number = text.length): number {
+  const end = Math.min(text.length, limit);
   let index = from;
-  while (index < text.length && isSpaceCode(text.charCodeAt(index))) index += 1;
+  while (index < end && isSpaceCode(text.charCodeAt(index))) index += 1;
   return index;
 }
 
@@ -540,14 +590,20 @@ function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
  * chunks is read like one completion (`completionOf`); `null` when the text is not an event stream.
  */
 function unwrapSse(text: string): Unwrapped | null {
-  // Every event line holds `data:` and the first opens within the head: a search of the head alone rules most texts
-  // out before the pattern runs (searching a whole 1 MiB text would cost more than the rest of the reading).
-  const head = text.slice(0, MAX_PREFIX_CHARS);
+  // Every event line holds `data:` and the first opens within the head (after any keep-alive comment lines): a search
+  // of the head alone rules most texts out before the pattern runs (searching a whole 1 MiB text would cost more than
+  // the rest of the reading).
+  const start = afterCommentLines(text);
+  const head = text.slice(start, start + MAX_PREFIX_CHARS);
   if (!head.includes('data:') || !/^(?:event: ?[a-z_.]{1,40}\s{1,4})?data: ?[{[]/m.test(head)) return null;
+  const before = text.slice(start, Math.max(start, text.indexOf('data:', start)));
+  const withBefore = (found: Unwrapped | null): Unwrapped | null =>
+    found === null || before === '' ? found : { ...found, errorText: `${before}${found.errorText ?? ''}` };
   const chunks: unknown[] = [];
-  const budget: ParseBudget = { left: MAX_UNWRAP_CHARS, unreadOutput: false, unreadOther: false };
+  // the first and the last events each get a budget, so a long head cannot hide the error a stream ended with
+  const budget = newBudget();
   let events = 0;
-  let from = 0;
+  let from = start;
   while (events < MAX_SSE_EVENTS) {
     const at = text.indexOf('data:', from);
     if (at === -1) break;
@@ -555,7 +611,7 @@ function unwrapSse(text: string): Unwrapped | null {
     from = lineEnd === -1 ? text.length : lineEnd + 1;
     events += 1;
     const found = readEvent(text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd), chunks, budget);
-    if (found !== null) return found;
+    if (found !== null) return withBefore(found);
   }
   // A longer stream: its last events too (where a stream closes, or reports the error that ended it); the middle is
   // not read, so the stream is judged on its head and tail.
@@ -572,23 +628,45 @@ function unwrapSse(text: string): Unwrapped | null {
       tail.unshift(text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd));
       to = at;
     }
-    for (const payload of tail) {
-      const found = readEvent(payload, chunks, budget);
-      if (found !== null) return found;
+    // the last event first: the budget goes to the event a stream ended with
+    const tailBudget = newBudget();
+    for (let index = tail.length - 1; index >= 0; index -= 1) {
+      const found = readEvent(tail[index] as string, chunks, tailBudget);
+      if (found !== null) return withBefore(found);
     }
+    budget.unreadOutput ||= tailBudget.unreadOutput;
+    budget.unreadOther ||= tailBudget.unreadOther;
   }
   // An event too long to parse that is not the model's output may be the error: the text is read as text.
   if (budget.unreadOther) return null;
-  // An error object written after the events without a `data:` line (Gemini's 503 breaking its own stream)
-  const trailing = readToEnd ? text.slice(from).trim() : '';
-  if (trailing.startsWith('{') && trailing.length <= budget.left) {
+  // An error object written after the last event without a `data:` line (Gemini's 503 breaking its own stream)
+  const lastEvent = text.lastIndexOf('data:');
+  const lastLineEnd = text.indexOf('\n', lastEvent);
+  const trailing = lastLineEnd === -1 ? '' : text.slice(lastLineEnd + 1).trim();
+  if (trailing.startsWith('{') && trailing.length <= MAX_UNWRAP_CHARS) {
     const parsed = tryParse(trailing);
     const found = parsed !== undefined && looksLikeError(parsed) ? dig(parsed, 0, ['sse', 'json']) : null;
-    if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined };
+    if (found !== null) return { layers: found.layers, inner: found.inner, document: undefined, errorText: `${before}${trailing}` };
   }
-  const before = text.slice(0, Math.max(0, text.indexOf('data:')));
-  if (budget.unreadOutput) return { layers: ['sse'], inner: null, document: chunks, before, partial, unreadOutput: true };
+  if (budget.unreadOutput) return { layers: ['sse'], inner: null, document: chunks, before, partial, unreadAnswer: 'output' };
   return chunks.length > 0 ? { layers: ['sse'], inner: null, document: chunks, before, partial } : null;
+}
+
+/** At most this many SSE comment lines (`: keep-alive`, OpenRouter's `: OPENROUTER PROCESSING`) are skipped. @default 64 */
+const MAX_COMMENT_LINES = 64;
+
+/**
+ * Where a text starts after its leading blank lines and SSE comment lines (at most {@link MAX_COMMENT_LINES}, and at
+ * most {@link MAX_PREFIX_CHARS} of white space before each).
+ */
+function afterCommentLines(text: string): number {
+  let at = firstNonSpace(text, 0, MAX_PREFIX_CHARS);
+  for (let line = 0; line < MAX_COMMENT_LINES && text.charCodeAt(at) === 0x3a; line += 1) {
+    const end = text.indexOf('\n', at);
+    if (end === -1) return text.length;
+    at = firstNonSpace(text, end + 1, end + 1 + MAX_PREFIX_CHARS);
+  }
+  return at;
 }
 
 /** What an event stream may still parse, and what the events it could not afford were. */
@@ -599,6 +677,11 @@ interface ParseBudget {
   unreadOutput: boolean;
   /** An event over the budget did not. */
   unreadOther: boolean;
+}
+
+/** A fresh {@link ParseBudget} of {@link MAX_UNWRAP_CHARS} characters. */
+function newBudget(): ParseBudget {
+  return { left: MAX_UNWRAP_CHARS, unreadOutput: false, unreadOther: false };
 }
 
 /**
@@ -621,20 +704,20 @@ function readEvent(raw: string, chunks: unknown[], budget: ParseBudget): Unwrapp
     return null;
   }
   const found = dig(parsed, 0, ['sse', 'json']);
-  return found === null ? null : { layers: found.layers, inner: found.inner, document: undefined };
+  return found === null ? null : { layers: found.layers, inner: found.inner, document: undefined, errorText: payload };
 }
 
 /**
  * The innermost provider error of one raw failure text and the layers around it; {@link NOTHING} for texts that
  * are not (prefixed) JSON or hold no error object, and for texts too long to parse that are neither an event stream nor
- * a success answer by their head ({@link Unwrapped.unreadOutput}). Never throws.
+ * a success answer by their head ({@link Unwrapped.unreadAnswer}). Never throws.
  *
  * @example unwrap('API Error: 402 {"error":{"message":"Insufficient credits","code":402}}')
  * // { layers: ['prefix', 'json', 'error'], inner: { message: 'Insufficient credits', status: 402, codes: [] }, … }
  */
 export function unwrap(text: string): Unwrapped {
   if (text.length === 0) return NOTHING;
-  if (text.length > MAX_UNWRAP_CHARS) return unwrapSse(text) ?? (opensAsAnswer(text) ? OVERSIZED_ANSWER : NOTHING);
+  if (text.length > MAX_UNWRAP_CHARS) return unwrapSse(text) ?? answerBeyondWindow(text) ?? NOTHING;
   const sse = unwrapSse(text);
   if (sse !== null) return sse;
   const json = leadingJson(text);

@@ -28,7 +28,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     // a credential only authorised for one product (a subscription token outside its client), a key reported leaked
     /(?:credential|token|key) is only authori[sz]ed for use with|(?:was |been )?reported as leaked|key (?:has been |was )?leaked/,
     // a user or account locked by the provider (fal's "User is locked. Reason: Admin lock"), a free tier switched off for abuse
-    /(?:user|account) (?:is |has been |was )locked(?![a-z])|free tier usage (?:has been |is )?disabled/,
+    /(?:user|account) (?:is |has been |was )locked(?![a-z])(?! out| until)|(?<!if )free tier usage (?:has been |is )?disabled/,
     /irregular activit(?:y|ies) and (?:has been |was )?(?:locked|suspended|banned)|access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
     // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
     /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
@@ -53,7 +53,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
 export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
     /api[ _-]?key (?:might|may) (?:be )?invalid|invalid model key|invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
-    /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|invalid proxy server token/,
+    /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|(?:a )?valid api[ _-]?key must be provided|invalid proxy server token/,
     // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
     /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
     // cloud access-key pairs (Baidu's AK/SK, app ids and app keys) reported wrong

@@ -85,3 +85,18 @@ describe('the twenty-second and twenty-third sets\' words in another sense', () 
     ['a success envelope whose `data.reply` is blank is an empty answer', { status: 200, body: '{"code":0,"msg":"success","data":{"reply":"  "}}' }, 'empty_response'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("look-alikes of the twenty-fifth set's families (a breaker's pass, 2026-12-07)", () => {
+  it.each([
+    ['a socket buffer guessed too small beside a reset is the reset', { body: 'read ECONNRESET (socket send buffer too small?)' }, 'timeout'],
+    ['a condition about a buffer under a 401 is auth', { status: 401, body: 'Authentication failed. If the buffer is too small, increase it.' }, 'auth'],
+    ['a region not supported for this model under a 403 is auth', { status: 403, body: 'Your region is not supported for this model' }, 'auth'],
+    ['a user locked out after failed sign-ins may clear: auth', { status: 401, body: 'User is locked out after 5 failed sign-in attempts. Try again in 15 minutes' }, 'auth'],
+    ['a valid model that must be provided is a missing model', { status: 404, body: 'A valid model must be provided: model not found' }, 'model_not_found'],
+    ['a request that was not flagged by moderation is no refusal', { status: 502, body: 'The request was not flagged by our content moderation system, but the upstream returned an invalid response' }, 'server_error'],
+    ['no NSFW content detected is no refusal', { status: 500, body: 'No NSFW content was detected; the pipeline crashed in the upscaler' }, 'server_error'],
+    ['a certificate with an invalid extension is a certificate failure', { body: 'certificate has invalid extension (unable to verify the first certificate)' }, 'tls_certificate'],
+    ['a provider that did not respond within the allotted time is a timeout', { message: 'Provider did not respond within the allotted 90s' }, 'timeout'],
+    ['a payload too large to parse is an overflow', { status: 400, body: 'Request payload is too large to be parsed (maximum 20 MB)' }, 'context_overflow'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

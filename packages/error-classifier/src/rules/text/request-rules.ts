@@ -46,7 +46,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:inappropr?iate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive chat messages?(?![a-z])/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
-    /(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
+    /(?<!not |never )(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
     // safety measures that flagged the message (Anthropic's cyber-topic screen), a relay's "Prompt is sensitive"
     /safety measures (?:that )?(?:flagged|blocked)|(?:prompt|input) (?:is|was) (?:flagged as )?sensitive(?! to)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
@@ -54,7 +54,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
-    /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|nsfw (?:content )?(?:(?:was |has been )?detected|flagged|blocked)|violated (?:the |a )?guardrails?(?![a-z])/,
+    /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|(?<!no )nsfw (?:content )?(?:(?:was |has been )?detected|flagged|blocked)|violated (?:the |a )?guardrails?(?![a-z])/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
   zh: [/未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
@@ -73,7 +73,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
-    /request (?:is )?too large \(max|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch|too many tokens in (?:the |a )?batch|(?:file|document|upload|attachment) could not be [a-z]{3,12} because it is too large/,
+    /request (?:is )?too large \(max|(?:request )?payload (?:is )?too large|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch|too many tokens in (?:the |a )?batch|(?:file|document|upload|attachment|request body|body) could not be [a-z]{3,12} because it is too large/,
     /must be (?:less|smaller|lower) than (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:length|window|size)|max(?:imum)? input (?:characters|tokens|length) is/,
     /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
@@ -206,9 +206,9 @@ export const FORMAT_RULES: readonly TextRule[] = [
       // an organisation that must complete a verification step before it may use (or stream) the model
       /must be verified to (?:use|stream|access)/,
       // Bedrock relaying a model's validation errors, and its "Remove X and try again" remedies; options a model does not take
-      /the model returned the following errors:|(?<![a-z])remove (?:the )?(?:invalid )?[a-z0-9_./ -]{1,60} and try again|is deprecated for this model|(?:is|are) not supported for this model|this model (?:doesn't|does not) support|property '[^']{1,60}' is not supported/,
+      /the model returned the following errors:|(?<![a-z])remove (?:the )?(?:invalid )?[a-z0-9_./ -]{1,60} and try again|is deprecated for this model|(?<!(?:region|country|territory|location) )(?:is|are) not supported for this model|this model (?:doesn't|does not) support|property '[^']{1,60}' is not supported/,
       // an input too small or short to use (a Realtime audio buffer), a string over the length a validator allows, a file type refused
-      /(?:buffer|audio|input|file) (?:is )?too (?:small|short)(?![a-z])|should have at most \d{1,9} (?:characters|items)|invalid (?:file )?extension|supported (?:file )?formats?:|valid [a-z_]{2,40} must be provided|could not parse the json body/,
+      /(?:audio|recording) (?:file |clip )?(?:is )?too (?:short|small)(?![a-z])|buffer too small\.? expected at least|should have at most \d{1,9} (?:characters|items)|(?<!certificate (?:has )?(?:an )?)invalid (?:file )?extension|supported (?:file )?formats?:|valid (?!model)[a-z_]{2,40} must be provided|could not parse the json body/,
       /the value '[^']{1,80}' is not supported for '[a-z0-9_.[\]]{1,60}'/,
       // a body whose declared type does not match it; a chat template the server could not apply to the messages
       /unsupported protocol scheme|invalid [a-z_]{2,40} value, the valid range|valid range of [a-z_]{2,40} is \[|request method '[a-z]{3,7}' (?:is )?not supported|content-type header does not match|(?:issue|error|problem) with the model's prompt template|(?:failed to|error|unable to) (?:apply|render)(?:ing)? (?:the )?(?:chat |prompt )?template/,
