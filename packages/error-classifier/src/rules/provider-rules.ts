@@ -46,13 +46,19 @@ export const LEADING_PROVIDER_RULES: readonly TextRule[] = [
 /** Statuses that name a cause of their own: a bare OpenRouter wrapper under them is that cause, not a timeout (a 404: the routed model is missing). */
 const STATUS_CAUSES: ReadonlySet<number> = new Set([401, 402, 403, 404, 429]);
 
+/** A 4xx other than a timeout's (408) or a closed request's (499): the request itself was refused. */
+function isClientError(status: number | null): boolean {
+  return status !== null && status >= 400 && status < 500 && status !== 408 && status !== 499;
+}
+
 /** Read after every text family, before the status rules. */
 export const TRAILING_PROVIDER_RULES: readonly TextRule[] = family(
   'openrouter.provider_returned_error',
   'timeout',
   [/provider returned error/],
-  // A status the wrapper or the inner error states (a 429) decides instead: only a bare wrapper is timeout-shaped.
-  (evidence) => isOpenRouter(evidence) && !STATUS_CAUSES.has(evidence.status ?? 0),
+  // A status the wrapper or the inner error states (a 429) decides instead: only a bare wrapper is timeout-shaped. The
+  // routed provider's own client error passed on in `metadata.raw` (Google's 400 INVALID_ARGUMENT) is that error.
+  (evidence) => isOpenRouter(evidence) && !STATUS_CAUSES.has(evidence.status ?? 0) && !isClientError(evidence.innerStatus),
 );
 
 /** Zhipu / Z.AI business codes (the numeric `code` values of docs.bigmodel.cn's error-code table). */

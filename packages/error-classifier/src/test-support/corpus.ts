@@ -74,6 +74,8 @@ export const CORPUS_FILES = [
   'provider-errors-24-heldout.jsonl',
   'provider-errors-25.jsonl',
   'provider-errors-25-heldout.jsonl',
+  'provider-errors-26.jsonl',
+  'provider-errors-26-heldout.jsonl',
 ] as const;
 
 /**

@@ -125,7 +125,8 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
 export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', 'rate_limit', {
   en: [
     // (not a header's name: `x-ratelimit-remaining-requests`, `ratelimitbysize-limit` printed in a dump say nothing of a limit hit)
-    /rate[ _-]?limit(?![a-z]{0,12}-(?:limit|remaining|reset|requests|tokens|query|input|output))/,
+    // (nor a usage report's field: openai-kotlin's trailing `rate_limit_usage` chunk)
+    /rate[ _-]?limit(?![a-z]{0,12}-(?:limit|remaining|reset|requests|tokens|query|input|output))(?!_usage)/,
     /too many (?:current requests|requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|request frequency (?:has been |is )?(?:limited|restricted|too high)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
@@ -176,7 +177,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
-    /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests/,
+    /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests|no (?:free |idle )?slots? (?:is |are )?available/,
     // (a service "unavailable in your region" is a region refusal: request-rules)
     /service (?:is )?(?:temporarily |currently )?unavailable(?! in your (?:region|country|location|area))|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,

@@ -488,3 +488,17 @@ describe("families found when the twenty-fifth set's held-back part was opened, 
     expect(explain({ status: 400, body: "Value at 'body' failed to satisfy constraint: Member must have length less than or equal to 25000000" }).reason).toBe('context_overflow');
   });
 });
+
+describe("families from the twenty-sixth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ["a value over a stated maximum is a format error", { body: "2.5 is greater than the maximum of 2 - 'temperature'" }, 'format', 'text.format'],
+    ['a value under a stated minimum is a format error', { body: "-1 is less than the minimum of 0 - 'n'" }, 'format', 'text.format'],
+    ['Chinese "the request contains unsafe content" is a refusal', { body: '您的问题中包含不安全内容，请修改后再试' }, 'refusal', 'text.refusal'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it("OpenRouter's wrapper around the routed provider's own 400 is that 400, not a transient wrapper", () => {
+    const raw = JSON.stringify({ error: { code: 400, message: 'Unable to submit request because the tool signature is not valid.', status: 'INVALID_ARGUMENT' } });
+    expect(explain({ provider: 'openrouter', status: 400, body: JSON.stringify({ error: { message: 'Provider returned error', code: 400, metadata: { raw, provider_name: 'Google' } } }) }).reason).toBe('format');
+    expect(explain({ provider: 'openrouter', status: 400, body: '400 Provider returned error' }).reason).toBe('timeout');
+  });
+});

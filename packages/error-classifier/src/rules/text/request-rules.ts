@@ -57,7 +57,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|(?<!no )nsfw (?:content )?(?:(?:was |has been )?detected|flagged|blocked)|violated (?:the |a )?guardrails?(?![a-z])/,
   ],
   ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
-  zh: [/未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
+  zh: [/(?:请求|内容|输入|输出|问题|提问)(?:中)?(?:可能)?(?:包含|存在|含有)(?:不安全|不当|违规|敏感)|不安全(?:的)?内容|未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
 }, refusalApplies);
 
 /** The prompt does not fit the model's context window (or a provider's hard request-size cap). */
@@ -205,6 +205,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /(?:model|endpoint) is not supported (?:by|on|in|with) the [a-z ]{1,30} api|no tool call found for (?:function call )?output/,
       // an organisation that must complete a verification step before it may use (or stream) the model
       /must be verified to (?:use|stream|access)/,
+      // a value over or under a stated bound, in OpenAI's validator wording ("14 is greater than the maximum of 1 - 'top_p'")
+      /is (?:greater|more) than the maximum of -?\d|is less than the minimum of -?\d/,
       // Bedrock relaying a model's validation errors, and its "Remove X and try again" remedies; options a model does not take
       /the model returned the following errors:|(?<![a-z])remove (?:the )?(?:invalid )?[a-z0-9_./ -]{1,60} and try again|is deprecated for this model|(?<!(?:region|country|territory|location) )(?:is|are) not supported for this model|this model (?:doesn't|does not) support|property '[^']{1,60}' is not supported/,
       // an input too small or short to use (a Realtime audio buffer), a string over the length a validator allows, a file type refused

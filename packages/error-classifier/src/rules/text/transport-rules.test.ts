@@ -458,3 +458,16 @@ describe("families found when the twenty-fifth set's held-back part was opened, 
     expect(explain({ body: 'could not load model: rpc error: code = Unavailable desc = error reading from server: EOF' }).reason).toBe('server_error');
   });
 });
+
+describe("families from the twenty-sixth set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a content field missing from a response is an empty answer', { body: 'ValueError: content is missing from the model response' }, 'empty_response', 'text.empty_response'],
+    ['"Content has no parts" is an empty answer', { body: 'VertexAIException - Content has no parts.' }, 'empty_response', 'text.empty_response'],
+    ['a server with no free slots is overloaded', { body: 'server busy: no free slots are available' }, 'overloaded', 'text.overloaded'],
+    ["vLLM's dead engine is a server error", { body: 'vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue.' }, 'server_error', 'text.server_error'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it("a usage report's rate_limit_usage field is no rate limit", () => {
+    expect(explain({ body: 'Unexpected JSON token at offset 0 JSON input: {"rate_limit_usage": {"remaining": 10}}' }).reason).not.toBe('rate_limit');
+  });
+});
