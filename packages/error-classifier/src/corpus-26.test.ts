@@ -28,6 +28,8 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c26-0872e6b306', { got: 'unclassified', why: 'Copilot\'s "bad request: unknown integration" names an integration id the client sent; no family reads a client\'s integration name, and "bad request" alone names no cause' }],
   ['c26-15e732599b', { got: 'unclassified', why: "a Triton BLS model's Python traceback whose last line names a model that is not ready only after the trace is cut; the traceback's words are code" }],
   ['c26-c4bc048c96', { got: 'unclassified', why: "MLC LLM's \"The KV cache is full. No page can be allocated\" is the server's cache out of room: a request too long for it (overflow, the collector's reading) or a server out of capacity; one row does not settle which" }],
+  // held back, opened
+  ['c26-20b1996a00', { got: 'format', why: `${GIVEN_400} (quarkus-langchain4j's exception keeps only the status)` }],
   ['c26-bca63dedb0', { got: 'unclassified', why: "MLC LLM's internal KV block check (\"cannot accept new KV values\") is an engine bug in its own words; no family names a server's internal assertion" }],
 ]);
 
@@ -39,5 +41,4 @@ describeFamilySplitSet({
   minFamilies: 30,
   pinned: PINNED,
   heldBack: { seed: SET_26_SPLIT_SEED },
-  rowTests: false,
 });

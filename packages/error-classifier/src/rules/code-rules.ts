@@ -119,6 +119,8 @@ const DECISIVE: CodeTable = {
   invalid_grant: ['oauth.invalid_grant', 'auth_permanent'],
   // ElevenLabs' abuse detector switched the account's free tier off: only the provider or a paid plan lifts it
   detected_unusual_activity: ['elevenlabs.detected_unusual_activity', 'auth_permanent'],
+  // LMDeploy's response type for an input over the engine's length
+  input_length_error: ['lmdeploy.input_length_error', 'context_overflow'],
   // Gemini's finish reason for a generated image its filter withheld, named as a code in a client's message
   image_safety: ['gemini.image_safety', 'refusal'],
   // the OpenAI SDK's parse helper when the completion stopped on its content filter

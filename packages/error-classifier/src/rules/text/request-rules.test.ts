@@ -502,3 +502,13 @@ describe("families from the twenty-sixth set's dev rows, in other words", () => 
     expect(explain({ provider: 'openrouter', status: 400, body: '400 Provider returned error' }).reason).toBe('timeout');
   });
 });
+
+describe("families found when the twenty-sixth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ["a gateway that could not read the request's shape to count tokens is a format error", { body: 'Failed to parse and estimate tokens from the incoming request.' }, 'format', 'text.format'],
+    ['prompt caching a model does not take is a format error, not a missing model', { status: 400, body: '{"message":"This model is supported but prompt caching is not supported for it."}' }, 'format', 'text.format'],
+    ["LMDeploy's INPUT_LENGTH_ERROR is an overflow", { body: 'error: status code ResponseType.INPUT_LENGTH_ERROR' }, 'context_overflow', 'lmdeploy.input_length_error'],
+    ['a session over its maximum length is an overflow, not a lost session', { body: 'Warning: exceeds session max length, end the session.' }, 'context_overflow', 'text.context_overflow'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

@@ -73,7 +73,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
-    /request (?:is )?too large \(max|(?:request )?payload (?:is )?too large|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch|too many tokens in (?:the |a )?batch|(?:file|document|upload|attachment|request body|body) could not be [a-z]{3,12} because it is too large/,
+    /request (?:is )?too large \(max|(?:request )?payload (?:is )?too large|input is too large to process|too many input tokens|max allowed tokens per (?:submitted )?batch|too many tokens in (?:the |a )?batch|exceed(?:s|ed)? (?:the )?session max(?:imum)? length|run out of tokens\.? session|(?:file|document|upload|attachment|request body|body) could not be [a-z]{3,12} because it is too large/,
     /must be (?:less|smaller|lower) than (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:length|window|size)|max(?:imum)? input (?:characters|tokens|length) is/,
     /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
@@ -207,6 +207,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /must be verified to (?:use|stream|access)/,
       // a value over or under a stated bound, in OpenAI's validator wording ("14 is greater than the maximum of 1 - 'top_p'")
       /is (?:greater|more) than the maximum of -?\d|is less than the minimum of -?\d/,
+      // a gateway that could not read the request's shape (Azure APIM's token estimation), prompt caching a model does not take
+      /(?:unable|failed) to parse and estimate tokens|(?:request )?did not allow prompt caching|prompt caching (?:is )?not (?:supported|allowed)/,
       // Bedrock relaying a model's validation errors, and its "Remove X and try again" remedies; options a model does not take
       /the model returned the following errors:|(?<![a-z])remove (?:the )?(?:invalid )?[a-z0-9_./ -]{1,60} and try again|is deprecated for this model|(?<!(?:region|country|territory|location) )(?:is|are) not supported for this model|this model (?:doesn't|does not) support|property '[^']{1,60}' is not supported/,
       // an input too small or short to use (a Realtime audio buffer), a string over the length a validator allows, a file type refused

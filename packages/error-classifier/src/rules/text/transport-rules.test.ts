@@ -471,3 +471,12 @@ describe("families from the twenty-sixth set's dev rows, in other words", () => 
     expect(explain({ body: 'Unexpected JSON token at offset 0 JSON input: {"rate_limit_usage": {"remaining": 10}}' }).reason).not.toBe('rate_limit');
   });
 });
+
+describe("families found when the twenty-sixth set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a body lost while reading it from the connection is a broken connection', { body: 'request or response body error: error reading a body from connection' }, 'timeout'],
+    ["a TLS record that could not be decrypted mid-response is a broken connection", { body: "received fatal alert: cannot decrypt peer's message" }, 'timeout'],
+    ['a stream that contained no tokens is an empty answer', { body: 'The stream contained no tokens.' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});
