@@ -9,7 +9,8 @@
  *
  * Cost: only texts up to {@link MAX_UNWRAP_CHARS} are parsed whole; an event stream of any length is read by at most
  * {@link MAX_SSE_EVENTS} events from its start and {@link MAX_SSE_TAIL_EVENTS} from its end, parsing at most
- * {@link MAX_UNWRAP_CHARS} characters of them; a longer JSON text is judged by its head alone ({@link opensAsAnswer});
+ * {@link MAX_UNWRAP_CHARS} characters at each end; a longer JSON text is judged by its head and its last 4 KiB
+ * ({@link opensAsAnswer});
  * the walk is depth-bounded. The work is linear in min(text size, bound).
  */
 import { holds, isSuccessEnvelope } from './completion-body.js';
@@ -77,7 +78,6 @@ export interface Unwrapped {
    */
   readonly unreadAnswer?: UnreadAnswer;
 }
-
 
 const NOTHING: Unwrapped = Object.freeze({ layers: [], inner: null, document: undefined });
 
@@ -616,6 +616,8 @@ function unwrapSse(text: string): Unwrapped | null {
   // A longer stream: its last events too (where a stream closes, or reports the error that ended it); the middle is
   // not read, so the stream is judged on its head and tail.
   const readToEnd = text.indexOf('data:', from) === -1;
+  // where the last event's line ends: what follows it may be an error written without `data:`
+  let lastEventEnd = from;
   let partial = false;
   if (!readToEnd) {
     partial = true;
@@ -625,6 +627,7 @@ function unwrapSse(text: string): Unwrapped | null {
       const at = text.lastIndexOf('data:', to - 1);
       if (at < from) break;
       const lineEnd = text.indexOf('\n', at);
+      if (tail.length === 0) lastEventEnd = lineEnd === -1 ? text.length : lineEnd + 1;
       tail.unshift(text.slice(at + 5, lineEnd === -1 ? text.length : lineEnd));
       to = at;
     }
@@ -640,9 +643,7 @@ function unwrapSse(text: string): Unwrapped | null {
   // An event too long to parse that is not the model's output may be the error: the text is read as text.
   if (budget.unreadOther) return null;
   // An error object written after the last event without a `data:` line (Gemini's 503 breaking its own stream)
-  const lastEvent = text.lastIndexOf('data:');
-  const lastLineEnd = text.indexOf('\n', lastEvent);
-  const trailing = lastLineEnd === -1 ? '' : text.slice(lastLineEnd + 1).trim();
+  const trailing = text.slice(lastEventEnd).trim();
   if (trailing.startsWith('{') && trailing.length <= MAX_UNWRAP_CHARS) {
     const parsed = tryParse(trailing);
     const found = parsed !== undefined && looksLikeError(parsed) ? dig(parsed, 0, ['sse', 'json']) : null;
