@@ -21,7 +21,6 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   // held back, opened
   ['c25-ae318e66a9', { got: 'format', why: 'an organisation that must be verified to use a model is format by the earlier sets\' labels (c10, c18, cx rows, auth accepted) and docs/policy.md; this collector labelled it auth only' }],
   ['c25-2338f459ef', { got: 'format', why: 'the same verification gate under a 403: format by the earlier sets\' labels (c18-a9e399c11a, the same text under a 403, is format with auth accepted); this collector labelled it auth only' }],
-  ['c25-be9ba9ded4', { got: 'timeout', why: 'a 2023 Python traceback whose source line `request_timeout=request_timeout,` holds a timeout code name; the client\'s class (RateLimitError) and the server-error words are read after it. Reading only exception lines of a traceback is a structural change left for more rows' }],
   ['c25-12c6fbe56b', { got: 'format', why: 'a given 400 with only "Bad Request" is format by docs/policy.md (a bare 400 is unclassified only when the text alone states it); the collector labelled it unclassified or an overflow from the server log' }],
 ]);
 

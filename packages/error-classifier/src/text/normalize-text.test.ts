@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEAD_WINDOW_CHARS, TAIL_WINDOW_CHARS, boundedWindow, htmlToText, prepareText, unescapeAndCollapse } from './normalize-text.js';
+import { HEAD_WINDOW_CHARS, TAIL_WINDOW_CHARS, boundedWindow, htmlToText, prepareText, unescapeAndCollapse, withoutTracebackSource } from './normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './tokens.js';
 
 describe('boundedWindow (linear time: scan a bounded window of huge bodies)', () => {
@@ -67,5 +67,22 @@ describe('code tokens', () => {
   it('reads finish reasons', () => {
     expect([...extractFinishReasons('provider finish_reason: network_error')]).toEqual(['network_error']);
     expect([...extractFinishReasons('"finishreason": "safety"')]).toEqual(['safety']);
+  });
+});
+
+describe('withoutTracebackSource (a traceback frame\'s code is not the failure)', () => {
+  it('drops the indented source line under each frame and keeps the frames and the exception line', () => {
+    const trace = 'Traceback (most recent call last):\n  File "/app/bot.py", line 47, in reply\n    request_timeout=request_timeout,\n  File "/lib/openai/api.py", line 681, in _interpret\n    raise self.handle_error_response(\nopenai.error.APIError: The server had an error';
+    // (a removed line leaves its line break: the text reads the same once white space is collapsed)
+    expect(withoutTracebackSource(trace)).toBe('Traceback (most recent call last):\n  File "/app/bot.py", line 47, in reply\n\n  File "/lib/openai/api.py", line 681, in _interpret\n\nopenai.error.APIError: The server had an error');
+  });
+  it('keeps frames without source and the exception line that follows them', () => {
+    const frozen = 'Traceback (most recent call last):\n  File "ssl.py", line 975, in do_handshake\nssl.SSLCertVerificationError: certificate verify failed';
+    expect(withoutTracebackSource(frozen)).toBe(frozen);
+    const stacked = '\n  File "a.py", line 1, in f\n  File "b.py", line 2, in g\nTimeoutError: timed out';
+    expect(withoutTracebackSource(stacked)).toBe(stacked);
+  });
+  it('leaves texts without a traceback alone', () => {
+    expect(withoutTracebackSource('File "x" not found')).toBe('File "x" not found');
   });
 });

@@ -257,12 +257,29 @@ export function htmlToText(text: string): string {
 }
 
 /**
+ * A Python traceback frame line and the indented source line printed under it (the code, not the error); a frame without
+ * source (frozen or compiled code) is followed by the next frame or by the exception line, which stay.
+ */
+const TRACEBACK_SOURCE = /(\n[ \t]{0,8}File "[^"\n]{1,400}", line \d{1,7}, in [^\n]{1,200}\n)[ \t]{1,40}(?!File ")[^\n \t][^\n]{0,400}/g;
+
+/**
+ * A text with the source lines of its Python traceback frames removed: a frame's code (`request_timeout=request_timeout,`,
+ * `raise RateLimitError(`) names identifiers, not the failure, which the exception line at the end states.
+ *
+ * @example withoutTracebackSource('Traceback:\n  File "a.py", line 3, in f\n    timeout=timeout,\nError: 500') // 'Traceback:\n  File "a.py", line 3, in f\nError: 500'
+ */
+export function withoutTracebackSource(text: string): string {
+  if (!text.includes('File "')) return text;
+  return text.replace(TRACEBACK_SOURCE, '$1');
+}
+
+/**
  * The full pipeline for one source text: window, unescape, HTML to text, collapse. Keeps the original case.
  *
  * @example prepareText('{"error":{"message":"Overloaded"}}') // '{"error":{"message":"Overloaded"}}'
  */
 export function prepareText(text: string): { readonly text: string; readonly html: boolean } {
-  const flat = unescapeAndCollapse(boundedWindow(text));
+  const flat = unescapeAndCollapse(withoutTracebackSource(boundedWindow(text)));
   if (!looksLikeHtml(flat)) return { text: flat, html: false };
   return { text: unescapeAndCollapse(htmlToText(flat)), html: true };
 }

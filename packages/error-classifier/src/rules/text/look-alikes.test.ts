@@ -100,3 +100,13 @@ describe("look-alikes of the twenty-fifth set's families (a breaker's pass, 2026
     ['a payload too large to parse is an overflow', { status: 400, body: 'Request payload is too large to be parsed (maximum 20 MB)' }, 'context_overflow'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("a Python traceback's source lines are code, not the failure", () => {
+  it.each([
+    [
+      'a timeout keyword forwarded in a frame does not make a server error a timeout',
+      { body: 'The server had an error while processing your request.\nTraceback (most recent call last):\n  File "/srv/bot.py", line 47, in reply\n    timeout=timeout,\nopenai.error.APIError: The server had an error while processing your request.' },
+      'server_error',
+    ],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});
