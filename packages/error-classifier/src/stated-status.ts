@@ -59,8 +59,9 @@ const THREE_DIGITS = /\d{3}/;
 
 /** Strongest first. Every quantifier is bounded (linear scan). Exported for the pattern audit test. */
 export const STATUS_PATTERNS: readonly StatusPattern[] = [
-  // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:", "HTTP code 401 from API" (the legacy OpenAI Python SDK)
-  { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?(?: code)?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
+  // "HTTP 429", "HTTP/1.1 404", "HTTP/2 429", "HTTP 402:", "HTTP code 401 from API" (the legacy OpenAI Python SDK),
+  // "HTTP code: 500" (LangChain's inference API errors)
+  { pattern: /(?<![a-z])http(?:\/[0-9.]{1,3})?(?: code)?:?\s?(\d{3})(?!\d)/, min: 100, explicit: true },
   // "status code 503", "status code: 429", "status 400", "'status_code': 400", "http_status": 403, "a status of
   // 404 ()"; a sentence-ending period after the digits ("… with status code 429.") is no decimal point
   {
@@ -75,6 +76,8 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable" — not a port
   // ("… port 443: Connection timed out", "api.openai.com:443: Connection timed out" are transport failures)
   { pattern: new RegExp(`(?<!\\d)(?<!port:? )(?<![a-z0-9\\]]:)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
+  // httpx's "Server error '529 ' for url …", "Client error '429 Too Many Requests' for url …"
+  { pattern: /(?<![a-z])(?:client|server) error '(\d{3})(?!\d)/, min: 400, explicit: true },
   // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back
   { pattern: /(?<![a-z])api error\s?[:(]\s?(\d{3})(?!\d|\.\d)/, min: 100, explicit: true },
   // "API Error: 401", "Error: 400 {", "Ollama API error 400:", "Error response 401 while", "API Error (520 <"

@@ -76,6 +76,8 @@ export const CORPUS_FILES = [
   'provider-errors-25-heldout.jsonl',
   'provider-errors-26.jsonl',
   'provider-errors-26-heldout.jsonl',
+  'provider-errors-27.jsonl',
+  'provider-errors-27-heldout.jsonl',
 ] as const;
 
 /**

@@ -245,3 +245,11 @@ describe("permanent auth families from the twenty-fifth set's dev rows, in other
     expect(explain({ body: 'the file is locked by another process' }).reason).not.toBe('auth_permanent');
   });
 });
+
+describe("families from the twenty-seventh set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ['no service key found is a missing credential', { body: 'Vectorization failed: no embedding service key found' }, 'auth', 'text.auth'],
+    ['no API key provided is a missing credential', { body: 'No OpenAI API key provided.' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

@@ -480,3 +480,13 @@ describe("families found when the twenty-sixth set's held-back part was opened, 
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("families from the twenty-seventh set's dev rows, in other words", () => {
+  const cases: RuleCase[] = [
+    ["httpx's Server error label with a bare 529 is the status's overload", { body: "httpx.HTTPStatusError: Server error '529 ' for url 'https://api.example.com/v1/messages'" }, 'overloaded'],
+    ["httpx's label around a 500 reason phrase stays a server error", { body: "httpx.HTTPStatusError: Server error '500 Internal Server Error' for url 'https://x'" }, 'server_error'],
+    ['"HTTP code: 500" states the status', { body: 'Error raised by inference API HTTP code: 500, {"error":"could not embed"}' }, 'server_error'],
+    ["a client's EMPTY_MESSAGE code is an empty answer", { body: 'Failed to generate the summary. Error: EMPTY_MESSAGE' }, 'empty_response', 'text.empty_response'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});
