@@ -28,5 +28,4 @@ describeFamilySplitSet({
   minFamilies: 30,
   pinned: PINNED,
   heldBack: { seed: SET_27_SPLIT_SEED },
-  rowTests: false,
 });

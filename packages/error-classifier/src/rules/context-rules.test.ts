@@ -30,3 +30,12 @@ describe('failures without text (seed: empty_response vs no_error_details)', () 
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("a stated 400 behind an app's generic words names no cause (the twenty-seventh set's held-back part, opened)", () => {
+  const cases: RuleCase[] = [
+    ["axios's words around a stated 400 name no cause", { message: 'AxiosError: Request failed with status code 400' }, 'unclassified', 'unclassified'],
+    ["an app's apology and a stated 400 name no cause", { message: 'An unexpected error occurred, please contact support. (Request failed with status code 400)' }, 'unclassified', 'unclassified'],
+    ['a stated 400 beside a named cause is still read', { message: 'Request failed with status code 400 with unknown field top_q' }, 'format'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

@@ -253,3 +253,11 @@ describe("families from the twenty-seventh set's dev rows, in other words", () =
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("families found when the twenty-seventh set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an api_key option that must be set is a missing credential', { body: 'The apiKey option must be set: pass api_key to the client' }, 'auth', 'text.auth'],
+    ['an OPENAI_API_KEY variable that is not set is a missing credential', { body: "both 'OPENAI_API_KEY' environment variables are not set" }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

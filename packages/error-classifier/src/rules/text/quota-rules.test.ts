@@ -366,3 +366,10 @@ describe("billing and window families from the twenty-fifth set's dev rows, in o
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("families found when the twenty-seventh set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ["an account's limit exceeded, as a bot words it, is a usage window", { body: "Your account's usage limit was exceeded, update your key." }, 'rate_limit', 'text.usage_window'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

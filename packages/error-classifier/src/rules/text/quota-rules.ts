@@ -111,6 +111,8 @@ export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window
     /resets? tomorrow|try again tomorrow/,
     /(?:you've|you have) (?:hit|reached) (?:your|the) (?:[a-z]{1,12} ){0,3}(?:limit|quota)/,
     /free (?:usage|tier|quota|plan)(?: limit)? (?:exceeded|exhausted|reached|used up)|usage (?:has been |is )?capped for (?:today|the day|this (?:week|month))/,
+    // an account's limit exceeded, as a bot words it ("Your OpenAI account's limit has been exceeded")
+    /account'?s? (?:usage )?limit (?:has been |was )?exceeded/,
     /exceeded your (?:[a-z]{1,12} ){0,2}(?:allowance|request quota)|exhausted your (?:[a-z]{1,12} ){0,2}quota|allowance to renew/,
     /(?:limit|quota) exceeded for (?:this|the current) billing period/,
     /free-models-per-(?:day|min)|requests? per (?:day|week|month)/,

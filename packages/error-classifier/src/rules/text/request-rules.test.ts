@@ -512,3 +512,10 @@ describe("families found when the twenty-sixth set's held-back part was opened, 
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("families found when the twenty-seventh set's held-back part was opened, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a chat model that may not make embeddings is a format error, even under a 403', { status: 403, body: '{"error":{"message":"You are not allowed to generate embeddings with this model","type":"invalid_request_error"}}' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

@@ -208,7 +208,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
       // a value over or under a stated bound, in OpenAI's validator wording ("14 is greater than the maximum of 1 - 'top_p'")
       /is (?:greater|more) than the maximum of -?\d|is less than the minimum of -?\d/,
       // a gateway that could not read the request's shape (Azure APIM's token estimation), prompt caching a model does not take
-      /(?:unable|failed) to parse and estimate tokens|(?:request )?did not allow prompt caching|prompt caching (?:is )?not (?:supported|allowed)/,
+      /(?:not allowed|unable) to generate embeddings (?:from|with) this model|(?:unable|failed) to parse and estimate tokens|(?:request )?did not allow prompt caching|prompt caching (?:is )?not (?:supported|allowed)/,
       // Bedrock relaying a model's validation errors, and its "Remove X and try again" remedies; options a model does not take
       /the model returned the following errors:|(?<![a-z])remove (?:the )?(?:invalid )?[a-z0-9_./ -]{1,60} and try again|is deprecated for this model|(?<!(?:region|country|territory|location) )(?:is|are) not supported for this model|this model (?:doesn't|does not) support|property '[^']{1,60}' is not supported/,
       // an input too small or short to use (a Realtime audio buffer), a string over the length a validator allows, a file type refused
