@@ -45,7 +45,8 @@ const BOILERPLATE =
 /**
  * What a client, a log or an error page wraps around a status without adding a cause: stack frames, file paths and
  * URLs, bracketed log prefixes, request ids, SDK class names and "<name> error:" labels, generic hints ("please check
- * the error message and your parameters", "an error occurred, please contact the administrator"), the server software of an error page, and CJK words for "request failed".
+ * the error message and your parameters", "an error occurred, please contact the administrator"), the server software
+ * of an error page, and CJK words for "request failed".
  */
 const WRAPPING =
   /please (?:check|verify|review) (?:the |your )?(?:error message|parameters|request|input)(?: and (?:the |your )?(?:error message|parameters|request|input))?|(?:an )?(?:unexpected )?error (?:has )?occurr?ed|please (?:contact|ask) (?:the |your )?(?:administrator|admin|support|developer)s?|(?<![a-z])at (?:async )?[a-z0-9_.$<>]{1,120} \([^()]{0,300}\)|(?:file|https?):\/\/[^\s)]{1,300}|\[[^\]]{0,80}\]|(?:client )?request[ _-]?id:? ?[a-z0-9:-]{4,80}|(?:[a-z]{1,20} )?failed:|(?<![a-z])[a-z]{0,40}(?:error|exception)(?![a-z])|(?:[a-z]{1,20} ){1,2}(?=error)|(?<![a-z])(?:cloudflare|nginx|openresty|apache|envoy)(?![a-z])|请求失败|调用失败|请求错误|错误|失败|异常/g;

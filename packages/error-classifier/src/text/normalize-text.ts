@@ -266,7 +266,9 @@ const TRACEBACK_SOURCE = /(\n[ \t]{0,8}File "[^"\n]{1,400}", line \d{1,7}, in [^
  * A text with the source lines of its Python traceback frames removed: a frame's code (`request_timeout=request_timeout,`,
  * `raise RateLimitError(`) names identifiers, not the failure, which the exception line at the end states.
  *
- * @example withoutTracebackSource('Traceback:\n  File "a.py", line 3, in f\n    timeout=timeout,\nError: 500') // 'Traceback:\n  File "a.py", line 3, in f\nError: 500'
+ * A removed line leaves its line break behind (the text reads the same once white space is collapsed).
+ *
+ * @example withoutTracebackSource('Traceback:\n  File "a.py", line 3, in f\n    timeout=timeout,\nError: 500') // 'Traceback:\n  File "a.py", line 3, in f\n\nError: 500'
  */
 export function withoutTracebackSource(text: string): string {
   if (!text.includes('File "')) return text;
