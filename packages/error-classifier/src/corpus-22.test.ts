@@ -28,7 +28,6 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c22-729d8c49cb', { got: 'timeout', why: 'LiteLLM\'s APIConnectionError around an event-stream checksum mismatch: a broken stream is a transport failure by docs/policy.md; the label reads a malformed request' }],
   ['c22-5af4bbe86a', { got: 'server_error', why: 'LiteLLM\'s OCIError "param `n` is not supported" under a given 500: request words do not overrule a server status' }],
   ['c22-8b8813d262', { got: 'billing', why: 'a relay\'s "upstream load saturated" sent with the code `insufficient_quota`: the provider code decides before the prose, as for OpenAI\'s own quota errors' }],
-  ['c22-2dba1b5429', { got: 'timeout', why: 'a Calibre plug-in\'s traceback whose source line passes `timeout=self.request_timeout`: an identifier in printed code reads as the code `request_timeout`' }],
   ['c22-182c0617ef', { got: 'unclassified', why: 'Chrome\'s built-in "LanguageDetector unavailable": a browser feature missing, no provider failure named' }],
   ['c22-9e7918744a', { got: 'format', why: 'OpenManus\'s "Message must contain either \'content\' or \'tool_calls\'": validator words for a request; that the model\'s answer was empty is only in the thread' }],
   ['c22-7d1ed6fe09', { got: 'server_error', why: 'a Letta 500 whose detail quotes httpx\'s "Client error \'404 Not Found\'": the given 500 decides over a status only quoted inside a message' }],

@@ -44,12 +44,16 @@ const BOILERPLATE =
 
 /**
  * What a client, a log or an error page wraps around a status without adding a cause: stack frames, file paths and
- * URLs, bracketed log prefixes, request ids, SDK class names and "<name> error:" labels, generic hints ("please check
+ * URLs, bracketed log prefixes, request ids, SDK class names with their module paths (`requests.exceptions.HTTPError`)
+ * and "<name> error:" labels, httpx's and requests' "for url", generic hints ("please check
  * the error message and your parameters", "an error occurred, please contact the administrator"), the server software
  * of an error page, and CJK words for "request failed".
  */
 const WRAPPING =
-  /please (?:check|verify|review) (?:the |your )?(?:error message|parameters|request|input)(?: and (?:the |your )?(?:error message|parameters|request|input))?|(?:an )?(?:unexpected )?error (?:has )?occurr?ed|please (?:contact|ask) (?:the |your )?(?:administrator|admin|support|developer)s?|(?<![a-z])at (?:async )?[a-z0-9_.$<>]{1,120} \([^()]{0,300}\)|(?:file|https?):\/\/[^\s)]{1,300}|\[[^\]]{0,80}\]|(?:client )?request[ _-]?id:? ?[a-z0-9:-]{4,80}|(?:[a-z]{1,20} )?failed:|(?<![a-z])[a-z]{0,40}(?:error|exception)(?![a-z])|(?:[a-z]{1,20} ){1,2}(?=error)|(?<![a-z])(?:cloudflare|nginx|openresty|apache|envoy)(?![a-z])|请求失败|调用失败|请求错误|错误|失败|异常/g;
+  /please (?:check|verify|review) (?:the |your )?(?:error message|parameters|request|input)(?: and (?:the |your )?(?:error message|parameters|request|input))?|(?:an )?(?:unexpected )?error (?:has )?occurr?ed|(?<![a-z])for url(?![a-z])|(?<![a-z_.])[a-z_]{1,40}(?:\.[a-z_]{1,40}){0,6}\.(?=[a-z_]{0,40}(?:error|exception)(?![a-z]))|please (?:contact|ask) (?:the |your )?(?:administrator|admin|support|developer)s?|(?<![a-z])at (?:async )?[a-z0-9_.$<>]{1,120} \([^()]{0,300}\)|(?:file|https?):\/\/[^\s)]{1,300}|\[[^\]]{0,80}\]|(?:client )?request[ _-]?id:? ?[a-z0-9:-]{4,80}|(?:[a-z]{1,20} )?failed:|(?<![a-z])[a-z]{0,40}(?:error|exception)(?![a-z])|(?:[a-z]{1,20} ){1,2}(?=error)|(?<![a-z])(?:cloudflare|nginx|openresty|apache|envoy)(?![a-z])|请求失败|调用失败|请求错误|错误|失败|异常/g;
+
+/** Codes a client puts on every response of a status class (axios's ERR_BAD_REQUEST on any 4xx): they name no cause. */
+const STATUS_CLASS_CODES: ReadonlySet<string> = new Set(['err_bad_request', 'err_bad_response']);
 
 /** Only texts this short are read for {@link namesNoCause} (longer ones say more than a status). */
 const NO_CAUSE_MAX_CHARS = 4096;
@@ -63,7 +67,8 @@ const NO_CAUSE_MAX_CHARS = 4096;
  */
 export function namesNoCause(evidence: Evidence): boolean {
   if (isBodiless(evidence)) return true;
-  if (evidence.code !== '' || evidence.errorType !== '' || evidence.text.length > NO_CAUSE_MAX_CHARS) return false;
+  const namingCode = evidence.code !== '' && !STATUS_CLASS_CODES.has(evidence.code);
+  if (namingCode || evidence.errorType !== '' || evidence.text.length > NO_CAUSE_MAX_CHARS) return false;
   return evidence.text.replace(WRAPPING, ' ').replace(BOILERPLATE, '') === '';
 }
 

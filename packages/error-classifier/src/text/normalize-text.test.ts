@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEAD_WINDOW_CHARS, TAIL_WINDOW_CHARS, boundedWindow, htmlToText, prepareText, unescapeAndCollapse, withoutTracebackSource } from './normalize-text.js';
+import { HEAD_WINDOW_CHARS, TAIL_WINDOW_CHARS, boundedWindow, htmlToText, prepareText, unescapeAndCollapse, withoutTracebackFrames } from './normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './tokens.js';
 
 describe('boundedWindow (linear time: scan a bounded window of huge bodies)', () => {
@@ -70,19 +70,23 @@ describe('code tokens', () => {
   });
 });
 
-describe('withoutTracebackSource (a traceback frame\'s code is not the failure)', () => {
-  it('drops the indented source line under each frame and keeps the frames and the exception line', () => {
-    const trace = 'Traceback (most recent call last):\n  File "/app/bot.py", line 47, in reply\n    request_timeout=request_timeout,\n  File "/lib/openai/api.py", line 681, in _interpret\n    raise self.handle_error_response(\nopenai.error.APIError: The server had an error';
-    // (a removed line leaves its line break: the text reads the same once white space is collapsed)
-    expect(withoutTracebackSource(trace)).toBe('Traceback (most recent call last):\n  File "/app/bot.py", line 47, in reply\n\n  File "/lib/openai/api.py", line 681, in _interpret\n\nopenai.error.APIError: The server had an error');
+describe('withoutTracebackFrames (a traceback frame is code, not the failure)', () => {
+  // (each frame removed leaves its line break: the text reads the same once white space is collapsed)
+  it('drops each frame with the lines indented under it, and keeps the header and the exception line', () => {
+    const trace = 'Traceback (most recent call last):\n  File "/app/bot.py", line 47, in reply\n    request_timeout=request_timeout,\n  File "/lib/api_core/timeout.py", line 120, in func_with_timeout\n    return func(*args, **kwargs)\n           ^^^^^^^^^^^^^^^^^^^^^\nopenai.error.APIError: The server had an error';
+    expect(withoutTracebackFrames(trace)).toBe('Traceback (most recent call last):\n\n\nopenai.error.APIError: The server had an error');
   });
-  it('keeps frames without source and the exception line that follows them', () => {
-    const frozen = 'Traceback (most recent call last):\n  File "ssl.py", line 975, in do_handshake\nssl.SSLCertVerificationError: certificate verify failed';
-    expect(withoutTracebackSource(frozen)).toBe(frozen);
-    const stacked = '\n  File "a.py", line 1, in f\n  File "b.py", line 2, in g\nTimeoutError: timed out';
-    expect(withoutTracebackSource(stacked)).toBe(stacked);
+  it("drops Python 3.13's multi-line source and frames without source, with CRLF line breaks", () => {
+    const trace = 'Traceback (most recent call last):\r\n  File "C:\\app\\main.py", line 9, in <module>\r\n    client.create(\r\n    ...<3 lines>...\r\n        timeout,\r\n    )\r\n  File "ssl.py", line 975, in do_handshake\r\nInternalServerError: 500 An internal error has occurred';
+    expect(withoutTracebackFrames(trace)).toBe('Traceback (most recent call last):\r\n\r\n\r\nInternalServerError: 500 An internal error has occurred');
   });
-  it('leaves texts without a traceback alone', () => {
-    expect(withoutTracebackSource('File "x" not found')).toBe('File "x" not found');
+  it('drops frames whose line breaks are escaped inside a JSON string', () => {
+    const body = '{"detail":"Traceback (most recent call last):\\n  File \\"/srv/app.py\\", line 3, in handler\\n    raise_rate_limit_alarm()\\nRuntimeError: worker crashed"}';
+    expect(withoutTracebackFrames(body)).toBe('{"detail":"Traceback (most recent call last):\\n\\nRuntimeError: worker crashed"}');
+  });
+  it('keeps chained-exception lines and leaves texts without a traceback alone', () => {
+    const chained = '\n  File "a.py", line 1, in f\n    g()\nKeyError: x\n\nDuring handling of the above exception, another exception occurred:\n\n  File "b.py", line 2, in h\nTimeoutError: timed out';
+    expect(withoutTracebackFrames(chained)).toBe('\n\nKeyError: x\n\nDuring handling of the above exception, another exception occurred:\n\n\nTimeoutError: timed out');
+    expect(withoutTracebackFrames('File "x" not found')).toBe('File "x" not found');
   });
 });

@@ -257,22 +257,24 @@ export function htmlToText(text: string): string {
 }
 
 /**
- * A Python traceback frame line and the indented source line printed under it (the code, not the error); a frame without
- * source (frozen or compiled code) is followed by the next frame or by the exception line, which stay.
+ * A Python traceback frame (`File "…", line N, in f`) with the lines indented under it: its source, Python 3.13's
+ * `...<N lines>...` and caret lines. Line breaks may be real (LF or CRLF) or escaped inside a JSON string (`\\n`), as
+ * a server that returns its traceback in `{"detail": "Traceback …"}` writes them.
  */
-const TRACEBACK_SOURCE = /(\n[ \t]{0,8}File "[^"\n]{1,400}", line \d{1,7}, in [^\n]{1,200}\n)[ \t]{1,40}(?!File ")[^\n \t][^\n]{0,400}/g;
+const TRACEBACK_FRAME =
+  /(\r?\n|(?:\\r)?\\n)([ \t]{0,8})File \\?"[^"\r\n]{1,400}", line \d{1,7}, in (?:(?!\\[rn])[^\r\n]){1,200}(?:(?:\r?\n|(?:\\r)?\\n)\2[ \t]{1,40}(?!File )(?:(?!\\[rn])[^\r\n]){1,400}){0,60}/g;
 
 /**
- * A text with the source lines of its Python traceback frames removed: a frame's code (`request_timeout=request_timeout,`,
- * `raise RateLimitError(`) names identifiers, not the failure, which the exception line at the end states.
+ * A text with the frames of its Python tracebacks removed, each leaving its line break: a frame's file, function and
+ * code (`timeout.py … in func_with_timeout`, `request_timeout=request_timeout,`) name identifiers, not the failure,
+ * which the exception line after the frames states. "Traceback (most recent call last):", chained-exception lines and
+ * the exception lines stay.
  *
- * A removed line leaves its line break behind (the text reads the same once white space is collapsed).
- *
- * @example withoutTracebackSource('Traceback:\n  File "a.py", line 3, in f\n    timeout=timeout,\nError: 500') // 'Traceback:\n  File "a.py", line 3, in f\n\nError: 500'
+ * @example withoutTracebackFrames('Traceback:\n  File "a.py", line 3, in f\n    timeout=timeout,\nError: 500') // 'Traceback:\n\nError: 500'
  */
-export function withoutTracebackSource(text: string): string {
-  if (!text.includes('File "')) return text;
-  return text.replace(TRACEBACK_SOURCE, '$1');
+export function withoutTracebackFrames(text: string): string {
+  if (!text.includes('File "') && !text.includes('File \\"')) return text;
+  return text.replace(TRACEBACK_FRAME, '$1');
 }
 
 /**
@@ -281,7 +283,7 @@ export function withoutTracebackSource(text: string): string {
  * @example prepareText('{"error":{"message":"Overloaded"}}') // '{"error":{"message":"Overloaded"}}'
  */
 export function prepareText(text: string): { readonly text: string; readonly html: boolean } {
-  const flat = unescapeAndCollapse(withoutTracebackSource(boundedWindow(text)));
+  const flat = unescapeAndCollapse(withoutTracebackFrames(boundedWindow(text)));
   if (!looksLikeHtml(flat)) return { text: flat, html: false };
   return { text: unescapeAndCollapse(htmlToText(flat)), html: true };
 }

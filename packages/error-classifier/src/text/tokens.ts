@@ -34,7 +34,7 @@ const FINISH_REASON = /(?:finish|stop(?:ped with)?|block)[ _]?reason["']?\s?[:=]
  * reason: 3."). Only 3 and 4 are read: SAFETY and RECITATION have those numbers in both the Gemini API and Vertex AI
  * enums, whose later numbers differ.
  */
-const NUMERIC_FINISH_REASON = /finish[ _]?reason["']?\s?[:=]\s?([34])(?!\.?\d)/g;
+const NUMERIC_FINISH_REASON = /finish[ _]?reason["']?\s?(?:[:=]| is)\s?([34])(?!\.?\d)/g;
 
 /** Words beside a numeric finish reason that say it is Gemini's enum. */
 const GEMINI_CONTEXT = /candidate|gemini|vertex|finish[ _]?message/;

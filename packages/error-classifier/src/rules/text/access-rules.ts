@@ -53,7 +53,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
 export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
     /api[ _-]?key (?:might|may) (?:be )?invalid|invalid model key|invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
-    /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|(?:a )?valid api[ _-]?key must be provided|no (?:[a-z]{1,20} ){0,4}(?:api |service )?key (?:was )?(?:found|provided|configured)(?![a-z])|(?:api_?key|openai_api_key)['"]? (?:client )?(?:option )?must be set|(?:openai_api_key|api_key)['"]? environment variables? (?:is |are )?not (?:available|set)|invalid proxy server token/,
+    /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|(?:a )?valid api[ _-]?key must be provided|no (?:[a-z]{1,20} ){0,3}(?:api|service|secret|access|auth(?:entication)?) key (?:was )?(?:found|provided|configured)(?![a-z])|(?:api_?key|openai_api_key)['"]? (?:client )?(?:option )?must be set|(?:openai_api_key|anthropic_api_key|api_key)['"]? environment variables? (?:is |are )?(?:not (?:available|set)|missing)|could not resolve authentication method|invalid proxy server token/,
     // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
     /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
     // cloud access-key pairs (Baidu's AK/SK, app ids and app keys) reported wrong

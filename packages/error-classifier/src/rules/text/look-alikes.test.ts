@@ -110,3 +110,30 @@ describe("a Python traceback's source lines are code, not the failure", () => {
     ],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("a second breaker's pass over the twenty-fifth to twenty-seventh sets' changes (2026-12-07)", () => {
+  it.each([
+    [
+      "a traceback frame's file and function names are code: google api_core's timeout.py frame does not make a stated 500 a timeout",
+      { message: 'Traceback (most recent call last):\n  File "/x/google/api_core/timeout.py", line 120, in func_with_timeout\n    return func(*args, **kwargs)\ngoogle.api_core.exceptions.InternalServerError: 500 An internal error has occurred.' },
+      'server_error',
+    ],
+    [
+      "Python 3.13's multi-line source under a frame is code too",
+      { status: 500, body: 'Traceback (most recent call last):\n  File "/app/run.py", line 9, in main\n    client.create(\n    ...<2 lines>...\n        timeout,\n    )\nRuntimeError: upstream returned 500 Internal Server Error' },
+      'server_error',
+    ],
+    [
+      "a traceback in a FastAPI detail string is read without its frames",
+      { status: 500, body: '{"detail":"Traceback (most recent call last):\\n  File \\"/srv/app.py\\", line 3, in handler\\n    check_rate_limit(user)\\nRuntimeError: worker crashed"}' },
+      'server_error',
+    ],
+    ["httpx's bare 400 names no cause", { message: "httpx.HTTPStatusError: Client error '400 Bad Request' for url 'https://api.example.com/v1/chat'" }, 'unclassified'],
+    ["requests' bare 400 names no cause", { message: 'requests.exceptions.HTTPError: 400 Client Error: Bad Request for url: https://api.example.com/v1' }, 'unclassified'],
+    ["axios's ERR_BAD_REQUEST code on a bare 400 names no cause", { code: 'ERR_BAD_REQUEST', message: 'AxiosError: Request failed with status code 400' }, 'unclassified'],
+    ['a cache key not found is no missing credential', { message: 'No cache key found' }, 'unclassified'],
+    ['a partition key not provided is no missing credential', { message: 'No partition key provided' }, 'unclassified'],
+    ["openai-node's missing OPENAI_API_KEY is a missing credential", { message: 'The OPENAI_API_KEY environment variable is missing or empty; either provide it, or instantiate the OpenAI client with an apiKey option' }, 'auth'],
+    ["the Anthropic SDK's unresolved authentication method is a missing credential", { message: 'Could not resolve authentication method. Expected either apiKey or authToken to be set.' }, 'auth'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});
