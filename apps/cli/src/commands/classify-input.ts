@@ -92,12 +92,15 @@ function transportFacts(record: Record<string, unknown>): Partial<Record<'phase'
 }
 
 /**
- * Parses one non-blank input line.
+ * Parses one input line. A blank line (empty or white space only) is invalid like any other text that is not a JSON
+ * object: the contract answers every input line in its place (docs/contracts.md#classify).
  *
  * @example parseClassifyLine('{"status":429}', {}) // { kind: 'failure', failure: { status: 429 }, label: null }
  * @example parseClassifyLine('{oops', {}).kind // 'invalid'
+ * @example parseClassifyLine('  ', {}).kind // 'invalid'
  */
 export function parseClassifyLine(text: string, defaults: ClassifyInputDefaults): ClassifyInput {
+  if (text.trim() === '') return { kind: 'invalid', error: 'blank line: expected one JSON object (one provider failure) per line; remove the blank line' };
   let value: unknown;
   try {
     value = JSON.parse(text);

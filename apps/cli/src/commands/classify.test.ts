@@ -98,15 +98,27 @@ describe('understudy classify: input handling', () => {
     expect(run.lines[2]?.['reason']).toBe('overloaded');
   });
 
-  it('skips blank lines without output or error, and counts them in line numbers', async () => {
+  it('answers a blank line in its place with {"error","line"} (one output line per input line), and exits 2', async () => {
     const run = await classify([], `\n${JSON.stringify({ status: 500 })}\n   \n\nnot json\n`);
     expect(run.code).toBe(2);
-    expect(run.lines).toEqual([expect.objectContaining({ reason: 'server_error' }), { error: expect.any(String) as unknown, line: 5 }]);
+    expect(run.lines).toEqual([
+      { error: expect.stringContaining('blank line') as unknown, line: 1 },
+      expect.objectContaining({ reason: 'server_error' }),
+      { error: expect.stringContaining('blank line') as unknown, line: 3 },
+      { error: expect.stringContaining('blank line') as unknown, line: 4 },
+      { error: expect.stringContaining('invalid JSON') as unknown, line: 5 },
+    ]);
   });
 
-  it('only blank lines: no output, exit 0', async () => {
-    const run = await classify([], '\n\n  \n');
+  it('empty input: no output, exit 0', async () => {
+    const run = await classify([], '');
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('the newline that ends the last line starts no line of its own: no output for it, exit 0', async () => {
+    const run = await classify([], `${JSON.stringify({ status: 500 })}\n`);
+    expect(run.code).toBe(0);
+    expect(run.lines).toEqual([expect.objectContaining({ reason: 'server_error' })]);
   });
 
   it('rejects JSON that is not an object, naming what it got', async () => {

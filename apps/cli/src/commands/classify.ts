@@ -2,10 +2,9 @@
  * `understudy classify` (docs/contracts.md#classify): JSON Lines of provider failures on stdin → one JSON line per input line on
  * stdout, in order: `{"reason","status","advancesFallback","rotatesProfile","cooldownScope","retryAfterMs","detail"}`.
  *
- * - A line that is not valid JSON (or not an object, or with a field of the wrong type) prints
- *   `{"error":"<what is wrong>","line":N}` in its place; the rest go on and the exit status is 2.
- * - Blank lines are skipped: they print nothing and are not errors. `N` counts every physical line, blank ones
- *   included, so it points at the line in the input file.
+ * - A line that is not valid JSON (or not an object, or with a field of the wrong type, or blank) prints
+ *   `{"error":"<what is wrong>","line":N}` in its place; the rest go on and the exit status is 2. `N` counts every
+ *   physical line, so it points at the line in the input file; the newline ending the last line starts no new line.
  * - `--now <epoch ms>`: the time Retry-After dates and reset times are measured from (default: the current time).
  * - `--provider <id>`: the provider of lines that carry none.
  * - `--explain`: a human-readable account per line (reason, rule and matched text, status and its source,
@@ -67,7 +66,6 @@ async function runClassify(io: CliIo, options: ClassifyCommandOptions): Promise<
   for await (const rawLine of lines) {
     lineNumber += 1;
     const line = lineNumber === 1 ? rawLine.replace(/^\uFEFF/, '') : rawLine;
-    if (line.trim() === '') continue;
     const input = parseClassifyLine(line, { provider });
     if (input.kind === 'invalid') {
       exitCode = ExitCode.usage;
@@ -86,7 +84,7 @@ export const registerClassifyCommand: RegisterCommand = (program, io, state) => 
     .command('classify')
     .description(
       'Classify provider failures: JSON Lines on stdin (one failure per line), one JSON line per input line on stdout. ' +
-        'Blank lines are skipped; an unreadable line prints {"error","line"} and the exit status is 2.',
+        'An unreadable or blank line prints {"error","line"} in its place and the exit status is 2.',
     )
     .option('--now <epochMs>', 'epoch ms that Retry-After dates are measured from (default: the current time)')
     .option('--provider <id>', 'provider id for lines that carry none')
