@@ -128,15 +128,16 @@ const LEADING_REASON_PHRASES: readonly (readonly [phrase: string, status: number
 ];
 
 /**
- * A reason phrase that opens the text (or follows "HTTP Error:") and is followed by its body, a colon or nothing (a
- * client printing `statusText: body`, a connector's "HTTP Error: Not Found"). Exported for the pattern audit test.
+ * A reason phrase that opens the text (or follows "HTTP Error:", or is the whole message of an error class) and is
+ * followed by its body, a colon, a stack frame or nothing (a client printing `statusText: body`, a connector's "HTTP
+ * Error: Not Found", an SDK's "APICallError [AI_APICallError]: Not Found at …"). Exported for the pattern audit test.
  */
 export const LEADING_REASON_PHRASE = new RegExp(
-  `(?:^[^a-z0-9]{0,8}|http error:? )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$)`,
+  `(?:^[^a-z0-9]{0,8}|http error:? |(?:error|exception)(?: \\[[a-z_]{1,40}\\])?: | :: )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$| at [/(a-z])`,
 );
 
-/** The default error body Starlette (and so FastAPI) sends for an unknown path or method. */
-const STARLETTE_DEFAULT_BODY = /\{\s?"detail"\s?:\s?"(not found|method not allowed)"\s?\}/;
+/** The default error body Starlette (and so FastAPI) sends for an unknown path or method, also escaped inside a JSON string. */
+const STARLETTE_DEFAULT_BODY = /\{\s?\\{0,3}"detail\\{0,3}"\s?:\s?\\{0,3}"(not found|method not allowed)\\{0,3}"\s?\}/;
 
 /** What each of {@link STATUS_PATTERNS} needs of a text (`patternNeeds`), in the same order. */
 const STATUS_NEEDS: readonly (PatternNeeds | null)[] = STATUS_PATTERNS.map(({ pattern }) => patternNeeds(pattern));

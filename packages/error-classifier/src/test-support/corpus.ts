@@ -78,6 +78,8 @@ export const CORPUS_FILES = [
   'provider-errors-26-heldout.jsonl',
   'provider-errors-27.jsonl',
   'provider-errors-27-heldout.jsonl',
+  'provider-errors-28.jsonl',
+  'provider-errors-28-heldout.jsonl',
 ] as const;
 
 /**

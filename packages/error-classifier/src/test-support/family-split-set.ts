@@ -59,7 +59,7 @@ export function describeFamilySplitSet(set: FamilySplitSet): void {
 
   describe(`${name} (${set.title}, held back by provider family)`, () => {
     it(`has at least ${set.minRows} sourced rows with known reasons, ids unique and derived from source and body`, () => {
-      expectSourcedRows(rows, { minRows: set.minRows, idPrefix: set.idPrefix, sourcePattern: /^https:\/\// });
+      expectSourcedRows(rows, { minRows: set.minRows, idPrefix: set.idPrefix, sourcePattern: /^https?:\/\// });
     });
 
     if (set.minFamilies !== undefined) {

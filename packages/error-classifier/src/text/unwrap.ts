@@ -580,6 +580,8 @@ function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
   if (value.type === 'error' || value.object === 'error') return true;
   // Poe's bot error: `{"allow_retry": true, "text": "…"}`, the text being the error
   if (typeof value.allow_retry === 'boolean' && typeof value.text === 'string') return true;
+  // FastChat's worker: `{"text": "…", "error_code": 50001}`, where 0 is success and the text is then the error
+  if (typeof value.error_code === 'number' && value.error_code !== 0 && typeof value.text === 'string') return true;
   if (typeof value.message === 'string' || typeof value.detail === 'string' || typeof value.detail === 'object') return true;
   return httpStatus(value.status) !== null && httpStatus(value.status) !== 200;
 }

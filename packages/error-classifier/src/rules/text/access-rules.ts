@@ -42,7 +42,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
   zh: [
     // an app id, account or key on a blacklist; an account flagged abnormal that only support can clear
     /(?:在|加入|列入|拉入)黑名单|黑名单(?:中|用户|账号)|(?:账号|账户|帐号|帐户)(?:状态)?异常/,
-    /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销|锁定)|已被封禁/,
+    /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销|锁定|禁言)|已被(?:封禁|禁言)/,
     // an account in a state only support changes (Zhipu 1110 "您的账户当前处于非活动状态")
     /(?:账号|账户|帐号|帐户)(?:当前)?(?:处于)?(?:非活动|未激活|冻结|锁定)状态/,
   ],

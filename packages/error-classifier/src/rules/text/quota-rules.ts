@@ -51,8 +51,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /subscription (?:'[^']{1,80}' )?(?:is )?(?:inactive|not active|suspended|disabled)(?! (?:feature|option|setting))|readonlydisabledsubscription|billing account (?:not found|is missing)|no billing account/,
     /(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
-    /(?:used|exhausted|consumed|spent) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:available )?credits?/,
-    /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
+    /(?:used|exhausted|consumed|spent|depleted) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:[a-z-]{1,12} ){0,2}credits?(?![a-z])/,
+    /(?:purchase|buy|buying|purchasing) (?:more )?(?:pre-?paid |additional |extra )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
     /(?:doesn't|does not|don't|do not) have (?:any |enough )?(?:credits|balance|funds)|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])|credits? (?:cannot|can't|do not|don't|does not|will not|won't) cover/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
@@ -138,12 +138,12 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency|max (?:organization )?(?:rpm|tpm|rpd|tpd|tps|qps)(?![a-z])/,
     // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
-    /no deployments available for (?:the )?selected model/,
+    /no deployments available for (?:the )?selected model|get_available_deployment for model: [^,|]{1,120}, no deployments? available/,
     // a batch queue over its enqueued tokens, a fair use limit, a relay's pool with no account left with quota
-    /enqueued token limit|fair use (?:policy|limit)|no accounts? available with quota/,
+    /enqueued token limit|(?:number of )?enqueued tokens (?:has |have )?(?:surpassed|exceeded|reached)|fair use (?:policy|limit)|no accounts? available with quota/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
     /requests? too quickly(?<!possible causes?:? [^.|]{0,100}requests? too quickly)|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
-    /slow down|request rate increased too quickly|(?:your )?request rate is too high|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
+    /slow down|request rate increased too quickly|(?:your )?request rate is too high|(?:using|use of) (?:the |your )?[a-z ]{1,30} excessively|excessive (?:use|usage|requests)(?! of (?:context|tokens|memory))|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
   zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
@@ -170,7 +170,7 @@ function notUnderClientError(evidence: Evidence): boolean {
  */
 export const OVERLOADED_RULES: readonly TextRule[] = [
   // overload offered as a guess ("took too long, possibly due to server overload") is not the stated fact
-  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload(?<!(?:if|possible causes?:?) [^.|]{0,80}overload)/], (evidence) => evidence.status !== 429),
+  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload(?<!(?:if|possible causes?:?) [^.|]{0,80}overload)(?<!either the server is overload)/], (evidence) => evidence.status !== 429),
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
   // a hosted function in a degraded state is capacity whatever status the host put on it (NVIDIA NIM sends it as a 400)
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),

@@ -519,3 +519,14 @@ describe("families found when the twenty-seventh set's held-back part was opened
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("format and missing-model families from the twenty-eighth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a Responses input item sent without the item it must travel with is format', { body: "Item 'msg_test1' of type 'message' was provided without its required preceding item." }, 'format', 'text.format'],
+    ['a tool call sent back without its thought signature is format', { body: 'Tool call part is missing a thought_signature; resend the signature you received.' }, 'format', 'text.format'],
+    ['a Chinese "parameter validation failed" is format', { body: '请求被拒绝：参数校验失败' }, 'format', 'text.format'],
+    ['a Chinese "check whether the parameters are correct" after a failed check is format', { body: '校验失败：请检查参数是否合法' }, 'format', 'text.format'],
+    ["LM Studio's model key not loaded is a missing model", { body: "Model with key 'test/model-7b' is not loaded." }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

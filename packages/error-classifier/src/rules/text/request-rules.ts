@@ -191,6 +191,10 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
       /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
       /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
+      // a Responses API input item sent without the item it must travel with (a reasoning item and what follows it)
+      /was provided without its required (?:following |preceding |'[a-z_]{1,30}' )?item/,
+      // a tool call sent back without the thought signature Gemini issued with it
+      /missing (?:a |the )?thought_?signature|thought_?signature (?:is )?(?:missing|required)/,
       /invalid '[a-z0-9_.[\]]{1,80}'|invalid (?:value|type) for|is not supported with this model|maximum allowed number of output tokens|maximum tokens you requested exceed|supports at most \d{1,9} (?:completion|output) tokens|(?:max_tokens|max_completion_tokens|max_new_tokens)'? (?:or '[a-z_]{1,30}' )?is too large/,
       /(?:must|need to) specify a (?:valid )?model|no model (?:was )?specified/,
       /invalid (?:temperature|top_p|top_k|frequency_penalty|presence_penalty|repetition_penalty|seed|logprobs)(?![a-z_])|only [0-9.]{1,6} is allowed for this model/,
@@ -221,6 +225,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
     ],
     zh: [
       /参数(?:错误|无效|不合法|不正确|格式|非法|有误)|请求格式(?:错误|不正确|有误)/,
+      // a validation step the request failed, as a relay or SDK words it ("校验失败,请检查参数是否正确")
+      /参数校验(?:失败|不通过)|校验失败[,，:： ]{0,2}请检查参数|请检查参数是否(?:正确|合法|有误)/,
       // two parameters that exclude each other, a call method the model does not take (Zhipu 1215, 1212)
       /不能同时(?:设置|使用|指定|传入)|不支持[^，。,；]{0,30}调用方式/,
     ],
@@ -260,7 +266,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
     /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
     /not allowed to use publisher model|try pulling it first/,
-    /model (?:is |was )?(?:not loaded|unloaded)|no models? (?:is |are )?(?:currently )?loaded|(?:please )?load a model (?:and|first|before)/,
+    /model (?:is |was )?(?:not loaded|unloaded)|model with key ['"`][^'"`]{1,120}['"`] (?:is |was )?not loaded|no models? (?:is |are )?(?:currently )?loaded|(?:please )?load a model (?:and|first|before)/,
     /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
     // a gateway with no route for the model asked for (Envoy AI Gateway); a Bedrock resource id that does not exist
     /model (?:specified |requested )?(?:in your request )?is not configured|failed to retrieve resource because it (?:doesn't|does not) exist/,

@@ -490,3 +490,23 @@ describe("families from the twenty-seventh set's dev rows, in other words", () =
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("families from the twenty-eighth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a TLS record corrupted in transit is a transport failure, not a certificate', { body: 'read tcp 10.0.0.2:5555->203.0.113.9:443: local error: tls: bad record MAC' }, 'timeout', 'text.transport'],
+    ['an error connecting to the remote server is a transport failure', { body: 'Error connecting to the remote host, please retry' }, 'timeout', 'text.transport'],
+    ["a wrapper's stream-error label around an inner error with its own 502 lets that error speak", { body: 'Provider Mid-Stream Error: {"message":"Upstream error from TestCloud: bad token","code":502}' }, 'server_error'],
+    ["a wrapper's stream-error label around an inner 429 is the rate limit", { body: 'stream error: {"error":{"message":"slow down please","code":429}}' }, 'rate_limit'],
+    ['a stream error with no inner error stays a transport failure', { body: 'stream error: stream ID 5; INTERNAL_ERROR; received from peer' }, 'timeout', 'text.transport'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});
+
+describe("FastChat's worker answer carrying an error code (twenty-eighth set), in other words", () => {
+  it('a nonzero error_code beside the text makes the text the error', () => {
+    expect(explain({ body: '{"text":"SERVER BUSY DUE TO HIGH TRAFFIC, TRY LATER","error_code":50002}' }).reason).toBe('overloaded');
+  });
+  it('error_code 0 is success: the text is the answer, its words are not read', () => {
+    expect(explain({ body: '{"text":"Here is the answer about high traffic servers","error_code":0}' }).reason).toBe('unclassified');
+  });
+});
