@@ -80,6 +80,8 @@ export const CORPUS_FILES = [
   'provider-errors-27-heldout.jsonl',
   'provider-errors-28.jsonl',
   'provider-errors-28-heldout.jsonl',
+  'provider-errors-29.jsonl',
+  'provider-errors-29-heldout.jsonl',
 ] as const;
 
 /**

@@ -392,7 +392,7 @@ const MESSAGE_KEYS = ['message', 'msg', 'error_msg', 'errorMessage', 'error_mess
 const CODE_KEYS = ['type', 'code', 'status', 'error_code', 'errorType', 'error_type', '__type', 'name', 'reason', 'Code'];
 const STATUS_KEYS = ['status', 'statusCode', 'status_code', 'http_status', 'httpStatus', 'http_code', 'raw_status_code', 'code'];
 /** Where a wrapper keeps the wrapped error, in the order they are tried. */
-const NESTED_KEYS = ['error', 'errors', 'innererror', 'inner_error', 'cause', 'detail', 'details', 'data', 'body', 'responseBody', 'response', 'metadata', 'base_resp', 'Response', 'Error'];
+const NESTED_KEYS = ['error', 'errors', 'innererror', 'inner_error', 'cause', 'detail', 'details', 'data', 'body', 'responseBody', 'response', 'metadata', 'base_resp', 'Response', 'Error', 'status_details'];
 
 interface Found {
   readonly inner: InnerError;
@@ -578,6 +578,8 @@ function looksLikeErrorRecord(value: Record<string, unknown>): boolean {
   const response = value.Response;
   if (isRecord(response) && isRecord(response.Error)) return true;
   if (value.type === 'error' || value.object === 'error') return true;
+  // a Realtime response that failed: `{"object": "realtime.response", "status": "failed", "status_details": {"error": …}}`
+  if (isRecord(value.status_details) && isRecord(value.status_details.error)) return true;
   // Poe's bot error: `{"allow_retry": true, "text": "…"}`, the text being the error
   if (typeof value.allow_retry === 'boolean' && typeof value.text === 'string') return true;
   // FastChat's worker: `{"text": "…", "error_code": 50001}`, where 0 is success and the text is then the error

@@ -268,3 +268,10 @@ describe("permanent auth from the twenty-eighth set, in other words", () => {
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("auth from the twenty-ninth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a provider that requires its API key variable is auth', { body: 'Failed to start: Anthropic provider requires ANTHROPIC_API_KEY' }, 'auth', 'text.auth'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

@@ -392,3 +392,11 @@ describe("window and billing families from the twenty-eighth set, in other words
     expect(explain({ body: 'Excessive use of context tokens in this prompt' }).reason).not.toBe('rate_limit');
   });
 });
+
+describe("window and billing families from the twenty-ninth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an IP put into a timeout for a number of seconds is a rate limit, not a transport timeout', { body: 'Your address has been put into timeout for 120 more seconds due to abuse prevention.' }, 'rate_limit', 'text.rate_limit'],
+    ["AI Horde's kudos, its credit, are billing", { body: 'This request requires 12.5 kudos; the client needs enough kudos for large images.' }, 'billing', 'text.billing'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

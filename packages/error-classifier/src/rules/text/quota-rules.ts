@@ -60,6 +60,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /extra usage is required|draw from your extra usage/,
     // credits counted out (ElevenLabs: "You have 0 credits remaining, while 91 credits are required"); an account locked until a top-up
     /(?<![0-9])0 credits (?:remaining|left)|\d{1,9} credits are required|locked\. reason: ?top_?up/,
+    // AI Horde's kudos, its credit: a request larger than the free allowance needs them in hand
+    /(?:have|has) (?:the )?(?:required|enough) kudos|requires [0-9.]{1,12} kudos/,
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
     // a gateway's spend budget on a key or deployment (LiteLLM budget_exceeded); a budget that resets reads as a window first
     // (a token, thinking or context budget is no money)
@@ -143,7 +145,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /enqueued token limit|(?:number of )?enqueued tokens (?:has |have )?(?:surpassed|exceeded|reached)|fair use (?:policy|limit)|no accounts? available with quota/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
     /requests? too quickly(?<!possible causes?:? [^.|]{0,100}requests? too quickly)|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
-    /slow down|request rate increased too quickly|(?:your )?request rate is too high|(?:using|use of) (?:the |your )?[a-z ]{1,30} excessively|excessive (?:use|usage|requests)(?! of (?:context|tokens|memory))|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
+    /slow down|request rate increased too quickly|(?:your )?request rate is too high|(?:been )?put (?:in|into) (?:a )?timeout for \d|(?:using|use of) (?:the |your )?[a-z ]{1,30} excessively|excessive (?:use|usage|requests)(?! of (?:context|tokens|memory))|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
   zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],

@@ -530,3 +530,19 @@ describe("format and missing-model families from the twenty-eighth set, in other
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("format families from the twenty-ninth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an option a model does not take is format', { body: 'Unknown option for this model: top_k' }, 'format', 'text.format'],
+    ["Ollama's invalid options are format", { body: '{"error":"invalid options: seedx"}' }, 'format', 'text.format'],
+    ['an API version no longer supported is format', { body: 'This API version is no longer supported. Move to the v2 endpoint.' }, 'format', 'text.format'],
+    ["Gradio's app without the endpoint is format", { body: "{ error: 'This app has no endpoint /run/predict.' }" }, 'format', 'text.format'],
+    ['a request field the API demands by name is format', { body: 'you must provide "input" for this model' }, 'format', 'text.format'],
+    ["gRPC's UNIMPLEMENTED in Google's words is format", { body: 'received 1008 (policy violation) Operation is not implemented or supported or enabled.' }, 'format', 'text.format'],
+    ['a FastAPI field error ("prompt: Field required") is format', { body: 'SSE request failed: messages: Field required' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('"the endpoint must provide a \'x\'" needs the quotes: "you must provide an API key" is no format rule', () => {
+    expect(explain({ body: 'You must provide an API key to use this service.' }).reason).not.toBe('format');
+  });
+});

@@ -182,13 +182,13 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
       /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
       /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
-      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format)/,
+      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format|options?(?![a-z]))/,
       /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
       /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
       // a value the API's own validator names out of bounds (Volcengine Ark), an attachment that is no base64
       /(?:response|output) exceeded the \d{1,9} output token maximum|supports at most \d{1,4} (?:images?|files?|attachments?|documents?|videos?|audio)(?![a-z])|must contain the word ['"]?json|unsupported api schema|provider [`'"]?[a-z0-9._-]{1,60}[`'"]? is (?:currently )?not supported|specified in the request (?:is|are) not valid|integer (?:above|below) (?:the )?(?:maximum|minimum) value|invalid base64/,
       /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
-      /missing required|required (?:field|parameter|property)|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
+      /missing required|required (?:field|parameter|property)|(?<![a-z])[a-z_.]{1,40}: field required(?![a-z])|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
       /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
       /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
       // a Responses API input item sent without the item it must travel with (a reasoning item and what follows it)
@@ -202,6 +202,11 @@ export const FORMAT_RULES: readonly TextRule[] = [
       // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
       /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|at most \d{1,6} (?:requests|inputs|texts|items|documents) can be in (?:one|a single) batch|max(?:imum)? batch size is \d/,
       /unknown request url|unrecognized request url|unexpected endpoint or method/,
+      // an API or one of its versions switched off ("The Realtime Beta API is no longer supported"), a route a server
+      // does not have (Gradio's "This app has no endpoint /api/…"), a request field the API demands by name
+      /(?:api|endpoint|api version|version of (?:the|this) api) (?:is |has been )?no longer (?:supported|available)|has no (?:such )?endpoint|must (?:submit|provide|include|supply|pass) (?:a |an |the )?["'`][a-z_.]{2,40}["'`]/,
+      // gRPC's UNIMPLEMENTED in Google's words, as a WebSocket close reason carries it
+      /operation is not implemented,? or supported,? or enabled/,
       // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
       // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
       /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,60}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,

@@ -510,3 +510,19 @@ describe("FastChat's worker answer carrying an error code (twenty-eighth set), i
     expect(explain({ body: '{"text":"Here is the answer about high traffic servers","error_code":0}' }).reason).toBe('unclassified');
   });
 });
+
+describe("families from the twenty-ninth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a server that could not be reached is a transport failure', { body: 'LM server at http://127.0.0.1:8080 could not be reached; is it running?' }, 'timeout', 'text.transport'],
+    ["Windows' unknown host, as one tool misspells it, is a transport failure", { body: 'Not such host is known (api.example.com:443)' }, 'timeout', 'text.transport'],
+    ['a provider reporting its own instability is a server error, whatever the 400 says', { status: 400, body: 'ValidationException: System instability detected. Please retry your request.' }, 'server_error', 'text.server_error'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('"could not be reached by" a person is no transport failure', () => {
+    expect(explain({ body: 'The owner could not be reached by email about the billing.' }).reason).not.toBe('timeout');
+  });
+  it("a Realtime response that failed is read by its status_details error, not as an empty answer", () => {
+    const body = JSON.stringify({ object: 'realtime.response', status: 'failed', status_details: { type: 'failed', error: { type: 'server_error', message: 'The server had an error processing the request.' } }, output: [] });
+    expect(explain({ body }).reason).toBe('server_error');
+  });
+});

@@ -68,11 +68,11 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // a Rust reqwest client that could not send, a Go relay whose upstream request failed (one-api, new-api)
       /error sending request(?: for url)?|(?<![a-z])do request failed|incomplete json segment|clientpayloaderror|response payload is not completed/,
       // name resolution (Go, Python, curl, Java, Node)
-      /no such host|name or service not known|temporary failure in name resolution|could not resolve host|unknownhostexception|nodename nor servname|name resolution failed|dns (?:lookup|resolution) failed/,
+      /no such host|not such host is known|name or service not known|temporary failure in name resolution|could not resolve host|unknownhostexception|nodename nor servname|name resolution failed|dns (?:lookup|resolution) failed/,
       // browsers' and runtimes' fetch failures, and servers that hung up without an answer
       /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response)|internet connection appears to be offline/,
       // an old OpenAI client's connection error, a fetch body that broke while read, nginx's and Kong's upstream that could not be reached
-      /error communicating with|error in input stream|while connecting to upstream/,
+      /error communicating with|error in input stream|while connecting to upstream|(?:could not|couldn't|cannot|can't) be reached(?! by)/,
       // a TLS record corrupted or cut in transit (Go's "remote error: tls: bad record MAC"): the connection, not the certificate
       /(?<![a-z])bad record mac(?![a-z])/,
       // an SSE stream that broke while read, a body that ended before any data or before its JSON closed (node-fetch), no
@@ -130,6 +130,9 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常|(?:响应|返回)(?:格式|数据)(?:错误|异常)/],
   }),
   // (httpx's "Server error '529 ' for url" is its label for any 5xx: the status in it speaks)
+  // a provider reporting its own instability under any status (Bedrock's Nova Sonic: "ValidationException: System
+  // instability detected. Please retry your request." under a 400)
+  ...family('text.server_error', 'server_error', [/system instability (?:was )?detected/]),
   ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error(?! '\d)|backend error|(?<![a-z])system error(?![a-z])/], notUnderClientStatus),
 ];
 
