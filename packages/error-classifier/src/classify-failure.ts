@@ -126,22 +126,12 @@ const STEPS: readonly ((evidence: Evidence) => Verdict | null)[] = [
   completionVerdict,
   (evidence) => firstTextMatch(SPECIFIC_RULES, evidence),
   trailingProviderRule,
-  genericText,
+  (evidence) => firstTextMatch(GENERIC_RULES, evidence),
   givenOrInnerStatus,
   broadCodeUnlessBare,
   statedOnlyStatus,
   genericUnknownLiteral,
 ];
-
-/**
- * The generic transient families (timeouts, aborts, transport, server errors, empty answers). Around an innermost error
- * that carries a status of its own they read only that error's words: a wrapper's "Mid-Stream Error:" or "stream
- * error" label says where the provider's error surfaced, and the provider's error, with its status, says what it was.
- */
-function genericText(evidence: Evidence): Verdict | null {
-  if (evidence.wrapped !== null && evidence.innerStatus !== null) return firstTextMatch(GENERIC_RULES, evidence, evidence.wrapped);
-  return firstTextMatch(GENERIC_RULES, evidence);
-}
 
 /** A 400 or 422 only the text states, with nothing else said: no cause named. */
 function bareBadRequest(evidence: Evidence): boolean {

@@ -42,7 +42,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
   zh: [
     // an app id, account or key on a blacklist; an account flagged abnormal that only support can clear
     /(?:在|加入|列入|拉入)黑名单|黑名单(?:中|用户|账号)|(?:账号|账户|帐号|帐户)(?:状态)?异常/,
-    /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销|锁定|禁言)|已被(?:封禁|禁言)/,
+    /(?:账号|账户|帐号|帐户|用户|组织)(?:已)?(?:被)?(?:封禁|禁用|停用|冻结|注销|锁定)|已被封禁/,
     // an account in a state only support changes (Zhipu 1110 "您的账户当前处于非活动状态")
     /(?:账号|账户|帐号|帐户)(?:当前)?(?:处于)?(?:非活动|未激活|冻结|锁定)状态/,
   ],
@@ -97,7 +97,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     // a cloud's permission denied on named resources (Yandex Cloud), an IAM check that failed (Baidu Qianfan)
     /permission to \[[^\]]{1,400}\] denied|iam (?:certification|authentication|auth) failed/,
   ],
-  zh: [/人机验证|未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
+  zh: [/(?:账号|账户|帐号|帐户)(?:已)?(?:被)?禁言|人机验证|未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
   ru: [/(?:api-?ключ|ключ api|токен)[а-яё ]{0,30}(?:неактивен|недействител|неверн|ист[её]к|отозван)|неверный (?:api-?)?ключ|ошибка авторизации(?! (?:платеж|платёж|карт|оплат))|не авторизован(?! (?:банком|платеж|платёж))/],
 });

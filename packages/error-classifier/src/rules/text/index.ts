@@ -13,7 +13,7 @@
  *    ("Request too large … tokens per minute") are rate limits and run before context overflow;
  * 5. context overflow, session expiry, wrong API keys, format, missing model — what a 404 or 400 body can
  *    name (a wrong key under a 400 is still a wrong key);
- * 6. TLS, auth;
+ * 6. TLS, auth, then a relay's hint to check the parameters (a remedy, read when nothing named a cause);
  * 7. time words ("timed out", "aborted due to timeout"), then explicit aborts, then transport failures and
  *    server errors (an abort reported through a "stream error" wrapper stays an abort);
  * 8. empty answers (only without a usable status).
@@ -36,6 +36,7 @@ import {
   FORMAT_RULES,
   MODEL_NOT_FOUND_RULES,
   REFUSAL_RULES,
+  FORMAT_HINT_RULES,
   SESSION_EXPIRED_RULES,
   STATED_OVERFLOW_RULES,
 } from './request-rules.js';
@@ -73,6 +74,7 @@ export const SPECIFIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...MODEL_NOT_FOUND_RULES,
   ...TLS_RULES,
   ...AUTH_RULES,
+  ...FORMAT_HINT_RULES,
 ]);
 
 /**

@@ -137,3 +137,26 @@ describe("a second breaker's pass over the twenty-fifth to twenty-seventh sets' 
     ["the Anthropic SDK's unresolved authentication method is a missing credential", { message: 'Could not resolve authentication method. Expected either apiKey or authToken to be set.' }, 'auth'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("a breaker's pass over the twenty-eighth set's families: look-alikes", () => {
+  it.each([
+    ['a purchase offered beside a per-minute limit is the rate limit', { status: 429, body: '{"error":{"message":"Rate limit reached. Purchase pre-paid credits to lift the free-tier limit of 20 requests per minute."}}' }, 'rate_limit'],
+    ['keys "used with trial credits" under a rate limit name no exhausted credit', { status: 429, body: '{"error":{"message":"Rate limit exceeded for keys used with trial credits. Retry after 20 seconds."}}' }, 'rate_limit'],
+    ['a token bucket "depleted for your credits tier" is a rate limit', { status: 429, body: 'Token bucket depleted for your credits tier. Please slow down and retry in 10s.' }, 'rate_limit'],
+    ['a terms note about using the API excessively decides nothing beside an invalid key', { status: 401, body: '{"error":{"message":"Invalid API key. Please note that using the API excessively is against our terms of service.","type":"authentication_error"}}' }, 'auth'],
+    ['"not caused by excessive usage" is no rate limit', { status: 500, body: 'Internal server error. This is not caused by excessive usage on your side; please retry.' }, 'server_error'],
+    ['a worker using GPU memory excessively is the server failing', { status: 500, body: 'CUDA error: out of memory. The worker was using GPU memory excessively and was restarted.' }, 'server_error'],
+    ['excessive use of the context window is the context', { status: 400, body: 'excessive use of the context window: prompt is too long (210000 tokens > 200000 maximum)' }, 'context_overflow'],
+    ['a transport failure around a chunk with status 200 stays a transport failure', { message: 'Error: read ECONNRESET {"message": "in progress", "status": 200}' }, 'timeout'],
+    ["abort words around a client's 499 are the abort", { message: 'Request was aborted by user. {"error":{"message":"Client Closed Request","code":499}}' }, 'abort'],
+    ['a gateway that got no response says so whatever status it put on its answer', { message: 'Failed to get response from provider: {"error":{"message":"Bad Gateway","code":502}}' }, 'timeout'],
+    ['a missing model with a hint to check the parameters is the missing model', { status: 400, body: '{"code":40004,"msg":"模型不存在，请检查参数是否正确"}' }, 'model_not_found'],
+    ['a key check that failed under a 401, with a hint to check the parameters, is auth', { status: 401, body: '{"code":401,"msg":"API Key 校验失败，请检查参数是否正确"}' }, 'auth'],
+    ['an account muted for ten minutes for posting too often is a rate limit', { status: 429, body: '{"code":429,"msg":"发言过于频繁，账号已被禁言10分钟"}' }, 'rate_limit'],
+    ['"Not found at least 1 healthy worker" is no stated 404 under a given 500', { status: 500, body: 'Error: Not found at least 1 healthy worker for this model' }, 'server_error'],
+    ['"Not Found at all in cache" states no status', { body: 'AssertionError: Not Found at all in cache' }, 'unclassified'],
+    ['a bare "Bad Request" above a stack frame names no cause', { message: 'APICallError [AI_APICallError]: Bad Request\n    at /app/node_modules/@ai-sdk/provider-utils/dist/index.mjs:699:14' }, 'unclassified'],
+    ["FastChat's banner around a worker timeout is the timeout", { body: 'NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE OR REFRESH THIS PAGE. (error_code: 50003, Read timed out.)' }, 'timeout'],
+    ["FastChat's banner around a worker's CUDA failure is the server failing, not traffic", { body: '{"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE OR REFRESH THIS PAGE.**\\n\\n(CUDA out of memory.)", "error_code": 50002}' }, 'server_error'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

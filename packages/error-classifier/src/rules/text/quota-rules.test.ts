@@ -379,9 +379,8 @@ describe("window and billing families from the twenty-eighth set, in other words
     ['a batch queue whose enqueued tokens passed the limit is a rate limit', { body: 'Enqueued tokens have exceeded the limit set for deployment test-batch; wait for running jobs.' }, 'rate_limit', 'text.rate_limit'],
     ["LiteLLM's router log finding no deployment for a model group is a rate limit", { body: 'Router: get_available_deployment for model: openai/test-model, No deployment available' }, 'rate_limit', 'text.rate_limit'],
     ['a product used excessively is a rate limit', { body: 'It looks like you are using the priority queue excessively; please wait a while.' }, 'rate_limit', 'text.rate_limit'],
-    ['excessive requests are a rate limit', { body: 'Blocked for excessive requests from this key.' }, 'rate_limit', 'text.rate_limit'],
     ['credits depleted, with adjectives between, are billing', { body: 'You have depleted all your prepaid monthly credits for this workspace.' }, 'billing', 'text.billing'],
-    ['a remedy to purchase pre-paid credits is billing', { body: 'Inference stopped. Purchase prepaid credits to keep going.' }, 'billing', 'text.billing'],
+    ['trial credits depleted are billing', { status: 403, body: 'You have depleted your trial credits. Buy credits to continue.' }, 'billing', 'text.billing'],
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('Werkzeug\'s stock 500 page ("either the server is overloaded or there is an error") names no overload: the 500 decides', () => {
@@ -390,6 +389,9 @@ describe("window and billing families from the twenty-eighth set, in other words
   });
   it('excessive use of context is no rate limit', () => {
     expect(explain({ body: 'Excessive use of context tokens in this prompt' }).reason).not.toBe('rate_limit');
+  });
+  it('"excessive requests" alone, without the provider telling this caller, names no cause', () => {
+    expect(explain({ body: 'Blocked for excessive requests from this key.' }).reason).toBe('unclassified');
   });
 });
 

@@ -51,8 +51,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /subscription (?:'[^']{1,80}' )?(?:is )?(?:inactive|not active|suspended|disabled)(?! (?:feature|option|setting))|readonlydisabledsubscription|billing account (?:not found|is missing)|no billing account/,
     /(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
-    /(?:used|exhausted|consumed|spent|depleted) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:[a-z-]{1,12} ){0,2}credits?(?![a-z])/,
-    /(?:purchase|buy|buying|purchasing) (?:more )?(?:pre-?paid |additional |extra )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
+    /(?:used|exhausted|consumed|spent|depleted) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:(?:available|monthly|included|prepaid|pre-paid|trial|remaining|account|api) ){0,2}credits?(?![a-z])/,
+    /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
     /(?:doesn't|does not|don't|do not) have (?:any |enough )?(?:credits|balance|funds)|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])|credits? (?:cannot|can't|do not|don't|does not|will not|won't) cover/,
     /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)/,
@@ -145,10 +145,10 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /enqueued token limit|(?:number of )?enqueued tokens (?:has |have )?(?:surpassed|exceeded|reached)|fair use (?:policy|limit)|no accounts? available with quota/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
     /requests? too quickly(?<!possible causes?:? [^.|]{0,100}requests? too quickly)|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
-    /slow down|request rate increased too quickly|(?:your )?request rate is too high|(?:been )?put (?:in|into) (?:a )?timeout for \d|(?:using|use of) (?:the |your )?[a-z ]{1,30} excessively|excessive (?:use|usage|requests)(?! of (?:context|tokens|memory))|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
+    /slow down|request rate increased too quickly|(?:your )?request rate is too high|(?:been )?put (?:in|into) (?:a )?timeout for \d|you(?:'re| are) using (?:the |your )?[a-z ]{1,30}? excessively|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
-  zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
+  zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|(?:发言|提问|操作)(?:过于|太)频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
   ru: [/слишком много запросов|превышен[а-яё]{0,2} (?:лимит|предел) (?:запросов|скорости|частоты)|лимит запросов (?:превышен|исчерпан)/],
 });
@@ -179,7 +179,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   ...family('text.overloaded', 'overloaded', {
   en: [
     /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
-    /(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
+    /(?<!network error due to )(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
     /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests|no (?:free |idle )?slots? (?:is |are )?available/,
     // (a service "unavailable in your region" is a region refusal: request-rules)

@@ -230,8 +230,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
     ],
     zh: [
       /参数(?:错误|无效|不合法|不正确|格式|非法|有误)|请求格式(?:错误|不正确|有误)/,
-      // a validation step the request failed, as a relay or SDK words it ("校验失败,请检查参数是否正确")
-      /参数校验(?:失败|不通过)|校验失败[,，:： ]{0,2}请检查参数|请检查参数是否(?:正确|合法|有误)/,
+      // a validation of the request's parameters that failed ("参数校验失败")
+      /参数校验(?:失败|不通过)/,
       // two parameters that exclude each other, a call method the model does not take (Zhipu 1215, 1212)
       /不能同时(?:设置|使用|指定|传入)|不支持[^，。,；]{0,30}调用方式/,
     ],
@@ -249,6 +249,13 @@ export const FORMAT_RULES: readonly TextRule[] = [
     /user location is not supported|(?:not available|unavailable) in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
   ], notACredentialRefusal),
 ];
+
+/**
+ * A relay's hint to check the request's parameters ("校验失败,请检查参数是否正确"): a remedy, not a cause, so it decides
+ * only when no family named one — read after the auth families, and not under a 401 or 403, where the credential was
+ * refused ("API Key 校验失败，请检查参数是否正确" is auth; "模型不存在，请检查参数是否正确" a missing model).
+ */
+export const FORMAT_HINT_RULES: readonly TextRule[] = family('text.format', 'format', { zh: [/请检查参数是否(?:正确|合法|有误)/] }, notACredentialRefusal);
 
 /** The model (or deployment) does not exist or is not offered to this account. */
 export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {

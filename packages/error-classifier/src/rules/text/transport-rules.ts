@@ -44,6 +44,11 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   }, noDefiniteResponse),
 ];
 
+/** True when a wrapper was peeled to a provider error that carries an error status (400 or more) of its own. */
+function innerErrorWithStatus(evidence: Evidence): boolean {
+  return evidence.wrapped !== null && evidence.innerStatus !== null && evidence.innerStatus >= 400;
+}
+
 /**
  * Transport failures: resets, refused connections, streams that ended early. Read after `ABORT_RULES`, so an
  * explicit abort reported through a "stream error" wrapper stays an abort; stepping aside when a definite response
@@ -56,7 +61,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])(?:econnreset|econnrefused|etimedout|esockettimedout|econnaborted|ehostunreach|ehostdown|enetunreach|enetreset|enetdown|enotfound|eai_again)(?![a-z])|(?<![a-z])epipe(?![a-z])/,
       // (a server's log of a request it dropped when the client closed the connection: the client gave up waiting, or was stopped)
       /(?:due to|because of) (?:the )?client closing the connection|socket hang up|other side closed|connection (?:was )?(?:reset|refused|closed|aborted|terminated|error|lost|dropped|interrupted)|socket connection was closed/,
-      /(?<![a-z])(?:network|transport|fetch|socket|stream) error|fetch failed|(?:typeerror|fetch(?:ing)? from [^ ]{1,300}): load failed(?![a-z])|network_error|network is unreachable|stream_read_error/,
+      /(?<![a-z])(?:network|transport|fetch|socket) error(?! due to high traffic)|fetch failed|(?:typeerror|fetch(?:ing)? from [^ ]{1,300}): load failed(?![a-z])|network_error|network is unreachable|stream_read_error/,
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
       /(?:cannot|can't|could not|couldn't|unable to) reach (?:the )?(?:llm |model |api |upstream )?(?:endpoint|server|host|api|upstream|backend|service)|error connecting to (?:the )?(?:remote )?(?:server|host|api|upstream|backend)|connection (?:with|to) the server could not be establish|socket so_error (?:5[0-9]|6[01])(?![0-9])|unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|socket disconnected before (?:the )?secure tls connection|network request failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread)(?![a-z])|winerror 100(?:53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
@@ -87,6 +92,9 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
     // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
     zh: [/网络(?:错误|异常)|连接(?:失败|超时|中断|被重置|错误|异常|断开)|积极拒绝|拒绝(?:了)?(?:网络)?连接|无法连接|没有等到.{0,12}(?:回应|响应)|(?:未|没有)收到.{0,8}(?:回应|响应)|上游.{0,8}(?:无响应|没有响应|超时)/],
   }, noDefiniteResponse),
+  // a "stream error" label ("OpenRouter Mid-Stream Error: {…}") says where an error surfaced: around a provider's error
+  // that carries an error status of its own (`"code": 502`), that error and its status say what it was
+  ...family('text.transport', 'timeout', [/(?<![a-z])stream error/], (evidence) => noDefiniteResponse(evidence) && !innerErrorWithStatus(evidence)),
   // a gateway saying it got nothing back from the upstream (Cloudflare AI Gateway 2005) says so whatever status it
   // put on its own answer: no response of the provider's arrived
   ...family('text.transport', 'timeout', [/failed to get (?:a )?response from (?:the )?(?:provider|upstream|server|model|backend)/]),
@@ -133,6 +141,9 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   // a provider reporting its own instability under any status (Bedrock's Nova Sonic: "ValidationException: System
   // instability detected. Please retry your request." under a 400)
   ...family('text.server_error', 'server_error', [/system instability (?:was )?detected/]),
+  // FastChat's fixed banner for any failure of its model worker ("NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE
+  // OR REFRESH THIS PAGE."): the worker failed; the detail after it, when a time word, is read first
+  ...family('text.server_error', 'server_error', [/network error due to high traffic/]),
   ...family('text.server_error', 'server_error', [/upstream (?:server )?(?:error|failure)|(?<![a-z])server error(?! '\d)|backend error|(?<![a-z])system error(?![a-z])/], notUnderClientStatus),
 ];
 
