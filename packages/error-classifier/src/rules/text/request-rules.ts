@@ -285,7 +285,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     // the models an API takes listed beside the one passed; a model version switched off by its host (Replicate)
     /(?:access to (?:the |llm |these )?)?models? (?:has|have) been removed|supported (?:api )?model names? (?:are|is|include)[^.]{1,200}but you (?:passed|requested|used)|(?:model |this )version is (?:currently )?disabled|model [^ ]{1,80} version [^ ]{1,40} is (?:currently )?disabled/,
   ],
-  zh: [/模型(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
+  zh: [/模型(?: ?[a-z0-9._:/@-]{1,80} ?)?(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
   ru: [/модель:? ['"«]?[a-z0-9._:/@-]{1,80}['"»]? не (?:существует|найдена)|модель не найдена(?<!если [^.|]{0,40}модель не найдена)/],
 });
