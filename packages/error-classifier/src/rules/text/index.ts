@@ -33,10 +33,10 @@ import {
 } from './quota-rules.js';
 import {
   CONTEXT_OVERFLOW_RULES,
+  FORMAT_HINT_RULES,
   FORMAT_RULES,
   MODEL_NOT_FOUND_RULES,
   REFUSAL_RULES,
-  FORMAT_HINT_RULES,
   SESSION_EXPIRED_RULES,
   STATED_OVERFLOW_RULES,
 } from './request-rules.js';
