@@ -133,7 +133,7 @@ const LEADING_REASON_PHRASES: readonly (readonly [phrase: string, status: number
  * Error: Not Found", an SDK's "APICallError [AI_APICallError]: Not Found at …"). Exported for the pattern audit test.
  */
 export const LEADING_REASON_PHRASE = new RegExp(
-  `(?:^[^a-z0-9]{0,8}|http error:? |(?:error|exception)(?: \\[[a-z_]{1,40}\\])?: | :: )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replace(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$| at (?:[/(]|node:|file:|async |[a-z_$][a-z0-9_$.<>]{0,120} \\())`,
+  `(?:^[^a-z0-9]{0,8}|http error:? |(?:error|exception)(?: \\[[a-z_]{1,40}\\])?: | :: )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replaceAll(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$| at (?:[/(]|node:|file:|async |[a-z_$][a-z0-9_$.<>]{0,120} \\())`,
 );
 
 /** The default error body Starlette (and so FastAPI) sends for an unknown path or method, also escaped inside a JSON string. */
@@ -179,8 +179,8 @@ export function statedStatusDetail(
   }
   // No digits stated: a reason phrase opening the text names its status ("Not Found: {…}" is a 404), loosely; so does
   // the default error body of Starlette / FastAPI servers (vLLM, LiteLLM, local runtimes): `{"detail":"Not Found"}`.
-  const phrase = LEADING_REASON_PHRASE.exec(lowerText)?.[1]?.replace(' ', '');
-  const entry = phrase === undefined ? undefined : LEADING_REASON_PHRASES.find(([known]) => known.replace(' ', '') === phrase);
+  const phrase = LEADING_REASON_PHRASE.exec(lowerText)?.[1]?.replaceAll(' ', '');
+  const entry = phrase === undefined ? undefined : LEADING_REASON_PHRASES.find(([known]) => known.replaceAll(' ', '') === phrase);
   if (entry !== undefined) return { status: entry[1], explicit: false };
   const starlette = STARLETTE_DEFAULT_BODY.exec(lowerText)?.[1];
   return starlette === undefined ? null : { status: starlette === 'not found' ? 404 : 405, explicit: false };

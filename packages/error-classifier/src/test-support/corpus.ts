@@ -82,6 +82,8 @@ export const CORPUS_FILES = [
   'provider-errors-28-heldout.jsonl',
   'provider-errors-29.jsonl',
   'provider-errors-29-heldout.jsonl',
+  'provider-errors-30.jsonl',
+  'provider-errors-30-heldout.jsonl',
 ] as const;
 
 /**

@@ -275,3 +275,17 @@ describe("auth from the twenty-ninth set, in other words", () => {
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
 });
+
+describe("auth, permanent auth and TLS from the thirtieth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a request the provider could not authenticate is auth, not a broken connection', { body: 'Test connection failed. We were unable to authenticate a test request to the API.' }, 'auth', 'text.auth'],
+    ['an account under manual review after an abuse alert is auth', { body: 'You triggered an abuse alert; your account is under review.' }, 'auth', 'text.auth'],
+    ["a Google key restricted away from the API called is auth", { body: 'Requests to this API generativelanguage.googleapis.com method google.ai.generativelanguage.v1beta.GenerativeService.GenerateContent are blocked.' }, 'auth', 'text.auth'],
+    ['blocked from using a service is permanent', { body: 'Your account has been blocked from using this service.' }, 'auth_permanent', 'text.auth_permanent'],
+    ["Android's trust anchor not found is a certificate failure", { body: 'javax.net.ssl.SSLHandshakeException: Trust anchor for certification path not found.' }, 'tls_certificate', 'text.tls_certificate'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it("Cloudflare's \"you have been blocked\" page without a service named is no ban", () => {
+    expect(explain({ status: 403, body: 'Sorry, you have been blocked. You are unable to access api.example.com' }).reason).not.toBe('auth_permanent');
+  });
+});

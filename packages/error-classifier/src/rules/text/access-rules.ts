@@ -31,7 +31,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:user|account) (?:is |has been |was )locked(?![a-z])(?! out| until)|(?<!if )free tier usage (?:has been |is )?disabled/,
     /irregular activit(?:y|ies) and (?:has been |was )?(?:locked|suspended|banned)|access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
     // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
-    /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation/,
+    /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation|(?:you have|you've|your account has) been (?:permanently )?blocked from (?:accessing|using)/,
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
     // a consumer named with a masked key whose quote a client cut ("Consumer 'api_key:AIza**** has been suspended")
@@ -96,6 +96,10 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /invalid (?:request )?signature|signature (?:failure|mismatch|verification failed|is (?:incorrect|invalid|not correct))|signaturefailure|credentials could not be validated/,
     // a cloud's permission denied on named resources (Yandex Cloud), an IAM check that failed (Baidu Qianfan)
     /permission to \[[^\]]{1,400}\] denied|iam (?:certification|authentication|auth) failed/,
+    // a request the provider could not authenticate; an account held for review after an abuse alert (Midjourney)
+    /(?:unable|failed) to authenticate (?:a |the |your )?(?:test )?request|abuse alert|account is (?:now )?under (?:manual )?review/,
+    // a Google API key restricted away from the API called (API_KEY_SERVICE_BLOCKED)
+    /requests to this api [^ ]{1,120} method [^ ]{1,200} are blocked/,
   ],
   zh: [/(?:账号|账户|帐号|帐户)(?:已)?(?:被)?禁言|人机验证|未授权|认证失败|鉴权失败|无权(?:限|访问)|身份验证失败|禁止访问|(?:未|没)(?:有|拥有)(?:该|此|访问)?权限|访问(?:被限制|受限)/],
   ja: [/(?:トークン|api ?キー|認証情報)(?:が|は)?(?:正しくありません|無効)|再認証して/],
@@ -116,7 +120,7 @@ export const TLS_RULES: readonly TextRule[] = family('text.tls_certificate', 'tl
     /unable to get (?:local )?issuer certificate|certificate verify failed|hostname\/ip does not match certificate/,
     /certificate is not (?:yet )?valid|x509: certificate|tls: failed to verify|certificate signature failure/,
     // JVM clients (OkHttp, the JDK): the peer's certificate does not match the host, or its chain cannot be built
-    /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception|unable to find valid certification path|suncertpathbuilderexception/,
+    /sslpeerunverifiedexception|hostname [a-z0-9.*-]{1,100} not verified|pkix path building failed|certpathvalidatorexception|unable to find valid certification path|suncertpathbuilderexception|trust anchor for certification path not found/,
     // curl: the certificate names other hosts
     /no alternative certificate subject name matches|subjectaltname does not match|certificate subject name [^|]{0,80}does not match/,
     // rustls / reqwest: "invalid peer certificate: UnknownIssuer"

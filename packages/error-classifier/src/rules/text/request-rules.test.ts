@@ -546,3 +546,24 @@ describe("format families from the twenty-ninth set, in other words", () => {
     expect(explain({ body: 'You must provide an API key to use this service.' }).reason).not.toBe('format');
   });
 });
+
+describe("overflow, refusal, format and missing-model families from the thirtieth set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an input that does not fit the context window is an overflow', { body: 'The document at index 3 does not fit into the context window of 8192 tokens.' }, 'context_overflow', 'text.context_overflow'],
+    ['a max length printed in parentheses is an overflow', { body: 'RuntimeError: input size (5000) exceeds max length (4096)' }, 'context_overflow', 'text.context_overflow'],
+    ['a character ceiling with the size given is an overflow, not a validation format error', { body: '{"error":"Input validation error: `inputs` must have less than 512 characters. Given: 900"}' }, 'context_overflow', 'text.context_overflow'],
+    ['more data than a step can handle is an overflow', { body: 'The action returned too much data to handle.' }, 'context_overflow', 'text.context_overflow'],
+    ["a guard's toxic finding is a refusal", { body: 'Validation failed: the following sentences were found to be toxic.' }, 'refusal', 'text.refusal'],
+    ['a moderation model flagging categories is a refusal', { body: '`some text` was flagged for hate, violence [type=value_error]' }, 'refusal', 'text.refusal'],
+    ['community standards are a refusal', { body: 'Your prompt may be against our community guidelines.' }, 'refusal', 'text.refusal'],
+    ['a banned word is a refusal', { body: 'word "example" is banned' }, 'refusal', 'text.refusal'],
+    ['a policy against a kind of content is a refusal', { body: 'This query violates the policy against generating hateful content.' }, 'refusal', 'text.refusal'],
+    ["Qdrant's wrong input is format", { body: '{"status":{"error":"Wrong input: vector dimension error"}}' }, 'format', 'text.format'],
+    ['an invalid guardrail identifier is format', { body: 'The guardrail id is invalid.' }, 'format', 'text.format'],
+    ['a paused endpoint is a model not served', { status: 400, body: 'Bad request: The endpoint is paused, ask a maintainer to restart it' }, 'model_not_found', 'text.model_not_found'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('"moderation failed" inside an API method name (CreateModeration) is no refusal: the 429 decides', () => {
+    expect(explain({ status: 429, body: 'Error: 429 Client::CreateModeration failed with: Request failed with status code 429' }).reason).toBe('rate_limit');
+  });
+});

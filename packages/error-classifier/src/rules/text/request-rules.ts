@@ -46,7 +46,10 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:inappropr?iate|unsafe|harmful|sensitive|prohibited|objectionable) content|detected sensitive content|sensitivecontentdetected|sensitive words?(?![a-z])|sensitive_words?_detected|sensitive chat messages?(?![a-z])/,
     /content exists risk|data ?inspection ?failed|datainspectionfailed|new_sensitive/,
     /responsible ai (?:practices|policy|policies)|responsibleaipolicyviolation/,
-    /(?<!not |never )(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content moderation|content filter|safety)|moderation (?:failed|blocked|flagged)/,
+    /(?<!not |never )(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content moderation|content filter|safety)|(?<![a-z])moderation (?:failed|blocked|flagged)/,
+    // a guard's verdict in its own words (Guardrails AI's toxic sentences, a moderation model's flagged categories,
+    // Midjourney's community standards and banned words, Stability's prompt filter)
+    /(?:were|was) found to be (?:toxic|unsafe|harmful)|violates? (?:the |our )?polic(?:y|ies) (?:against|on|regarding|prohibiting)|that's beyond my current scope\. let(?:'|’)s talk about something else|was flagged for (?:harassment|hate|violence|sexual|self[-_ ]harm)|against (?:our )?community (?:standards|guidelines)|(?:word|term|phrase) ["'][^"']{1,60}["'] is banned|invalid prompts? detected/,
     // safety measures that flagged the message (Anthropic's cyber-topic screen), a relay's "Prompt is sensitive"
     /safety measures (?:that )?(?:flagged|blocked)|(?:prompt|input) (?:is|was) (?:flagged as )?sensitive(?! to)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
@@ -78,6 +81,9 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:input|prompt|request|message|total)s?(?: token count| length| tokens?)?(?: of)?(?: \(\d{1,12}(?: tokens)?\))?(?: \d{1,12})?(?: tokens)? exceeds? (?:the )?(?:model(?:'s)? )?(?:maximum|max|limit|allowed)/,
     /(?:input|prompt|request|message)s?(?: \(\d{1,12} tokens\))? (?:is |are )?longer than (?:the )?(?:model.{0,3}s )?(?:maximum )?context (?:length|window|size)/,
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
+    // an input that does not fit the window (Voyage), a length ceiling printed in parentheses (ONNX Runtime GenAI), a
+    // character ceiling stated beside the size given (Hugging Face TEI), more data than a step can hold (Copilot Studio)
+    /(?:does not|doesn't|will not|won't) fit (?:into|in|within) (?:the |the model's |its )?context(?: window| length)?|exceeds max(?:imum)? length \(\d{2,8}\)|must have less than \d{2,9} (?:characters|tokens)\. given: \d|too much data to handle/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
     /must (?:be )?less than (?:the )?max(?:imum)? (?:input|context|prompt|sequence) length|maximum supported sequence length|requires a sequence length of \d|length \(\d{1,9}\) exceeds dimension size \(\d{1,9}\)|max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? (?:\d{1,9} ?> ?\d{1,9}|size limit exceeded)|(?:size |token )?limit exceeded by \d{1,9} tokens|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
@@ -206,7 +212,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
       // does not have (Gradio's "This app has no endpoint /api/…"), a request field the API demands by name
       /(?:api|endpoint|api version|version of (?:the|this) api) (?:is |has been )?no longer (?:supported|available)|has no (?:such )?endpoint|must (?:submit|provide|include|supply|pass) (?:a |an |the )?["'`][a-z_.]{2,40}["'`]/,
       // gRPC's UNIMPLEMENTED in Google's words, as a WebSocket close reason carries it
-      /operation is not implemented,? or supported,? or enabled/,
+      /(?<![a-z])wrong input: |operation is not implemented,? or supported,? or enabled|guardrail (?:identifier|id|version) (?:is )?invalid/,
       // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
       // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
       /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,60}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
@@ -270,7 +276,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
     /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id|endpoint [a-z0-9._:/@-]{1,100} of account [a-z0-9*]{1,20} not found/,
     /is not available\.? ?(?:the )?available models|not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))|(?:^|: |\. )model [a-z0-9._:/@-]{1,100} (?:is )?not supported(?= ?$|[.;])/,
-    /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|model_not_available/,
+    /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|endpoint is (?:paused|stopped)(?![a-z])|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     // a model no provider of the stack serves (Llama Stack), a relay without a price for it (new-api), a model never pulled (Ollama)
     /not served by any (?:of the )?providers?|ratio or price not set|\/manifests\/[^ ]{1,200}: no such file or directory/,

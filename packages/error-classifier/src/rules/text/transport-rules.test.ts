@@ -526,3 +526,12 @@ describe("families from the twenty-ninth set, in other words", () => {
     expect(explain({ body }).reason).toBe('server_error');
   });
 });
+
+describe("families from the thirtieth set, in other words", () => {
+  it("an on-device model service's \"Inference failed.\" is a server error", () => {
+    expect(explain({ body: 'ModelService failed with error code 13-INTERNAL: Inference failed.' }).reason).toBe('server_error');
+  });
+  it("a retry wrapper's \"Failed to get response from the AI model\" is no gateway's statement: the inner 503 decides", () => {
+    expect(explain({ status: 503, body: 'Execution failed: Error: Failed to get response from the AI model; retried 5 times. Last error: 503 {"error":{"message":"The model is overloaded","code":"model_degraded"}}' }).reason).toBe('overloaded');
+  });
+});

@@ -141,6 +141,8 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   // a provider reporting its own instability under any status (Bedrock's Nova Sonic: "ValidationException: System
   // instability detected. Please retry your request." under a 400)
   ...family('text.server_error', 'server_error', [/system instability (?:was )?detected/]),
+  // an on-device model service's own failure (Android AICore's INFERENCE_ERROR … "Inference failed.")
+  ...family('text.server_error', 'server_error', [/(?<![a-z])inference failed\.?$/], notUnderClientStatus),
   // FastChat's fixed banner for any failure of its model worker ("NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE
   // OR REFRESH THIS PAGE."): the worker failed; the detail after it, when a time word, is read first
   ...family('text.server_error', 'server_error', [/network error due to high traffic/]),
