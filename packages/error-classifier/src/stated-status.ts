@@ -133,7 +133,7 @@ const LEADING_REASON_PHRASES: readonly (readonly [phrase: string, status: number
  * Error: Not Found", an SDK's "APICallError [AI_APICallError]: Not Found at …"). Exported for the pattern audit test.
  */
 export const LEADING_REASON_PHRASE = new RegExp(
-  `(?:^[^a-z0-9]{0,8}|http error:? |(?:error|exception)(?: \\[[a-z_]{1,40}\\])?: | :: )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replaceAll(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$| at (?:[/(]|node:|file:|async |[a-z_$][a-z0-9_$.<>]{0,120} \\())`,
+  `(?:^[^a-z0-9]{0,8}|http error:? |(?:error|exception)(?: \\[[a-z_]{1,40}\\])?: | :: )(${LEADING_REASON_PHRASES.map(([phrase]) => phrase.replaceAll(' ', ' ?')).join('|')})(?=\\s?[:({[-]|\\s?["'$]|\\s?$| at (?:[/(]|node:|file:|async |[a-z_$][a-z0-9_$.<>\\x60]{0,120} ?\\())`,
 );
 
 /** The default error body Starlette (and so FastAPI) sends for an unknown path or method, also escaped inside a JSON string. */

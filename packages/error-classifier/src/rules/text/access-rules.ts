@@ -31,7 +31,7 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     /(?:user|account) (?:is |has been |was )locked(?![a-z])(?! out| until)|(?<!if )free tier usage (?:has been |is )?disabled/,
     /irregular activit(?:y|ies) and (?:has been |was )?(?:locked|suspended|banned)|access (?:was |has been )?terminated|it has been deleted or deactivated|(?:locked|suspended|disabled|banned) your account/,
     // a product switched off on the account for a terms-of-service violation (only an appeal restores it)
-    /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation|(?:you have|you've|your account has) been (?:permanently )?blocked from (?:accessing|using)/,
+    /(?:disabled|suspended|blocked|banned) (?:in|on|for) (?:this|your|the) account (?:for|due to) (?:a )?violation|(?:you have|you've|your account has) been permanently blocked from|(?:you have|you've|your account has) been blocked from (?:accessing|using) [^.|]{1,60}\. this happens on [^.|]{0,40}(?:tos|terms of service) violations/,
     // an organisation's policy against a kind of credential (OAuth, SSO, API keys): only an administrator lifts it
     /(?:oauth|sso|api[ -]key|token|credential)s?(?: authentication| access)? (?:is |are )?(?:currently )?not allowed for this (?:organi[sz]ation|workspace|account)/,
     // a consumer named with a masked key whose quote a client cut ("Consumer 'api_key:AIza**** has been suspended")
@@ -97,7 +97,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     // a cloud's permission denied on named resources (Yandex Cloud), an IAM check that failed (Baidu Qianfan)
     /permission to \[[^\]]{1,400}\] denied|iam (?:certification|authentication|auth) failed/,
     // a request the provider could not authenticate; an account held for review after an abuse alert (Midjourney)
-    /(?:unable|failed) to authenticate (?:a |the |your )?(?:test )?request|abuse alert|account is (?:now )?under (?:manual )?review/,
+    /(?:unable|failed) to authenticate (?:a |the |your )?(?:test )?request|triggered an abuse alert|(?<!if (?:your |the )?)account is (?:now )?under (?:manual )?review/,
     // a Google API key restricted away from the API called (API_KEY_SERVICE_BLOCKED)
     /requests to this api [^ ]{1,120} method [^ ]{1,200} are blocked/,
   ],

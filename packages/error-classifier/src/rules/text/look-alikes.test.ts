@@ -161,3 +161,32 @@ describe("a breaker's pass over the twenty-eighth set's families: look-alikes", 
     ["FastChat's banner around a worker's CUDA failure is the server failing, not traffic", { body: '{"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE OR REFRESH THIS PAGE.**\\n\\n(CUDA out of memory.)", "error_code": 50002}' }, 'server_error'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("a breaker's pass over the twenty-ninth and thirtieth sets' families: look-alikes", () => {
+  it.each([
+    ['a note that spamming is against community guidelines, under a 429, is the rate limit', { status: 429, body: '{"error":{"message":"You\'re sending messages too quickly. Please wait a moment. Spamming is against our community guidelines.","type":"rate_limit"}}' }, 'rate_limit'],
+    ['a traffic pattern that violates a policy against scraping, throttled, is a rate limit', { status: 429, body: '{"error":"Your traffic pattern violates our policy against automated scraping; requests from this key are throttled for 1 hour."}' }, 'rate_limit'],
+    ['a moderation backend that timed out is no refusal', { status: 503, body: '{"error":"Unable to check content against our community standards: moderation backend timed out. Please retry."}' }, 'timeout'],
+    ['an organisation flagged and terminated is permanent, not a refusal', { status: 403, body: '{"error":"Your organization was flagged for violence-related content and access has been terminated."}' }, 'auth_permanent'],
+    ['a policy on allowed IP ranges under a 403 is auth', { status: 403, body: '{"error":{"message":"Request from 198.51.100.4 violates the policy on allowed IP ranges for this API key."}}' }, 'auth'],
+    ['"no sentences were found to be toxic" beside a 500 is the server error', { body: '{"detail":"Guard \'chat-guard\' passed (no sentences were found to be toxic), but the LLM call failed: 500 Internal Server Error"}' }, 'server_error'],
+    ['blocked from using a service for ten minutes is a rate limit, not a ban', { status: 429, body: '{"error":{"message":"You have been blocked from using this service for 10 minutes due to excessive requests.","type":"rate_limit"}}' }, 'rate_limit'],
+    ['"if you have been blocked" under a 500 is the server error', { status: 500, body: '{"error":{"message":"Internal server error. If you have been blocked from using the API, please contact support@example.ai."}}' }, 'server_error'],
+    ['"no credits have been consumed" is no billing failure', { body: "Generation failed due to an internal error. Don't worry, no credits have been consumed." }, 'server_error'],
+    ['daily credits consumed that reset at midnight are no billing failure', { status: 429, body: '{"error":"Daily credits in this account have been consumed. Credits reset at 00:00 UTC."}' }, 'rate_limit'],
+    ["a tool name over a validator's max length is format, not an overflow", { status: 400, body: '{"error":{"message":"Invalid \'tools[0].function.name\': string exceeds max length (64).","type":"invalid_request_error"}}' }, 'format'],
+    ['a name field under a character ceiling is no overflow', { status: 422, body: '{"error":"Input validation error: `name` must have less than 64 characters. Given: 80"}' }, 'format'],
+    ['"the usage limit … was not reached" beside a server error is the server error', { body: 'The usage limit for your workspace was not reached; the call failed with an internal server error.' }, 'server_error'],
+    ['"check whether the usage limit … has been reached" under a 500 is the server error', { status: 500, body: '{"error":{"message":"Internal server error. Please check whether the usage limit for your project has been reached and try again."}}' }, 'server_error'],
+    ["a required Authorization header under a 401 is auth", { status: 401, body: '{"error":{"message":"You must provide the \'Authorization\' header with a valid bearer token."}}' }, 'auth'],
+    ['an API no longer available in a region, under a 403, is auth', { status: 403, body: '{"error":{"message":"The API is no longer available in your country or region."}}' }, 'auth'],
+    ['"if your account is under review" under a 500 is the server error', { status: 500, body: '{"error":"Job failed: internal worker error. If your account is under review, jobs may also be paused."}' }, 'server_error'],
+    ['"no abuse alert was raised" is no auth failure', { body: 'Job failed: an internal error occurred while rendering. No abuse alert was raised for this job; please try again.' }, 'server_error'],
+    ['a consensus that could not be reached is no transport failure', { body: 'EvaluationError: consensus could not be reached between the 3 judge models after 2 rounds' }, 'unclassified'],
+    ['an upstream host that could not be reached behind a 502 is the transport failure', { status: 502, body: 'Bad Gateway: upstream api.example.com could not be reached' }, 'timeout'],
+    ['"if the endpoint is paused" under a 500 is the server error', { status: 500, body: '{"error":"Internal error while generating. If the endpoint is paused, resume it from the console."}' }, 'server_error'],
+    ['"no system instability was detected" beside an invalid input is format', { status: 400, body: '{"message":"Invalid input request: audio sample rate must be 16000 or 24000. (No system instability was detected.)"}' }, 'format'],
+    ['enough kudos but no worker is capacity, not billing', { status: 503, body: '{"message":"Your account has enough kudos, but no worker is currently available to serve model \\"Test\\". Try again later.","rc":"NoValidWorkers"}' }, 'overloaded'],
+    ['a .NET one-word status name above a .NET frame states its status', { message: 'System.Net.Http.HttpRequestException: Exception: ServiceUnavailable\n   at Example.Chat.ChatClient.CompleteChatAsync(IEnumerable`1 messages)\n   at Program.Main() in /src/Program.cs:line 12' }, 'overloaded'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

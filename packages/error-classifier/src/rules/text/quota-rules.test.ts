@@ -408,7 +408,7 @@ describe("window and billing families from the thirtieth set, in other words", (
     ['a usage limit for a named feature, reached, is a window', { body: 'The usage limit for image generation has been reached. Please try again later.' }, 'rate_limit', 'text.usage_window'],
     ['credits in an environment that have been consumed are billing', { body: 'All credits in this tenant have been consumed' }, 'billing', 'text.billing'],
     ['missing credit capacity is billing', { body: 'Missing prepaid credit capacity for this environment' }, 'billing', 'text.billing'],
-    ['credit usage over its allocation is billing', { body: 'Credit usage exceeds the allocation for this month.' }, 'billing', 'text.billing'],
+    ['credit usage over its allocation, stated on its own, is billing', { body: 'Credit usage exceeds the allocation.' }, 'billing', 'text.billing'],
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('"no credits consumed" on a failed step is no billing failure', () => {

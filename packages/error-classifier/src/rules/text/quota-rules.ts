@@ -55,13 +55,13 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
     /exceeded (?:your |the )?(?:[a-z]{1,12} ){0,2}included credits|used (?:up )?all (?:of )?your (?:[a-z0-9{},]{1,20} ){0,3}(?:tokens|credits)(?![a-z])/,
     /(?:doesn't|does not|don't|do not) have (?:any |enough )?(?:credits|balance|funds)|never purchased credits|(?<![a-z])not[ _-]enough[ _-]credits(?![a-z])|credits? (?:cannot|can't|do not|don't|does not|will not|won't) cover/,
-    /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)|credits? (?:in (?:this|the|your) [a-z]{1,20} )?(?:have|has) been consumed|(?:missing|insufficient|no) [a-z ]{0,40}credit capacity|credit usage exceeds (?:the |its |your )?allocation/,
+    /credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)|all (?:[a-z]{1,20} ){0,3}credits? (?:in (?:this|the|your) [a-z]{1,20} )?(?:have|has) been consumed|(?:missing|insufficient|no) [a-z ]{0,40}credit capacity|credit usage exceeds (?:the |its |your )?allocation(?=\.?$)/,
     /no (?:available |remaining )?(?:account )?balance/,
     /extra usage is required|draw from your extra usage/,
     // credits counted out (ElevenLabs: "You have 0 credits remaining, while 91 credits are required"); an account locked until a top-up
     /(?<![0-9])0 credits (?:remaining|left)|\d{1,9} credits are required|locked\. reason: ?top_?up/,
     // AI Horde's kudos, its credit: a request larger than the free allowance needs them in hand
-    /(?:have|has) (?:the )?(?:required|enough) kudos|requires [0-9.]{1,12} kudos/,
+    /needs? to (?:already )?have (?:the )?required kudos|requires [0-9.]{1,12} kudos/,
     /billing (?:hard )?limit (?:has been )?(?:reached|exceeded)/,
     // a gateway's spend budget on a key or deployment (LiteLLM budget_exceeded); a budget that resets reads as a window first
     // (a token, thinking or context budget is no money)
@@ -105,7 +105,7 @@ export const OPENAI_QUOTA_RULES: readonly TextRule[] = family('text.billing', 'b
 export const USAGE_WINDOW_RULES: readonly TextRule[] = family('text.usage_window', 'rate_limit', {
   en: [
     /(?:daily|weekly|monthly|hourly|5[- ]hour|five[- ]hour|5h) (?:usage |spend(?:ing)? |request |token |free )?(?:limit|quota|cap|allowance|allocation)/,
-    /usage (?:limit|quota|cap)s? (?:for (?:the )?[a-z ]{1,40} )?(?:has been |have been |was )?(?:reached|exceeded|exhausted|hit)/,
+    /(?<!(?:whether|if|once|when) (?:the |your )?)usage (?:limit|quota|cap)s? (?:for (?:the |your |this )?(?:(?!(?:not|was|has|have|been) )[a-z]{1,20} ){1,3})?(?:has been |have been |was )?(?:reached|exceeded|exhausted|hit)/,
     /(?:reached|exceeded|exhausted|hit) (?:your |the |its |their )?(?:specified )?(?:[a-z]{1,12} ){0,2}(?:usage|spend(?:ing)?) (?:limit|quota|cap)s?/,
     /(?:organization|organisation|workspace|team|org|project|account) (?:monthly |daily |weekly )?(?:spend(?:ing)?|usage|budget) limit/,
     /spend(?:ing)? limit (?:has been |was )?(?:reached|exceeded|exhausted|hit)/,

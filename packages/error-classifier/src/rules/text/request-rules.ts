@@ -49,7 +49,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?<!not |never )(?:flagged|rejected|blocked) by (?:our |the )?(?:moderation|content moderation|content filter|safety)|(?<![a-z])moderation (?:failed|blocked|flagged)/,
     // a guard's verdict in its own words (Guardrails AI's toxic sentences, a moderation model's flagged categories,
     // Midjourney's community standards and banned words, Stability's prompt filter)
-    /(?:were|was) found to be (?:toxic|unsafe|harmful)|violates? (?:the |our )?polic(?:y|ies) (?:against|on|regarding|prohibiting)|that's beyond my current scope\. let(?:'|’)s talk about something else|was flagged for (?:harassment|hate|violence|sexual|self[-_ ]harm)|against (?:our )?community (?:standards|guidelines)|(?:word|term|phrase) ["'][^"']{1,60}["'] is banned|invalid prompts? detected/,
+    /(?<!no )(?:sentences?|text|response|output|content)s? (?:in (?:your|the) (?:response|output) )?(?:were|was) found to be (?:toxic|unsafe|harmful)|violates? (?:the |our )?polic(?:y|ies) against (?:generating |creating |producing )?(?:[a-z-]{1,20} )?content|that's beyond my current scope\. let(?:'|’)s talk about something else|[`'"] was flagged for (?:harassment|hate|violence|sexual|self[-_ ]harm)|(?:prompt|content|request|image|message) (?:might be|may be|is|was) against (?:our )?community (?:standards|guidelines)|(?:word|term|phrase) ["'][^"']{1,60}["'] is banned|invalid prompts? detected/,
     // safety measures that flagged the message (Anthropic's cyber-topic screen), a relay's "Prompt is sensitive"
     /safety measures (?:that )?(?:flagged|blocked)|(?:prompt|input) (?:is|was) (?:flagged as )?sensitive(?! to)/,
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
@@ -83,7 +83,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /exceeds? the maximum number of (?:input )?tokens|(?:prompt|input) has \d{1,12} tokens/,
     // an input that does not fit the window (Voyage), a length ceiling printed in parentheses (ONNX Runtime GenAI), a
     // character ceiling stated beside the size given (Hugging Face TEI), more data than a step can hold (Copilot Studio)
-    /(?:does not|doesn't|will not|won't) fit (?:into|in|within) (?:the |the model's |its )?context(?: window| length)?|exceeds max(?:imum)? length \(\d{2,8}\)|must have less than \d{2,9} (?:characters|tokens)\. given: \d|too much data to handle/,
+    /(?:does not|doesn't|will not|won't) fit (?:into|in|within) (?:the |the model's |its )?context(?: window| length)?|(?:input(?:_ids)?|prompt)[^|]{0,80}? exceeds max(?:imum)? length \(\d{2,8}\)|`?inputs?`? must have less than \d{2,9} (?:characters|tokens)\. given: \d|too much data to handle/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
     /must (?:be )?less than (?:the )?max(?:imum)? (?:input|context|prompt|sequence) length|maximum supported sequence length|requires a sequence length of \d|length \(\d{1,9}\) exceeds dimension size \(\d{1,9}\)|max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? (?:\d{1,9} ?> ?\d{1,9}|size limit exceeded)|(?:size |token )?limit exceeded by \d{1,9} tokens|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
@@ -208,11 +208,6 @@ export const FORMAT_RULES: readonly TextRule[] = [
       // a value outside the range the API states, or more items per call than it takes (Qianfan, one-api relays)
       /parameter check failed|(?<![a-z])[a-z_]{2,40} range is \[\d|max(?:imum)? number of (?:documents|inputs|texts|images|items|files) is \d|at most \d{1,6} (?:requests|inputs|texts|items|documents) can be in (?:one|a single) batch|max(?:imum)? batch size is \d/,
       /unknown request url|unrecognized request url|unexpected endpoint or method/,
-      // an API or one of its versions switched off ("The Realtime Beta API is no longer supported"), a route a server
-      // does not have (Gradio's "This app has no endpoint /api/…"), a request field the API demands by name
-      /(?:api|endpoint|api version|version of (?:the|this) api) (?:is |has been )?no longer (?:supported|available)|has no (?:such )?endpoint|must (?:submit|provide|include|supply|pass) (?:a |an |the )?["'`][a-z_.]{2,40}["'`]/,
-      // gRPC's UNIMPLEMENTED in Google's words, as a WebSocket close reason carries it
-      /(?<![a-z])wrong input: |operation is not implemented,? or supported,? or enabled|guardrail (?:identifier|id|version) (?:is )?invalid/,
       // a server that could not decode the request body into its own types (Go's encoding/json, serde); a relay that could
       // not decode the upstream's error or response (`Error.Response.Error.Code`) lost the cause instead
       /cannot unmarshal (?:array|object|string|number|bool) into go (?:struct field|value of type) (?![a-z]{0,60}(?:error|response)\.)|failed to (?:parse|decode|deserialize) (?:the )?request(?: body)?/,
@@ -251,6 +246,13 @@ export const FORMAT_RULES: readonly TextRule[] = [
     /https?:\/\/[^ ]{1,100} is no longer supported|no route matched|ssrf_blocked|blocked by ssrf|invalid url(?![a-z])|value out of range(?! for type)/,
   ], (evidence) => notACredentialRefusal(evidence) && (evidence.status === null || (evidence.status >= 400 && evidence.status < 500))),
   ...family('text.format', 'format', [/must follow .{1,80} format/], notACredentialRefusal),
+  // an API or one of its versions switched off ("The Realtime Beta API is no longer supported"), a route a server does
+  // not have (Gradio's "This app has no endpoint /api/…"), a request field the API demands by name (not a credential),
+  // gRPC's UNIMPLEMENTED in Google's words, Qdrant's "Wrong input:", a guardrail id — under a 401 or 403 the status decides
+  ...family('text.format', 'format', [
+    /(?:api|endpoint|api version|version of (?:the|this) api) (?:is |has been )?no longer (?:supported|available)(?! (?:in|while|during|for now))|app has no (?:such )?endpoint(?!s)|must (?:submit|provide|include|supply|pass) (?:a |an |the )?["'`](?!(?:authorization|api[_-]?key|x-api-key|token|bearer)["'`])[a-z_.]{2,40}["'`]/,
+    /(?<![a-z])wrong input: |operation is not implemented,? or supported,? or enabled|guardrail (?:identifier|id|version) (?:is )?invalid/,
+  ], notACredentialRefusal),
   ...family('text.format', 'format', [
     /user location is not supported|(?:not available|unavailable) in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
   ], notACredentialRefusal),
@@ -276,7 +278,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
     /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id|endpoint [a-z0-9._:/@-]{1,100} of account [a-z0-9*]{1,20} not found/,
     /is not available\.? ?(?:the )?available models|not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))|(?:^|: |\. )model [a-z0-9._:/@-]{1,100} (?:is )?not supported(?= ?$|[.;])/,
-    /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|endpoint is (?:paused|stopped)(?![a-z])|model_not_available/,
+    /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|(?<!if (?:the |your )?)endpoint is (?:paused|stopped)(?![a-z])|model_not_available/,
     /no endpoints (?:found|available)|no accounts with a plan supporting model/,
     // a model no provider of the stack serves (Llama Stack), a relay without a price for it (new-api), a model never pulled (Ollama)
     /not served by any (?:of the )?providers?|ratio or price not set|\/manifests\/[^ ]{1,200}: no such file or directory/,

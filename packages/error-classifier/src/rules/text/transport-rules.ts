@@ -77,7 +77,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // browsers' and runtimes' fetch failures, and servers that hung up without an answer
       /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response)|internet connection appears to be offline/,
       // an old OpenAI client's connection error, a fetch body that broke while read, nginx's and Kong's upstream that could not be reached
-      /error communicating with|error in input stream|while connecting to upstream|(?:could not|couldn't|cannot|can't) be reached(?! by)/,
+      /error communicating with|error in input stream|while connecting to upstream|(?<!possible causes?:? [^.|]{0,80})(?:https?:\/\/[^ ]{1,200}|[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,5}(?::\d{2,5})?|server|host|endpoint|api|upstream|provider|service|backend) (?:could not|couldn't|cannot|can't) be reached(?! by)/,
       // a TLS record corrupted or cut in transit (Go's "remote error: tls: bad record MAC"): the connection, not the certificate
       /(?<![a-z])bad record mac(?![a-z])/,
       // an SSE stream that broke while read, a body that ended before any data or before its JSON closed (node-fetch), no
@@ -140,7 +140,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   // (httpx's "Server error '529 ' for url" is its label for any 5xx: the status in it speaks)
   // a provider reporting its own instability under any status (Bedrock's Nova Sonic: "ValidationException: System
   // instability detected. Please retry your request." under a 400)
-  ...family('text.server_error', 'server_error', [/system instability (?:was )?detected/]),
+  ...family('text.server_error', 'server_error', [/(?<!no )system instability (?:was )?detected/]),
   // an on-device model service's own failure (Android AICore's INFERENCE_ERROR … "Inference failed.")
   ...family('text.server_error', 'server_error', [/(?<![a-z])inference failed\.?$/], notUnderClientStatus),
   // FastChat's fixed banner for any failure of its model worker ("NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE
