@@ -73,8 +73,8 @@ describe("codes and finish reasons from the twenty-fifth set's dev rows, in othe
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('reads a numbered finish reason only beside Gemini words, and only 3 and 4', () => {
-    expect(explain({ body: 'job stats: finish_reason: 4, retries 2' }).reason).not.toBe('refusal');
-    expect(explain({ body: 'candidates: [{ finish_reason: 9 }]' }).reason).not.toBe('refusal');
-    expect(explain({ body: 'candidates: [{ finish_reason: 4.5 }]' }).reason).not.toBe('refusal');
+    expect(explain({ body: 'job stats: finish_reason: 4, retries 2' }).reason).toBe('unclassified');
+    expect(explain({ body: 'candidates: [{ finish_reason: 9 }]' }).reason).toBe('unclassified');
+    expect(explain({ body: 'candidates: [{ finish_reason: 4.5 }]' }).reason).toBe('unclassified');
   });
 });

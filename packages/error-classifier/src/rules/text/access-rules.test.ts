@@ -242,7 +242,7 @@ describe("permanent auth families from the twenty-fifth set's dev rows, in other
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('a lock on something other than a user or an account is not a ban', () => {
-    expect(explain({ body: 'the file is locked by another process' }).reason).not.toBe('auth_permanent');
+    expect(explain({ body: 'the file is locked by another process' }).reason).toBe('unclassified');
   });
 });
 
@@ -286,6 +286,6 @@ describe("auth, permanent auth and TLS from the thirtieth set, in other words", 
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
   it("Cloudflare's \"you have been blocked\" page without a service named is no ban", () => {
-    expect(explain({ status: 403, body: 'Sorry, you have been blocked. You are unable to access api.example.com' }).reason).not.toBe('auth_permanent');
+    expect(explain({ status: 403, body: 'Sorry, you have been blocked. You are unable to access api.example.com' }).reason).toBe('auth');
   });
 });

@@ -461,7 +461,7 @@ describe("refusal, overflow, session and format families from the twenty-fifth s
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
   it('does not read "sensitive to" or a cached-content size error as these causes', () => {
-    expect(explain({ status: 400, body: 'The prompt is sensitive to temperature; lower it.' }).reason).not.toBe('refusal');
+    expect(explain({ status: 400, body: 'The prompt is sensitive to temperature; lower it.' }).reason).toBe('format');
     expect(explain({ status: 400, body: 'Cached content is too small. total_token_count=416' }).reason).toBe('format');
   });
 });
@@ -542,8 +542,8 @@ describe("format families from the twenty-ninth set, in other words", () => {
     ['a FastAPI field error ("prompt: Field required") is format', { body: 'SSE request failed: messages: Field required' }, 'format', 'text.format'],
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
-  it('"the endpoint must provide a \'x\'" needs the quotes: "you must provide an API key" is no format rule', () => {
-    expect(explain({ body: 'You must provide an API key to use this service.' }).reason).not.toBe('format');
+  it('a field demanded by name needs the quotes: "you must provide an API key" is a missing credential, not format', () => {
+    expect(explain({ body: 'You must provide an API key to use this service.' }).reason).toBe('auth');
   });
 });
 
