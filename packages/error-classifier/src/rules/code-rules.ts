@@ -248,6 +248,8 @@ const FINISH: CodeTable = {
   malformed_response: ['finish_reason.malformed_response', 'timeout'],
   refusal: ['finish_reason.refusal', 'refusal'],
   content_filter: ['finish_reason.content_filter', 'refusal'],
+  // Bedrock Titan's `completionReason: "CONTENT_FILTERED"`
+  content_filtered: ['finish_reason.content_filter', 'refusal'],
   safety: ['finish_reason.safety', 'refusal'],
   recitation: ['finish_reason.recitation', 'refusal'],
   prohibited_content: ['finish_reason.prohibited_content', 'refusal'],

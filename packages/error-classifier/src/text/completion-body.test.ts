@@ -64,3 +64,44 @@ describe("Ollama's native answers", () => {
     expect(explain({ status: 200, body: '{"model":"m","message":{"role":"assistant","content":"rate limits, explained"},"done":true}' }).reason).toBe('unclassified');
   });
 });
+
+describe("providers' native answers: their generated words are the model's", () => {
+  // Each answer's text speaks of a failure; the body is a success all the same.
+  const answers: readonly (readonly [string, string])[] = [
+    ['Bedrock Titan', '{"inputTextTokenCount":5,"results":[{"tokenCount":9,"outputText":"Your quota is exceeded, upgrade your plan.","completionReason":"FINISH"}]}'],
+    ['Bedrock Llama', '{"generation":"The server is overloaded right now.","prompt_token_count":5,"generation_token_count":9,"stop_reason":"stop"}'],
+    ['legacy text completion', '{"type":"completion","completion":" The API key is invalid when it was revoked.","stop_reason":"stop_sequence"}'],
+    ['Bedrock Mistral', '{"outputs":[{"text":"Too many requests means slow down.","stop_reason":"stop"}]}'],
+    ['Hugging Face', '[{"generated_text":"Rate limit exceeded is an error you retry."}]'],
+    ['Vertex PaLM', '{"predictions":[{"content":"insufficient credits: top up your account","safetyAttributes":{"blocked":false}}]}'],
+    ['Vertex PaLM, strings', '{"predictions":["Access denied means the key lacks a role."]}'],
+    ['Cohere generate', '{"id":"1","generations":[{"id":"g","text":"quota exceeded errors explained"}]}'],
+    ['Cohere chat v2', '{"id":"a","message":{"role":"assistant","content":[{"type":"text","text":"Too many requests happen when"}]},"finish_reason":"COMPLETE"}'],
+    ['AI21', '{"id":1,"completions":[{"data":{"text":"the model is overloaded, try later"},"finishReason":{"reason":"endoftext"}}]}'],
+    ['Replicate', '{"id":"p1","status":"succeeded","output":["Too many ","requests, you were throttled."]}'],
+    ['Cloudflare Workers AI', '{"result":{"response":"You hit the rate limit, sorry."},"success":true,"errors":[],"messages":[]}'],
+    ['Hunyuan', '{"Response":{"Choices":[{"Message":{"Role":"assistant","Content":"余额不足 means insufficient balance"},"FinishReason":"stop"}],"RequestId":"r"}}'],
+    ['ERNIE', '{"id":"as-1","object":"chat.completion","created":1,"result":"服务器内部错误 internal server error, explained","is_truncated":false}'],
+  ];
+
+  it.each(answers)('%s: an answer, not the failure its words name', (_name, body) => {
+    expect(explain({ status: 200, body }).reason).toBe('unclassified');
+  });
+
+  it('the same shapes without output are empty, and a filtered Titan answer is a refusal', () => {
+    expect(explain({ status: 200, body: '{"id":"p1","status":"succeeded","output":[]}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"results":[{"tokenCount":0,"outputText":"","completionReason":"FINISH"}]}' }).reason).toBe('empty_response');
+    expect(explain({ status: 200, body: '{"results":[{"tokenCount":0,"outputText":"","completionReason":"CONTENT_FILTERED"}]}' }).reason).toBe('refusal');
+  });
+
+  it('their failures are still failures', () => {
+    expect(explain({ status: 200, body: '{"id":"p1","status":"failed","error":"CUDA out of memory","output":null}' }).reason).toBe('server_error');
+    expect(explain({ status: 200, body: '{"Response":{"Error":{"Code":"LimitExceeded","Message":"请求频率超限"},"RequestId":"r"}}' }).reason).toBe('rate_limit');
+    expect(explain({ status: 200, body: '{"result":null,"success":false,"errors":[{"code":3040,"message":"Capacity temporarily exceeded, please try again."}]}' }).reason).toBe('overloaded');
+  });
+
+  it("a relay's printed choice whose string content is the error it wrapped is read as that error", () => {
+    const body = '[{"index":0,"message":{"role":"assistant","content":"错误: API请求失败 (429): {\\"error\\":{\\"code\\":429,\\"status\\":\\"RESOURCE_EXHAUSTED\\"}}"},"finish_reason":"stop"}]';
+    expect(explain({ status: 200, body }).reason).toBe('rate_limit');
+  });
+});

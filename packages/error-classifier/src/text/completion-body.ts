@@ -61,6 +61,12 @@ export function isSuccessEnvelope(record: Record<string, unknown>): boolean {
   const code = record.code ?? record.status ?? record.status_code;
   return (code === undefined || code === 0 || code === 200 || code === '0' || code === '200') && !hasErrorKey(record);
 }
+/**
+ * Keys whose string (or list of strings) in a completion record is the model's generated text: the common ones, and
+ * those of the native answers {@link isNativeAnswer} knows (Titan's `outputText`, Llama's `generation`, the legacy
+ * `completion`, Hugging Face's `generated_text`, Replicate's `output`, PaLM's string `predictions`, ERNIE's `result`,
+ * Hunyuan's `Content`).
+ */
 const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'content',
   'delta',
@@ -72,7 +78,55 @@ const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'arguments',
   'partial_json',
   'output_text',
+  'outputText',
+  'generation',
+  'completion',
+  'generated_text',
+  'output',
+  'predictions',
+  'result',
+  'Content',
 ]);
+
+/** True when `value` is a list of strings (Replicate's streamed tokens, PaLM's string predictions). */
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string');
+}
+
+/** True when `value` is a list holding some record for which `test` holds. */
+function someRecord(value: unknown, test: (item: Record<string, unknown>) => boolean): boolean {
+  return Array.isArray(value) && value.some((item) => isRecord(item) && test(item));
+}
+
+/**
+ * A provider's native success answer that the common completion keys do not mark, each a whole body:
+ * Bedrock Titan text `{ results: [{ outputText, completionReason }] }`, Bedrock Llama `{ generation, stop_reason }`,
+ * Anthropic's legacy text completion `{ completion, stop_reason }`, Bedrock Mistral `{ outputs: [{ text, stop_reason }] }`,
+ * Hugging Face `{ generated_text }`, Vertex PaLM `{ predictions: [{ content }] }` (or strings), Cohere generate
+ * `{ generations: [{ text }] }` and chat v2 `{ message: { role: 'assistant', content: [parts] }, finish_reason }` (a relay's
+ * printed choice with a string `content` may hold the error it wrapped, so it is not one), AI21
+ * `{ completions: [{ data: { text } }] }`, a Replicate prediction that succeeded `{ status: 'succeeded', output }`,
+ * Cloudflare Workers AI `{ success: true, result: { response } }` and Tencent Hunyuan's `{ Response: { Choices } }`
+ * (its stream chunks carry `Choices` at the top). Their words are the model's, never an error's.
+ */
+function isNativeAnswer(value: Record<string, unknown>): boolean {
+  return (
+    typeof value.generated_text === 'string' ||
+    (typeof value.generation === 'string' && ('stop_reason' in value || 'generation_token_count' in value)) ||
+    (typeof value.completion === 'string' && ('stop_reason' in value || value.type === 'completion')) ||
+    someRecord(value.results, (item) => typeof item.outputText === 'string') ||
+    someRecord(value.outputs, (item) => typeof item.text === 'string' && 'stop_reason' in item) ||
+    someRecord(value.generations, (item) => typeof item.text === 'string') ||
+    someRecord(value.completions, (item) => isRecord(item.data) && typeof item.data.text === 'string') ||
+    isStringList(value.predictions) ||
+    someRecord(value.predictions, (item) => typeof item.content === 'string') ||
+    (value.status === 'succeeded' && 'output' in value) ||
+    (isRecord(value.message) && value.message.role === 'assistant' && Array.isArray(value.message.content) && typeof value.finish_reason === 'string') ||
+    (value.success === true && isRecord(value.result) && typeof value.result.response === 'string') ||
+    Array.isArray(value.Choices) ||
+    (isRecord(value.Response) && Array.isArray(value.Response.Choices))
+  );
+}
 
 /**
  * Generated text the caller never sees as an answer: a model's reasoning. It is blanked like the answer, but an answer
@@ -112,7 +166,8 @@ function blankGeneratedText(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((item) => blankGeneratedText(item, depth + 1));
   const result: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-    result[key] = GENERATED_TEXT_KEYS.has(key) && typeof entry === 'string' ? '' : blankGeneratedText(entry, depth + 1);
+    if (GENERATED_TEXT_KEYS.has(key) && (typeof entry === 'string' || isStringList(entry))) result[key] = typeof entry === 'string' ? '' : entry.map(() => '');
+    else result[key] = blankGeneratedText(entry, depth + 1);
   }
   return result;
 }
@@ -125,6 +180,7 @@ function hasOutput(value: unknown, depth: number): boolean {
   for (const [key, entry] of Object.entries(value)) {
     if (REASONING_KEYS.has(key)) continue;
     if (GENERATED_TEXT_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
+    if (GENERATED_TEXT_KEYS.has(key) && isStringList(entry) && entry.some((item) => item.trim() !== '')) return true;
     if ((key === 'tool_calls' || key === 'function_call' || key === 'functionCall' || key === 'tool_use') && entry !== null && entry !== undefined) {
       if (!Array.isArray(entry) || entry.length > 0) return true;
     }
@@ -165,20 +221,24 @@ function isCompletionRecord(value: unknown): value is Record<string, unknown> {
     value.object === 'chat.completion' ||
     value.object === 'text_completion' ||
     isOllamaAnswer(value) ||
-    isPrintedMessage(value)
+    isPrintedMessage(value) ||
+    isNativeAnswer(value)
   );
 }
 
 /** Stream event types that close an answer (Anthropic, OpenAI Responses). */
 const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.done']);
 
-/** True when `value` holds a stop or finish reason (`finish_reason`, `finishReason`, `stop_reason`) that is set. */
+/** The keys of a stop or finish reason (Hunyuan's `FinishReason`, Titan's `completionReason` among them). */
+const STOP_REASON_KEYS: ReadonlySet<string> = new Set(['finish_reason', 'finishReason', 'stop_reason', 'FinishReason', 'completionReason']);
+
+/** True when `value` holds a stop or finish reason ({@link STOP_REASON_KEYS}) that is set. */
 function hasStopReason(value: unknown, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
   if (Array.isArray(value)) return value.some((item) => hasStopReason(item, depth + 1));
   if (!isRecord(value)) return false;
   for (const [key, entry] of Object.entries(value)) {
-    if ((key === 'finish_reason' || key === 'finishReason' || key === 'stop_reason') && typeof entry === 'string' && entry !== '') return true;
+    if (STOP_REASON_KEYS.has(key) && typeof entry === 'string' && entry !== '') return true;
     if (typeof entry === 'object' && hasStopReason(entry, depth + 1)) return true;
   }
   return false;

@@ -26,8 +26,11 @@ export const SNAKE_CASE = /(?<![a-z0-9_])[a-z][a-z0-9]{0,39}(?:_[a-z0-9]{1,40}){
  */
 export const CLASS_NAME = /(?<![a-z0-9_])[a-z]{2,48}(?:exception|error)(?![a-z0-9_])/g;
 
-/** Finish / stop / block reasons: `finish_reason: error`, `stop reason: refusal`, `"blockReason": "SAFETY"`. */
-const FINISH_REASON = /(?:finish|stop(?:ped with)?|block)[ _]?reason["']?\s?[:=]\s?["']?([a-z][a-z_]{1,39})/g;
+/**
+ * Finish / stop / block reasons: `finish_reason: error`, `stop reason: refusal`, `"blockReason": "SAFETY"`, Bedrock
+ * Titan's `"completionReason": "CONTENT_FILTERED"`.
+ */
+const FINISH_REASON = /(?:finish|stop(?:ped with)?|block|completion)[ _]?reason["']?\s?[:=]\s?["']?([a-z][a-z_]{1,39})/g;
 
 /**
  * A finish reason printed as its enum number, as Google's SDKs print a Gemini candidate (`"finish_reason": 4`, "Finish

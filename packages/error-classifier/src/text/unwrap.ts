@@ -89,12 +89,13 @@ const TAIL_CHARS = 4096;
  * The head of a success answer: a chat or text completion or one of its stream chunks (OpenAI and compatible
  * `choices`, `delta`, `object: chat.completion…`), Gemini `candidates`, Anthropic's `message` and content-block events,
  * an assistant or model turn (Ollama's `message`, Gemini's `role: model`), Ollama's `created_at` beside `response`,
- * Bedrock Converse's `output.message`, TGI's `generated_text`, Cloudflare's `result.response`, Cohere's
+ * Bedrock Converse's `output.message`, TGI's `generated_text`, Titan's `outputText`, Llama's `generation`, the legacy
+ * `completion`, Hunyuan's `Choices`, PaLM's `predictions`, Cohere's `generations`, Cloudflare's `result.response`, Cohere's
  * `generation_id`, a completed Responses object and the Responses stream's output events. (A Responses object that did
  * not complete is left out: it echoes the request's instructions and tools, which are not output.)
  */
 const ANSWER_HEAD =
-  /"object"\s{0,16}:\s{0,16}"(?:chat\.completion(?:\.chunk)?|text_completion)"|"(?:choices|candidates)"\s{0,16}:\s{0,16}\[\s{0,16}\{|"delta"\s{0,16}:\s{0,16}\{|"type"\s{0,16}:\s{0,16}"(?:message|content_block_(?:start|delta)|response\.(?:output_text|output_item|content_part|reasoning|completed|in_progress|created)[a-z_.]{0,40})"|"role"\s{0,16}:\s{0,16}"(?:assistant|model)"|"created_at"\s{0,16}:\s{0,16}"[^"]{1,40}",\s{0,16}"response"\s{0,16}:\s{0,16}"|"output"\s{0,16}:\s{0,16}\{\s{0,16}"message"\s{0,16}:\s{0,16}\{|"generated_text"\s{0,16}:\s{0,16}"|"result"\s{0,16}:\s{0,16}\{\s{0,16}"response"\s{0,16}:\s{0,16}"|"generation_id"\s{0,16}:\s{0,16}"|"response_id"\s{0,16}:\s{0,16}"[^"]{1,80}"\s{0,16},\s{0,16}"text"\s{0,16}:|"object"\s{0,16}:\s{0,16}"response"\s{0,16},[^{}]{0,200}"status"\s{0,16}:\s{0,16}"completed"/;
+  /"object"\s{0,16}:\s{0,16}"(?:chat\.completion(?:\.chunk)?|text_completion)"|"(?:choices|candidates)"\s{0,16}:\s{0,16}\[\s{0,16}\{|"delta"\s{0,16}:\s{0,16}\{|"type"\s{0,16}:\s{0,16}"(?:message|content_block_(?:start|delta)|response\.(?:output_text|output_item|content_part|reasoning|completed|in_progress|created)[a-z_.]{0,40})"|"role"\s{0,16}:\s{0,16}"(?:assistant|model)"|"created_at"\s{0,16}:\s{0,16}"[^"]{1,40}",\s{0,16}"response"\s{0,16}:\s{0,16}"|"output"\s{0,16}:\s{0,16}\{\s{0,16}"message"\s{0,16}:\s{0,16}\{|"(?:generated_text|outputText|generation|completion)"\s{0,16}:\s{0,16}"|"(?:Choices|predictions|generations)"\s{0,16}:\s{0,16}\[|"result"\s{0,16}:\s{0,16}\{\s{0,16}"response"\s{0,16}:\s{0,16}"|"generation_id"\s{0,16}:\s{0,16}"|"response_id"\s{0,16}:\s{0,16}"[^"]{1,80}"\s{0,16},\s{0,16}"text"\s{0,16}:|"object"\s{0,16}:\s{0,16}"response"\s{0,16},[^{}]{0,200}"status"\s{0,16}:\s{0,16}"completed"/;
 
 /** An error key holding an object, a string or a non-empty list, or an error type: such a head is no answer. */
 const ERROR_IN_HEAD =
