@@ -62,3 +62,24 @@ describe('the innermost error of a wrapped failure decides before its wrapper', 
     expect(explain({ status: 400, body: '{"error":{"message":"Invalid prompt: flagged as violating our usage policy"}}' }).reason).toBe('refusal');
   });
 });
+
+describe("the value in the AI SDK's type validation error is the provider's answer", () => {
+  const zodIssues = ' Error message: [{"code":"invalid_union","errors":[[{"expected":"array","code":"invalid_type","path":["choices"],"message":"Invalid input"}]],"path":[],"message":"Invalid input"}]';
+  it('a completion with no choices is an empty answer, not the schema issues after it', () => {
+    const value = '{"id":"a1","object":"chat.completion","model":"m","choices":null,"usage":{"prompt_tokens":0,"completion_tokens":0}}';
+    const result = explain({ message: `AI_TypeValidationError: Type validation failed: Value: ${value}.${zodIssues}` });
+    expect(result.reason).toBe('empty_response');
+    expect(result.detail).toBe('completion.empty');
+  });
+  it('an error value is read as that error', () => {
+    const value = '{"type":"error","error":{"type":"rate_limit_error","message":"Number of requests exceeded"}}';
+    expect(explain({ message: `Type validation failed: Value: ${value}.${zodIssues}` }).reason).toBe('rate_limit');
+  });
+  it('a chunk with output is an answer; a value with brackets inside its strings is still cut where it closes', () => {
+    const value = '{"choices":[{"delta":{"content":"a } and a ] inside"},"finish_reason":null}]}';
+    expect(explain({ message: `Type validation failed: Value: ${value}.${zodIssues}` }).reason).toBe('unclassified');
+  });
+  it('a value that never closes is read as text', () => {
+    expect(explain({ message: 'Type validation failed: Value: {"choices": [' }).reason).toBe('unclassified');
+  });
+});

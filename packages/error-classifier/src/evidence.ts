@@ -212,9 +212,12 @@ class FailureEvidence implements Evidence {
     const messageLayers = bodyLayers.inner === null ? unwrap(message) : bodyLayers;
     const unwrapped = bodyLayers.inner !== null ? bodyLayers : messageLayers.inner !== null ? messageLayers : bodyLayers;
     // A completion (no status, or below 400) may carry the model's own words; error statuses never do.
-    const completion = inputStatus === null || inputStatus < 400 ? completionOf(bodyLayers.document, bodyLayers.unreadAnswer) : null;
+    // (without a body, a message that prints the answer — the AI SDK's type validation error — is read the same way)
+    const answerLayers = body === '' ? messageLayers : bodyLayers;
+    const completion = inputStatus === null || inputStatus < 400 ? completionOf(answerLayers.document, answerLayers.unreadAnswer) : null;
     // a completion's generated text is blanked; what a client wrote before the document still speaks
-    const rawTexts: string[] = [completion === null ? (bodyLayers.errorText ?? body) : `${bodyLayers.before ?? ''}${completion.text}`, message];
+    const answerText = `${answerLayers.before ?? ''}${completion?.text ?? ''}`;
+    const rawTexts: string[] = completion === null ? [bodyLayers.errorText ?? body, message] : body === '' ? [answerText] : [answerText, message];
     if (Array.isArray(failure.details)) {
       for (const detail of failure.details.slice(0, MAX_DETAILS)) if (typeof detail === 'string') rawTexts.push(detail);
     }

@@ -120,10 +120,10 @@ export function bodilessFailure(evidence: Evidence): Verdict | null {
   if (evidence.phase === 'connect' || evidence.phase === 'headers') {
     return { reason: 'timeout', rule: `transport.${evidence.phase}_failed`, matched: null };
   }
+  // "Bad request" names no cause, but a response arrived: left to the rules after (unclassified), also after "failed"
+  if (/bad request/.test(evidence.text)) return null;
   // "Request failed" and nothing else: the request did not complete, a transient failure without details.
   if (/(?<![a-z])failed(?![a-z])/.test(evidence.text)) return { reason: 'timeout', rule: 'transport.failed_without_details', matched: 'failed' };
-  // "Bad request" and nothing else names no cause: left to the rules after (unclassified).
-  if (/bad request/.test(evidence.text)) return null;
   return { reason: 'empty_response', rule: 'empty.no_body', matched: null };
 }
 

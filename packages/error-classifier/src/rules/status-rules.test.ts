@@ -17,6 +17,7 @@ describe('reasonOfStatus (docs/policy.md#failover-reasons status split)', () => 
     [402, 'billing'],
     [401, 'auth'],
     [403, 'auth'],
+    [407, 'auth'],
     [404, 'model_not_found'],
     [400, 'format'],
     [422, 'format'],

@@ -17,6 +17,8 @@ const EXACT: Readonly<Record<number, FailoverReason>> = {
   402: 'billing',
   403: 'auth',
   404: 'model_not_found',
+  // Proxy Authentication Required: a proxy on the way wants credentials (RFC 9110 §15.5.8)
+  407: 'auth',
   408: 'timeout',
   410: 'timeout',
   413: 'context_overflow',

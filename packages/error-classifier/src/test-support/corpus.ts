@@ -84,6 +84,8 @@ export const CORPUS_FILES = [
   'provider-errors-29-heldout.jsonl',
   'provider-errors-30.jsonl',
   'provider-errors-30-heldout.jsonl',
+  'provider-errors-31.jsonl',
+  'provider-errors-31-heldout.jsonl',
 ] as const;
 
 /**

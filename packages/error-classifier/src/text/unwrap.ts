@@ -264,6 +264,49 @@ function lastNonSpace(text: string): number {
 /** At most this many opening brackets within {@link MAX_PREFIX_CHARS} are tried as the start of the document. */
 const MAX_DOCUMENT_STARTS = 4;
 
+/** The Vercel AI SDK's `TypeValidationError` before the value it could not validate. */
+const TYPE_VALIDATION_VALUE = 'Type validation failed: Value: ';
+
+/**
+ * The index just past the bracket that closes the JSON object or array opening at `start` (brackets inside strings
+ * skipped), or -1 when it does not close. One pass over at most the rest of the text.
+ */
+function closingBracketEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) depth += 1;
+    else if (code === 0x7d || code === 0x5d) {
+      depth -= 1;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The value the Vercel AI SDK printed in a `TypeValidationError` ("Type validation failed: Value: {…}. Error message:
+ * [{…}]"): the provider's answer or stream chunk that did not match the SDK's schema, read as the document (an error,
+ * or a completion whose shape says whether it was empty). The schema's issues after it are the SDK's, not the
+ * provider's, and are not read as an error. `null` when the text holds no such value.
+ */
+function validatedValue(text: string): { readonly value: unknown; readonly prefix: number } | null {
+  const marker = text.indexOf(TYPE_VALIDATION_VALUE);
+  if (marker === -1 || marker > MAX_PREFIX_CHARS) return null;
+  const start = marker + TYPE_VALIDATION_VALUE.length;
+  const open = text.charCodeAt(start);
+  if (open !== 0x7b && open !== 0x5b) return null;
+  const end = closingBracketEnd(text, start);
+  if (end === -1) return null;
+  const value = tryParse(text.slice(start, end));
+  return value === undefined ? null : { value, prefix: start };
+}
+
 /**
  * A Python literal (`repr` of a dict or list: `{'error': {'message': 'Model Not Exist', 'param': None}}`) rewritten
  * as JSON, or `undefined` when it is not one. Single-quoted strings become double-quoted, `None` / `True` / `False`
@@ -726,7 +769,7 @@ export function unwrap(text: string): Unwrapped {
   if (text.length > MAX_UNWRAP_CHARS) return unwrapSse(text) ?? answerBeyondWindow(text) ?? NOTHING;
   const sse = unwrapSse(text);
   if (sse !== null) return sse;
-  const json = leadingJson(text);
+  const json = validatedValue(text) ?? leadingJson(text);
   if (json === null) return NOTHING;
   const head = json.prefix > 0 ? ['prefix', 'json'] : ['json'];
   if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value, before: text.slice(0, json.prefix) };

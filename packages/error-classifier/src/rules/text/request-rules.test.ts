@@ -567,3 +567,18 @@ describe("overflow, refusal, format and missing-model families from the thirtiet
     expect(explain({ status: 429, body: 'Error: 429 Client::CreateModeration failed with: Request failed with status code 429' }).reason).toBe('rate_limit');
   });
 });
+
+describe("format and missing-model families from the thirty-first set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['an API removed on a date is a request to rewrite', { status: 404, body: 'The Completions API was removed on 2025-06-01; please migrate to the Chat API.' }, 'format', 'text.format'],
+    ['an API that has been retired is a request to rewrite', { body: 'This legacy API has been retired. Use /v2/chat instead.' }, 'format', 'text.format'],
+    ['a model an API version does not take is format', { status: 400, body: "The model 'o3-mini' cannot be used with the Assistants API in v1." }, 'format', 'text.format'],
+    ['a model version that does not exist is a missing model, whatever the hedge after it', { status: 422, body: "The requested version does not exist (or perhaps you don't have permission to use it?)" }, 'model_not_found', 'text.model_not_found'],
+    ['a service switched off for a deprecation brownout is gone for this request', { status: 410, body: 'This endpoint is unavailable during a scheduled deprecation brownout.' }, 'model_not_found', 'text.model_not_found'],
+    ['a service not available in the caller\'s location is a region refusal', { body: 'Sorry, this assistant is not currently available in your location.' }, 'format', 'text.format'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('an API key removed from an account is no removed API', () => {
+    expect(explain({ status: 401, body: 'This API has been removed from your organization; ask an admin to enable it.' }).reason).toBe('auth');
+  });
+});

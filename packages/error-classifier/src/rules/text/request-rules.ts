@@ -246,15 +246,18 @@ export const FORMAT_RULES: readonly TextRule[] = [
     /https?:\/\/[^ ]{1,100} is no longer supported|no route matched|ssrf_blocked|blocked by ssrf|invalid url(?![a-z])|value out of range(?! for type)/,
   ], (evidence) => notACredentialRefusal(evidence) && (evidence.status === null || (evidence.status >= 400 && evidence.status < 500))),
   ...family('text.format', 'format', [/must follow .{1,80} format/], notACredentialRefusal),
-  // an API or one of its versions switched off ("The Realtime Beta API is no longer supported"), a route a server does
+  // an API or one of its versions switched off ("The Realtime Beta API is no longer supported", Cohere's "Generate API was
+  // removed on September 15 2025"), a route a server does
   // not have (Gradio's "This app has no endpoint /api/…"), a request field the API demands by name (not a credential),
   // gRPC's UNIMPLEMENTED in Google's words, Qdrant's "Wrong input:", a guardrail id — under a 401 or 403 the status decides
   ...family('text.format', 'format', [
-    /(?:api|endpoint|api version|version of (?:the|this) api) (?:is |has been )?no longer (?:supported|available)(?! (?:in|while|during|for now))|app has no (?:such )?endpoint(?!s)|must (?:submit|provide|include|supply|pass) (?:a |an |the )?["'`](?!(?:authorization|api[_-]?key|x-api-key|token|bearer)["'`])[a-z_.]{2,40}["'`]/,
+    /(?:api|endpoint|api version|version of (?:the|this) api) (?:is |has been )?no longer (?:supported|available)(?! (?:in|while|during|for now))|(?<![a-z])api (?:was|has been) (?:removed|retired|shut down|discontinued)(?! from (?:your|the) (?:account|organi[sz]ation|project))|app has no (?:such )?endpoint(?!s)|must (?:submit|provide|include|supply|pass) (?:a |an |the )?["'`](?!(?:authorization|api[_-]?key|x-api-key|token|bearer)["'`])[a-z_.]{2,40}["'`]/,
     /(?<![a-z])wrong input: |operation is not implemented,? or supported,? or enabled|guardrail (?:identifier|id|version) (?:is )?invalid/,
+    // a model the called API or its version does not take ("… cannot be used with the Assistants API in v1")
+    /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?cannot be used with (?:the |this )?[a-z0-9 ._-]{1,40} api(?![a-z])/,
   ], notACredentialRefusal),
   ...family('text.format', 'format', [
-    /user location is not supported|(?:not available|unavailable) in your (?:country|region)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
+    /user location is not supported|(?:not (?:currently )?available|unavailable) in your (?:country|region|location)|(?:doesn't|does not|don't|do not) serve your (?:region|country|location)/,
   ], notACredentialRefusal),
 ];
 
@@ -292,6 +295,9 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not
     /model (?:specified |requested )?(?:in your request )?is not configured|failed to retrieve resource because it (?:doesn't|does not) exist/,
     // the models an API takes listed beside the one passed; a model version switched off by its host (Replicate)
     /(?:access to (?:the |llm |these )?)?models? (?:has|have) been removed|supported (?:api )?model names? (?:are|is|include)[^.]{1,200}but you (?:passed|requested|used)|(?:model |this )version is (?:currently )?disabled|model [^ ]{1,80} version [^ ]{1,40} is (?:currently )?disabled/,
+    // a model version that does not resolve (Replicate's "The specified version does not exist"); a service or model
+    // switched off for a scheduled retirement or deprecation brownout before it goes (GitHub Models' 410)
+    /(?:specified|requested|model) version (?:[a-z0-9._:/@-]{1,100} )?(?:does not exist|doesn't exist|was not found|not found)|(?:retirement|deprecation|sunset) brownout/,
   ],
   zh: [/模型(?: ?[a-z0-9._:/@-]{1,80} ?)?(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
   ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],

@@ -247,7 +247,9 @@ describe("empty answers found when the twelfth set's held-back part was opened, 
     ['a Python repr of a candidate with empty content that stopped is an empty answer', { message: "candidate: content=Content() finish_reason=<FinishReason.MAX_TOKENS: 'MAX_TOKENS'> index=0" }, 'empty_response', 'text.empty_response'],
     ['a Java toString with a null text that stopped is an empty answer', { message: 'ChatResponse { aiMessage = AiMessage { text = null, toolExecutionRequests = [] }, finishReason=LENGTH }' }, 'empty_response', 'text.empty_response'],
     ['a PHP dump with empty text and no tool calls is an empty answer', { message: '+text: ""\n+toolCalls: []\n+usage: …' }, 'empty_response', 'text.empty_response'],
-    ['Gemini candidates that open with their finish reason carry no content', { message: '{"candidates": [{"finishReason": "STOP", "index": 0}]}x' }, 'empty_response', 'text.empty_response'],
+    // (cut before it closes, so the words are read: a whole printed answer is read by its parsed shape, completion.empty)
+    ['Gemini candidates that open with their finish reason carry no content', { message: '{"candidates": [{"finishReason": "STOP", "index": 0}, {"fin' }, 'empty_response', 'text.empty_response'],
+    ['a whole printed Gemini answer without content is empty by its parsed shape', { message: '{"candidates": [{"finishReason": "STOP", "index": 0}]}x' }, 'empty_response', 'completion.empty'],
     ['a client saying the answer did not include content is an empty answer', { message: 'the response did not include any text' }, 'empty_response', 'text.empty_response'],
     ['expected at least one candidate is an empty answer', { message: 'UnexpectedModelBehavior: Expected at least one candidate' }, 'empty_response', 'text.empty_response'],
     ['a required parts field missing at the candidate content is an empty answer', { message: "Field 'parts' is required, but it was missing at path: $.candidates[0].content" }, 'empty_response', 'text.empty_response'],
@@ -533,5 +535,26 @@ describe("families from the thirtieth set, in other words", () => {
   });
   it("a retry wrapper's \"Failed to get response from the AI model\" is no gateway's statement: the inner 503 decides", () => {
     expect(explain({ status: 503, body: 'Execution failed: Error: Failed to get response from the AI model; retried 5 times. Last error: 503 {"error":{"message":"The model is overloaded","code":"model_degraded"}}' }).reason).toBe('overloaded');
+  });
+});
+
+describe("transport families from the thirty-first set, in other words", () => {
+  const cases: RuleCase[] = [
+    ["Chromium's cut chunked body under a 200 is a stream that ended early", { status: 200, body: 'GET /api/chat/stream net::ERR_INCOMPLETE_CHUNKED_ENCODING 200 (OK)' }, 'timeout', 'text.transport'],
+    ["Chromium's HTTP/2 protocol error is a transport failure", { body: 'Failed to load resource: net::ERR_HTTP2_PROTOCOL_ERROR' }, 'timeout', 'text.transport'],
+    ["Go's HTTP/2 GOAWAY is a transport failure", { body: 'reading stream: http2: server sent GOAWAY and closed the connection; LastStreamID=7' }, 'timeout', 'text.transport'],
+    ['a Responses stream that stopped before its closing event was cut, not empty', { body: 'Error: stream ended without a response.completed event' }, 'timeout', 'text.transport'],
+    ["an Anthropic stream closed before message_stop was cut", { body: 'stream closed without the message_stop event' }, 'timeout', 'text.transport'],
+    ["nginx's failed TLS handshake to its upstream is a transport failure", { body: '[error] SSL_do_handshake() failed (SSL: error:0A000410:SSL routines::sslv3 alert handshake failure) while SSL handshaking to upstream' }, 'timeout', 'text.transport'],
+    ['curl\'s HTTP/2 stream reset is a transport failure', { body: 'curl: (92) HTTP/2 stream 3 was not closed cleanly: INTERNAL_ERROR (err 2)' }, 'timeout', 'text.transport'],
+    ["curl's empty reply is a transport failure", { body: 'curl: (52) Empty reply from server' }, 'timeout', 'text.transport'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('a stream that completed without any content is still an empty answer', () => {
+    expect(explain({ body: 'Stream completed without any content' }).reason).toBe('empty_response');
+  });
+  it('"curl: (22)" (an HTTP error status) and a 407 proxy challenge are no transport failures', () => {
+    expect(explain({ body: 'curl: (22) The requested URL returned error: 429' }).reason).toBe('rate_limit');
+    expect(explain({ body: 'Error: Request failed with status code 407' }).reason).toBe('auth');
   });
 });
