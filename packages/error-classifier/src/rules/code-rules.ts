@@ -42,6 +42,11 @@ const DECISIVE: CodeTable = {
   request_quota_exceeded: ['cerebras.request_quota_exceeded', 'rate_limit'],
   too_many_requests_error: ['cerebras.too_many_requests', 'rate_limit'],
   rate_limited: ['mistral.rate_limited', 'rate_limit'],
+  // Tencent Cloud API 3.0 (Hunyuan): the common request-rate limit and the engine's own frequency limit
+  requestlimitexceeded: ['tencent.request_limit_exceeded', 'rate_limit'],
+  'failedoperation.engineserverlimitexceeded': ['tencent.engine_server_limit_exceeded', 'rate_limit'],
+  // Tencent's billable resource used up (计费资源已耗尽)
+  'resourceinsufficient.chargeresourceexhaust': ['tencent.charge_resource_exhaust', 'billing'],
   // capacity (docs/policy.md#failover-reasons: overloaded_error, at capacity, ModelNotReadyException)
   overloaded_error: ['anthropic.overloaded_error', 'overloaded'],
   engine_overloaded_error: ['moonshot.engine_overloaded_error', 'overloaded'],
@@ -248,6 +253,8 @@ const FINISH: CodeTable = {
   malformed_response: ['finish_reason.malformed_response', 'timeout'],
   refusal: ['finish_reason.refusal', 'refusal'],
   content_filter: ['finish_reason.content_filter', 'refusal'],
+  // Cohere's generation stopped by its toxicity filter
+  error_toxic: ['finish_reason.error_toxic', 'refusal'],
   // Bedrock Titan's `completionReason: "CONTENT_FILTERED"`
   content_filtered: ['finish_reason.content_filter', 'refusal'],
   safety: ['finish_reason.safety', 'refusal'],
@@ -310,6 +317,8 @@ function lookup(table: CodeTable, tokens: Iterable<string>, prefixes: readonly A
 
 const DECISIVE_PREFIXES: readonly Affix[] = [
   ['und_err_', 'undici.transport', 'timeout'],
+  // Tencent Cloud's common authentication failures (`AuthFailure.SignatureExpire`, `AuthFailure.SecretIdNotFound` …)
+  ['authfailure.', 'tencent.auth_failure', 'auth'],
   ['err_tls_cert', 'tls.certificate', 'tls_certificate'],
   ['err_ssl_', 'tls.ssl', 'tls_certificate'],
 ];

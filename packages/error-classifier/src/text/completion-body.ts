@@ -88,6 +88,11 @@ const GENERATED_TEXT_KEYS: ReadonlySet<string> = new Set([
   'Content',
 ]);
 
+/** True when `value` is Hugging Face's list of generations (`[{"generated_text": "…"}]`), without an error in it. */
+function isGeneratedTextList(value: unknown): value is Record<string, unknown>[] {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => isRecord(item) && typeof item.generated_text === 'string' && !hasErrorKey(item));
+}
+
 /** True when `value` is a list of strings (Replicate's streamed tokens, PaLM's string predictions). */
 function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string');
@@ -178,7 +183,8 @@ function hasOutput(value: unknown, depth: number): boolean {
   if (Array.isArray(value)) return value.some((item) => hasOutput(item, depth + 1));
   if (!isRecord(value) || isReasoningPart(value)) return false;
   for (const [key, entry] of Object.entries(value)) {
-    if (REASONING_KEYS.has(key)) continue;
+    // reasoning is no answer; a prompt the API echoes back (AI21's `prompt.text`) is the caller's words
+    if (REASONING_KEYS.has(key) || key === 'prompt') continue;
     if (GENERATED_TEXT_KEYS.has(key) && typeof entry === 'string' && entry.trim() !== '') return true;
     if (GENERATED_TEXT_KEYS.has(key) && isStringList(entry) && entry.some((item) => item.trim() !== '')) return true;
     if ((key === 'tool_calls' || key === 'function_call' || key === 'functionCall' || key === 'tool_use') && entry !== null && entry !== undefined) {
@@ -202,9 +208,15 @@ function hasRefusal(value: unknown, depth: number): boolean {
   return false;
 }
 
+/** True when a PaLM prediction says its safety filter blocked it (`safetyAttributes.blocked: true`). */
+function hasBlockedPrediction(record: Record<string, unknown>): boolean {
+  return someRecord(record.predictions, (item) => isRecord(item.safetyAttributes) && item.safetyAttributes.blocked === true);
+}
+
 function shapeOf(record: Record<string, unknown>): CompletionShape {
   const feedback = record.promptFeedback;
   if (isRecord(feedback) && typeof feedback.blockReason === 'string') return 'blocked';
+  if (hasBlockedPrediction(record) && !hasOutput(record, 0)) return 'blocked';
   if (hasOutput(record, 0)) return 'content';
   // No output, but the model said why: a refusal, not an empty answer.
   if (hasRefusal(record, 0)) return 'blocked';
@@ -291,6 +303,10 @@ export function completionOf(document: unknown, unreadAnswer?: UnreadAnswer): Co
     // part of the answer was too long to read, and its ends showed what it is, whatever the read part holds
     const read = Array.isArray(document) ? streamOf(document) : null;
     return { text: read?.text ?? '', shape: unreadAnswer === 'output' ? 'content' : 'empty' };
+  }
+  if (isGeneratedTextList(document)) {
+    // Hugging Face's list of generations is one whole answer, not a stream: empty when every text is blank
+    return { text: JSON.stringify(blankGeneratedText(document, 0)), shape: hasOutput(document, 0) ? 'content' : 'empty' };
   }
   if (Array.isArray(document)) return streamOf(document);
   // a success envelope around the answer (`{"code":200,"msg":"success","data":{"choices":[…]}}`) is read through its data

@@ -295,16 +295,30 @@ function closingBracketEnd(text: string, start: number): number {
  * or a completion whose shape says whether it was empty). The schema's issues after it are the SDK's, not the
  * provider's, and are not read as an error. `null` when the text holds no such value.
  */
-function validatedValue(text: string): { readonly value: unknown; readonly prefix: number } | null {
+function validatedValue(text: string): { readonly value: unknown; readonly prefix: number } | 'cut' | null {
   const marker = text.indexOf(TYPE_VALIDATION_VALUE);
   if (marker === -1 || marker > MAX_PREFIX_CHARS) return null;
   const start = marker + TYPE_VALIDATION_VALUE.length;
   const open = text.charCodeAt(start);
   if (open !== 0x7b && open !== 0x5b) return null;
   const end = closingBracketEnd(text, start);
-  if (end === -1) return null;
+  // a value a logger cut before it closed: an answer by its head is the model's words, never an error's
+  if (end === -1) return opensAsAnswer(text.slice(start)) ? 'cut' : null;
   const value = tryParse(text.slice(start, end));
   return value === undefined ? null : { value, prefix: start };
+}
+
+/**
+ * A JSON answer cut short: a text that opens as an answer ({@link opensAsAnswer}) whose opening bracket never closes
+ * (a client or a logger stopped it mid-answer) is judged by its ends like an answer too long to parse
+ * ({@link answerBeyondWindow}): its words are the model's. A text whose value closes (placeholders such as `[...]` in
+ * it, JSON Lines of events) is not cut and is read as it is. `null` when the text is no such answer.
+ */
+function cutAnswer(text: string): Unwrapped | null {
+  const first = firstNonSpace(text, 0, MAX_PREFIX_CHARS);
+  const open = text.charCodeAt(first);
+  if ((open !== 0x7b && open !== 0x5b) || closingBracketEnd(text, first) !== -1) return null;
+  return answerBeyondWindow(text);
 }
 
 /**
@@ -769,8 +783,10 @@ export function unwrap(text: string): Unwrapped {
   if (text.length > MAX_UNWRAP_CHARS) return unwrapSse(text) ?? answerBeyondWindow(text) ?? NOTHING;
   const sse = unwrapSse(text);
   if (sse !== null) return sse;
-  const json = validatedValue(text) ?? leadingJson(text);
-  if (json === null) return NOTHING;
+  const validated = validatedValue(text);
+  if (validated === 'cut') return { layers: ['prefix', 'json'], inner: null, document: undefined, unreadAnswer: 'output' };
+  const json = validated ?? leadingJson(text);
+  if (json === null) return cutAnswer(text) ?? NOTHING;
   const head = json.prefix > 0 ? ['prefix', 'json'] : ['json'];
   if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value, before: text.slice(0, json.prefix) };
   const found = dig(json.value, 0, head);

@@ -190,3 +190,27 @@ describe("a breaker's pass over the twenty-ninth and thirtieth sets' families: l
     ['a .NET one-word status name above a .NET frame states its status', { message: 'System.Net.Http.HttpRequestException: Exception: ServiceUnavailable\n   at Example.Chat.ChatClient.CompleteChatAsync(IEnumerable`1 messages)\n   at Program.Main() in /src/Program.cs:line 12' }, 'overloaded'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("a breaker's pass over native answers, the AI SDK's printed value and the thirty-first set's families", () => {
+  it.each([
+    ['a Titan answer cut short is the model\'s words, not a suspended account', { status: 200, body: '{"inputTextTokenCount":9,"results":[{"tokenCount":40,"outputText":"Your API key is invalid and the account was suspended because' }, 'unclassified'],
+    ['a Llama answer cut short is no billing failure', { status: 200, body: '{"generation":"Insufficient credits remain on your account, so the request was rej' }, 'unclassified'],
+    ['a chat completion cut short is no overload', { status: 200, body: '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"The model is overloaded, so please try again lat' }, 'unclassified'],
+    ['an error object cut short is still that error', { status: 200, body: '{"error":{"message":"Rate limit reached for requests","type":"requests"' }, 'rate_limit'],
+    ["the AI SDK's printed chunk cut mid-string is the model's words", { message: 'AI_TypeValidationError: Type validation failed: Value: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"The API key is invalid because it was revok' }, 'unclassified'],
+    ['an answer with placeholders in it is read whole (its brackets close)', { body: '{\n  "candidates": [\n    {\n      "finishReason": "MAX_TOKENS",\n      "index": 0,\n      "safetyRatings": [...]\n    }\n  ]\n}' }, 'empty_response'],
+    ["Hugging Face's list of generations, all blank, is an empty answer", { status: 200, body: '[{"generated_text": ""}]' }, 'empty_response'],
+    ["AI21's echoed prompt is no output", { status: 200, body: '{"id":"x","prompt":{"text":"Explain insufficient_quota"},"completions":[{"data":{"text":"","tokens":[]},"finishReason":{"reason":"endoftext"}}]}' }, 'empty_response'],
+    ['a PaLM prediction its safety filter blocked is a refusal', { status: 200, body: '{"predictions":[{"content":"","safetyAttributes":{"blocked":true,"errors":[253],"categories":["Violent"],"scores":[0.9]}}]}' }, 'refusal'],
+    ["Cohere's toxicity stop is a refusal", { status: 200, body: '{"id":"g1","generations":[{"id":"a","text":"","finish_reason":"ERROR_TOXIC"}]}' }, 'refusal'],
+    ['a 500 that says it is not the brownout is the server error', { status: 500, body: '{"error":{"message":"The server had an error while processing your request. Sorry about that! (This is not related to the scheduled retirement brownout.)","type":"server_error"}}' }, 'server_error'],
+    ['a 500 linking the brownout schedule is the server error', { status: 500, body: '{"error":{"message":"The server had an error processing your request. See https://platform.openai.com/docs/deprecations for the retirement brownout schedule.","type":"server_error"}}' }, 'server_error'],
+    ["a 500's internal cache version that does not exist is the server error", { status: 500, body: '{"error":{"message":"Internal error: the specified version does not exist in the routing cache; please retry.","type":"server_error"}}' }, 'server_error'],
+    ["Tencent's expired signature is auth", { status: 200, body: '{"Response":{"Error":{"Code":"AuthFailure.SignatureExpire","Message":"签名过期。Timestamp 和服务器时间相差不得超过五分钟。"},"RequestId":"r3"}}' }, 'auth'],
+    ["Tencent's missing secret id is auth", { status: 200, body: '{"Response":{"Error":{"Code":"AuthFailure.SecretIdNotFound","Message":"密钥不存在。请在控制台检查密钥是否已被删除或者禁用。"},"RequestId":"r"}}' }, 'auth'],
+    ["Tencent's billable resource used up is billing", { status: 200, body: '{"Response":{"Error":{"Code":"ResourceInsufficient.ChargeResourceExhaust","Message":"计费资源已耗尽。"},"RequestId":"r4"}}' }, 'billing'],
+    ["Hunyuan's engine frequency limit is a rate limit", { status: 200, body: '{"Response":{"Error":{"Code":"FailedOperation.EngineServerLimitExceeded","Message":"引擎层内部超过限频；请稍后重试。"},"RequestId":"r"}}' }, 'rate_limit'],
+    ['a quota limit exceeded, in Chinese, is a rate limit', { body: '请求失败：超过配额限制，请稍后再试' }, 'rate_limit'],
+    ["curl's SSL connect error is a transport failure", { message: 'curl: (35) OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to api.anthropic.com:443' }, 'timeout'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

@@ -79,7 +79,7 @@ describe('overloaded (docs/policy.md#failover-reasons: capacity)', () => {
 describe('shapes from the fourth public set (provider-errors-4, dev rows)', () => {
   const cases: RuleCase[] = [
     ['a model "<name> is currently loading" is capacity, not unclassified', { body: "{'error': 'Model acme/tiny-1 is currently loading', 'estimated_time': 20.0}" }, 'overloaded', 'text.overloaded'],
-    ['a glued RequestLimitExceeded code is a rate limit', { body: 'code:RequestLimitExceeded message: per-second cap reached' }, 'rate_limit', 'text.rate_limit'],
+    ['a glued RequestLimitExceeded code is a rate limit', { body: 'code:RequestLimitExceeded message: per-second cap reached' }, 'rate_limit', 'tencent.request_limit_exceeded'],
     ['Chinese "requests too fast" is a rate limit', { body: '请求速度过快，请稍后再试' }, 'rate_limit', 'text.rate_limit'],
     ['Chinese "per-second frequency ceiling" is a rate limit', { body: '超过了每秒频率上限' }, 'rate_limit', 'text.rate_limit'],
   ];

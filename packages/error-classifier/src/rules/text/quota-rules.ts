@@ -28,7 +28,7 @@ export function hasResetHint(evidence: Evidence): boolean {
  * and 额度 (the prepaid allowance of a relay token, which never refills by itself), which are billing.
  */
 export const QUOTA_WINDOW_RULES: readonly TextRule[] = family('text.quota_window', 'rate_limit', {
-  zh: [/配额(?:已)?(?:用尽|用完|耗尽|不足|超限|已满)/],
+  zh: [/配额(?:已)?(?:用尽|用完|耗尽|不足|超限|已满)|超(?:过|出)(?:了)?配额(?:限制)?/],
 });
 
 /** Usage windows that state when they clear: rate limits, even when the words mention credits or a plan. */
@@ -83,7 +83,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /model service has been paused|reached the set inference limit/,
   ],
   ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
-  zh: [/余额不足|无可用额度|余额已用|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
+  zh: [/余额不足|无可用额度|余额已用|计费资源(?:已)?(?:耗尽|用尽|不足)|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
   ru: [/недостаточно (?:средств|баланса|кредитов)(?<!если [^.|]{0,40}недостаточно (?:средств|баланса|кредитов))|пополните (?:баланс|счёт|счет)|баланс[а-яё]{0,3} (?:исчерпан|недостаточ)/],
 });
 
@@ -148,7 +148,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /slow down|request rate increased too quickly|(?:your )?request rate is too high|(?:been )?put (?:in|into) (?:a )?timeout for \d|you(?:'re| are) using (?:the |your )?[a-z ]{1,30}? excessively|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
-  zh: [/请求(?:速度)?过快|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|(?:发言|提问|操作)(?:过于|太)频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
+  zh: [/请求(?:速度)?过快|超过限频|触发(?:了)?限频|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|(?:发言|提问|操作)(?:过于|太)频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
   ru: [/слишком много запросов|превышен[а-яё]{0,2} (?:лимит|предел) (?:запросов|скорости|частоты)|лимит запросов (?:превышен|исчерпан)/],
 });

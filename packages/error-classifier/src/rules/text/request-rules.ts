@@ -269,37 +269,42 @@ export const FORMAT_RULES: readonly TextRule[] = [
 export const FORMAT_HINT_RULES: readonly TextRule[] = family('text.format', 'format', { zh: [/请检查参数是否(?:正确|合法|有误)/] }, notACredentialRefusal);
 
 /** The model (or deployment) does not exist or is not offered to this account. */
-export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = family('text.model_not_found', 'model_not_found', {
-  en: [
-    /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@$-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
-    /models\/[a-z0-9._-]{1,80} is not found|not found the model/,
-    /unknown provider=[^,]{1,40}, model=|no (?:chat |completion |embedding )?models? (?:was |were )?found|(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model|model ?code:? (?:does not exist|not found|is invalid)|allowed now, your model/,
-    /(?:incorrect|wrong) model (?:id|identifier|name)(?![a-z])|model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
-    /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model (?:[a-z0-9._:/@-]{1,100} )?is no longer (?:available|supported|offered)/,
-    // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")
-    /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
-    /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
-    /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id|endpoint [a-z0-9._:/@-]{1,100} of account [a-z0-9*]{1,20} not found/,
-    /is not available\.? ?(?:the )?available models|not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))|(?:^|: |\. )model [a-z0-9._:/@-]{1,100} (?:is )?not supported(?= ?$|[.;])/,
-    /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|(?<!if (?:the |your )?)endpoint is (?:paused|stopped)(?![a-z])|model_not_available/,
-    /no endpoints (?:found|available)|no accounts with a plan supporting model/,
-    // a model no provider of the stack serves (Llama Stack), a relay without a price for it (new-api), a model never pulled (Ollama)
-    /not served by any (?:of the )?providers?|ratio or price not set|\/manifests\/[^ ]{1,200}: no such file or directory/,
-    /model [`'"][^`'"]{1,100}[`'"] is not available(?= ?$|[.,;:)\]])|(?<![a-z])bot (?!(?:token|user|account|key|id|secret|credentials?) )[a-z0-9._-]{1,60} (?:was )?not found|targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound|could not resolve the (?:foundation )?model/,
-    /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
-    /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
-    /not allowed to use publisher model|try pulling it first/,
-    /model (?:is |was )?(?:not loaded|unloaded)|model with key ['"`][^'"`]{1,120}['"`] (?:is |was )?not loaded|no models? (?:is |are )?(?:currently )?loaded|(?:please )?load a model (?:and|first|before)/,
-    /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
-    // a gateway with no route for the model asked for (Envoy AI Gateway); a Bedrock resource id that does not exist
-    /model (?:specified |requested )?(?:in your request )?is not configured|failed to retrieve resource because it (?:doesn't|does not) exist/,
-    // the models an API takes listed beside the one passed; a model version switched off by its host (Replicate)
-    /(?:access to (?:the |llm |these )?)?models? (?:has|have) been removed|supported (?:api )?model names? (?:are|is|include)[^.]{1,200}but you (?:passed|requested|used)|(?:model |this )version is (?:currently )?disabled|model [^ ]{1,80} version [^ ]{1,40} is (?:currently )?disabled/,
-    // a model version that does not resolve (Replicate's "The specified version does not exist"); a service or model
-    // switched off for a scheduled retirement or deprecation brownout before it goes (GitHub Models' 410)
-    /(?:specified|requested|model) version (?:[a-z0-9._:/@-]{1,100} )?(?:does not exist|doesn't exist|was not found|not found)|(?:retirement|deprecation|sunset) brownout/,
-  ],
-  zh: [/模型(?: ?[a-z0-9._:/@-]{1,80} ?)?(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
-  ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
-  ru: [/модель:? ['"«]?[a-z0-9._:/@-]{1,80}['"»]? не (?:существует|найдена)|модель не найдена(?<!если [^.|]{0,40}модель не найдена)/],
-});
+export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = [
+  ...family('text.model_not_found', 'model_not_found', {
+    en: [
+      /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@$-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
+      /models\/[a-z0-9._-]{1,80} is not found|not found the model/,
+      /unknown provider=[^,]{1,40}, model=|no (?:chat |completion |embedding )?models? (?:was |were )?found|(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model|model ?code:? (?:does not exist|not found|is invalid)|allowed now, your model/,
+      /(?:incorrect|wrong) model (?:id|identifier|name)(?![a-z])|model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
+      /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model (?:[a-z0-9._:/@-]{1,100} )?is no longer (?:available|supported|offered)/,
+      // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")
+      /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
+      /deployment (?:for (?:this|the) resource )?(?:does not exist|not found)|deploymentnotfound|no deployments? (?:matched|found|exists?)/,
+      /(?:serverless|dedicated|inference|model) endpoint (?:was )?not found|no assistant found with id|endpoint [a-z0-9._:/@-]{1,100} of account [a-z0-9*]{1,20} not found/,
+      /is not available\.? ?(?:the )?available models|not in the list of (?:supported|available) models|no model named|(?:^|: |\. )(?:the )?model (?:is )?not supported(?! (?:with|in|by|on|for))|(?:^|: |\. )model [a-z0-9._:/@-]{1,100} (?:is )?not supported(?= ?$|[.;])/,
+      /unable to access (?:non-serverless |serverless )?model|(?:dedicated )?endpoint for [a-z0-9._:/@-]{1,100} is not running|(?<!if (?:the |your )?)endpoint is (?:paused|stopped)(?![a-z])|model_not_available/,
+      /no endpoints (?:found|available)|no accounts with a plan supporting model/,
+      // a model no provider of the stack serves (Llama Stack), a relay without a price for it (new-api), a model never pulled (Ollama)
+      /not served by any (?:of the )?providers?|ratio or price not set|\/manifests\/[^ ]{1,200}: no such file or directory/,
+      /model [`'"][^`'"]{1,100}[`'"] is not available(?= ?$|[.,;:)\]])|(?<![a-z])bot (?!(?:token|user|account|key|id|secret|credentials?) )[a-z0-9._-]{1,60} (?:was )?not found|targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound|could not resolve the (?:foundation )?model/,
+      /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
+      /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
+      /not allowed to use publisher model|try pulling it first/,
+      /model (?:is |was )?(?:not loaded|unloaded)|model with key ['"`][^'"`]{1,120}['"`] (?:is |was )?not loaded|no models? (?:is |are )?(?:currently )?loaded|(?:please )?load a model (?:and|first|before)/,
+      /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
+      // a gateway with no route for the model asked for (Envoy AI Gateway); a Bedrock resource id that does not exist
+      /model (?:specified |requested )?(?:in your request )?is not configured|failed to retrieve resource because it (?:doesn't|does not) exist/,
+      // the models an API takes listed beside the one passed; a model version switched off by its host (Replicate)
+      /(?:access to (?:the |llm |these )?)?models? (?:has|have) been removed|supported (?:api )?model names? (?:are|is|include)[^.]{1,200}but you (?:passed|requested|used)|(?:model |this )version is (?:currently )?disabled|model [^ ]{1,80} version [^ ]{1,40} is (?:currently )?disabled/,
+    ],
+    zh: [/模型(?: ?[a-z0-9._:/@-]{1,80} ?)?(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
+    ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
+    ru: [/модель:? ['"«]?[a-z0-9._:/@-]{1,80}['"»]? не (?:существует|найдена)|модель не найдена(?<!если [^.|]{0,40}модель не найдена)/],
+  }),
+  // a model version that does not resolve (Replicate's "The specified version does not exist", whatever hedge follows
+  // it); a service or model switched off for a scheduled retirement or deprecation brownout before it goes (GitHub
+  // Models' 410) — said of the request, not in a server's own failure (under a 5xx the provider failed)
+  ...family('text.model_not_found', 'model_not_found', [
+    /(?:specified|requested|model) version (?:[a-z0-9._:/@-]{1,100} )?(?:does not exist|doesn't exist|was not found|not found)|unavailable (?:as part of|during|due to|for) (?:a |an |the |this )?(?:scheduled |planned )?(?:retirement|deprecation|sunset) brownout/,
+  ], (evidence) => evidence.status === null || evidence.status < 500),
+];

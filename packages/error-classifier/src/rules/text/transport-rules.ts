@@ -91,8 +91,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // Go's HTTP/2 transport losing the stream ("http2: response body closed", "http2: server sent GOAWAY"), and a stream
       // that stopped before its closing event (Responses' `response.completed`, Anthropic's `message_stop`)
       // a TLS handshake that failed on the way (nginx's "SSL_do_handshake() failed … while SSL handshaking to upstream", an
-      // alert from the peer), an HTTP/2 stream curl saw reset, curl's transport exit codes (7, 18, 52, 56, 92)
-      /ssl_do_handshake\(\) failed|alert handshake failure|while ssl handshaking|http\/2 stream \d{1,6} was not closed cleanly|(?<![a-z])curl: \((?:7|18|52|56|92)\)/,
+      // alert from the peer), an HTTP/2 stream curl saw reset, curl's transport exit codes (7, 18, 35, 52, 56, 92)
+      /ssl_do_handshake\(\) failed|alert handshake failure|while ssl handshaking|http\/2 stream \d{1,6} was not closed cleanly|(?<![a-z])curl: \((?:7|18|35|52|56|92)\)/,
       /http2: (?:response body closed|client connection (?:lost|force closed)|server sent goaway|client conn (?:is )?(?:closed|not usable))|(?:completed|ended|closed|finished|terminated) without (?:a |the |receiving (?:a |the )?)?(?:response\.completed|response\.done|message_stop|\[done\]) event/,
     ],
     // Chinese OS and relay wordings: refused (积极拒绝, 拒绝网络连接), cannot connect, no answer from the upstream
