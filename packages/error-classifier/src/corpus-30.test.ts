@@ -24,7 +24,6 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c30-b23e7c47cc', { got: 'unclassified', why: 'a Claude Code hook\'s `permissionDecision: "deny"` from NeMo Guardrails inside a 200: a tool call blocked by the user\'s own hook, in a hook protocol\'s fields' }],
   ['c30-95fbb9a4bf', { got: 'unclassified', why: 'llama-stack\'s "`Llama-Guard-3-8B` not registered": "not registered" names shields and tools as often as models' }],
   ['c30-6a114d4b1a', { got: 'format', why: 'Brave\'s 422 with `SUBSCRIPTION_TOKEN_INVA…`: the code that names the bad token is cut by the tool that printed it, so the 422 decides' }],
-  ['c30-9c9fb58dc9', { got: 'format', why: 'TEI\'s 424 "index-select invalid index 514 with dim size 514": a server bug on a long input in words ("invalid index") that read as a refused request' }],
   ['c30-17a58e1a16', { got: 'format', why: 'Elasticsearch relaying a Hugging Face endpoint\'s "Bad Request: Invalid state" under a 400: that the endpoint was paused is known only from the thread (set 22 labels the same words unclassified)' }],
   ['c30-8943a53520', { got: 'unclassified', why: 'firebase_ai\'s "Unhandled format for Content: {}": an SDK that could not parse an empty content object says so in its own words' }],
   ['c30-7c553db5c7', { got: 'unclassified', why: "ExecuTorch's tensor resize past its bounded capacity: an on-device runtime's internal words for an input longer than the exported model takes" }],

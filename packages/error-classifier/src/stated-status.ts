@@ -137,7 +137,7 @@ export const LEADING_REASON_PHRASE = new RegExp(
 );
 
 /** The default error body Starlette (and so FastAPI) sends for an unknown path or method, also escaped inside a JSON string. */
-const STARLETTE_DEFAULT_BODY = /\{\s?\\{0,3}"detail\\{0,3}"\s?:\s?\\{0,3}"(not found|method not allowed)\\{0,3}"\s?\}/;
+const STARLETTE_DEFAULT_BODY = /\{\s?\\{0,3}"(?:detail|message)\\{0,3}"\s?:\s?\\{0,3}"(not found|method not allowed)\\{0,3}"\s?\}/;
 
 /** What each of {@link STATUS_PATTERNS} needs of a text (`patternNeeds`), in the same order. */
 const STATUS_NEEDS: readonly (PatternNeeds | null)[] = STATUS_PATTERNS.map(({ pattern }) => patternNeeds(pattern));

@@ -23,6 +23,8 @@ const EXACT: Readonly<Record<number, FailoverReason>> = {
   410: 'timeout',
   413: 'context_overflow',
   414: 'context_overflow',
+  // Failed Dependency: a service the provider depends on failed (a connector's MCP server, an inference backend)
+  424: 'server_error',
   429: 'rate_limit',
   499: 'timeout',
   500: 'server_error',

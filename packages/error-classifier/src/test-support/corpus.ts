@@ -86,6 +86,8 @@ export const CORPUS_FILES = [
   'provider-errors-30-heldout.jsonl',
   'provider-errors-31.jsonl',
   'provider-errors-31-heldout.jsonl',
+  'provider-errors-32.jsonl',
+  'provider-errors-32-heldout.jsonl',
 ] as const;
 
 /**

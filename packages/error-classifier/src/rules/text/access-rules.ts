@@ -68,7 +68,7 @@ export const AUTH_RULES: readonly TextRule[] = family('text.auth', 'auth', {
   en: [
     /(?:no|missing) (?:[a-z]{1,12} ){0,2}(?:api[ _-]?key|credentials?|auth(?:entication|orization)? (?:header|token)|bearer token|access token)|api[ _-]?key (?:is )?required|(?<![a-z_])(?:access |auth |bearer )?token (?:is )?missing/,
     /unauthori[sz]ed|unauthenticated|not authenticated|noauth(?:orization)?(?:error|exception)/,
-    /authentication (?:is )?(?:failed|fails|error|required|is required|credentials|invalid)|auth(?:entication)? failure/,
+    /authentication (?:is )?(?:failed|fails|error|required|is required|credentials|invalid)|auth(?:entication)? failure|failed to authenticate(?! (?:the )?(?:proxy|tunnel))/,
     /invalid (?:authentication|auth|credentials?|token|bearer|access token|oauth|api endpoint or credentials)|bad credentials|(?:invalid|incorrect|wrong) (?:[a-z]{1,20} )?(?:credentials|token)(?: provided)?(?![a-z])/,
     /(?:extract|decode|parse) (?:the )?[a-z]{1,20} from (?:the )?(?:access |oauth |jwt |id )?token/,
     /(?:access |oauth |bearer |auth )?token (?:has |is |has been |was )?(?:expired|invalid|revoked)|expired (?:access |oauth )?token|token refresh failed|failed to refresh (?:the )?(?:oauth )?token/,

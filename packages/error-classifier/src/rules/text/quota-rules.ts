@@ -133,6 +133,8 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /rate[ _-]?limit(?![a-z]{0,12}-(?:limit|remaining|reset|requests|tokens|query|input|output))(?!_usage)/,
     /too many (?:current requests|requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|request frequency (?:has been |is )?(?:limited|restricted|too high)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
+    // Workers' subrequest cap per invocation, ChatGPT web's one message at a time
+    /too many subrequests|only one message at a time/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
     /throttl/,

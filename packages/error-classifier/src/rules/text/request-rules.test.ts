@@ -582,3 +582,20 @@ describe("format and missing-model families from the thirty-first set, in other 
     expect(explain({ status: 401, body: 'This API has been removed from your organization; ask an admin to enable it.' }).reason).toBe('auth');
   });
 });
+
+describe("families from the thirty-second set, in other words", () => {
+  const cases: RuleCase[] = [
+    ['a model file the runtime cannot load is a missing model', { status: 500, body: 'Error: failed to load model: this model is incompatible with this version of the runtime' }, 'model_not_found', 'text.model_not_found'],
+    ["a tool's schema a model cannot take is format", { body: 'The input schema for tool search_docs is incompatible with gpt-4o-mini.' }, 'format', 'text.format'],
+    ['an array parameter without items is format', { status: 400, body: "Invalid schema for function 'lookup': array schema missing items." }, 'format', 'text.format'],
+    ['too many tools is format', { body: 'Reason: You may not include more than 64 tools in your request.' }, 'format', 'text.format'],
+    ['a client without MCP sampling is format', { body: 'McpError: MCP error -32601: Sampling not supported by this client' }, 'format', 'text.format'],
+    ["a tool result over the model's token cap is an overflow", { body: 'Error: MCP tool "search" response (98123 tokens) exceeds maximum allowed tokens (25000).' }, 'context_overflow', 'text.context_overflow'],
+    ['a subrequest cap per invocation is a rate limit', { body: 'Error: Too many subrequests.' }, 'rate_limit', 'text.rate_limit'],
+    ['one message at a time is a rate limit', { body: '{"detail":"Only one message at a time. Please wait."}' }, 'rate_limit', 'text.rate_limit'],
+    ["a client that failed to authenticate is auth", { body: 'Failed to authenticate with the provider: token rejected' }, 'auth', 'text.auth'],
+    ['API Gateway\'s default `{"message":"Not Found"}` states a 404', { body: '{"message":"Not Found"}' }, 'model_not_found'],
+    ['a Failed Dependency is a server error', { status: 424, body: 'Error retrieving tool list from MCP server.' }, 'server_error'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+});

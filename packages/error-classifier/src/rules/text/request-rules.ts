@@ -119,6 +119,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
  */
 export const STATED_OVERFLOW_RULES: readonly TextRule[] = family('text.context_overflow', 'context_overflow', [
   /(?:prompt|input) tokens \(\d{1,9}\) \+ [a-z_ -]{0,30}tokens \(\d{1,9}\) exceeds? (?:the )?max/,
+  // a tool's result too large for the model's context ("MCP tool "list" response (171718 tokens) exceeds maximum allowed tokens")
+  /(?:response|result|output) \([0-9,]{1,12} (?:tokens|characters)\) exceeds (?:the )?maximum allowed tokens/,
 ]);
 
 /**
@@ -253,6 +255,9 @@ export const FORMAT_RULES: readonly TextRule[] = [
   ...family('text.format', 'format', [
     /(?:api|endpoint|api version|version of (?:the|this) api) (?:is |has been )?no longer (?:supported|available)(?! (?:in|while|during|for now))|(?<![a-z])api (?:was|has been) (?:removed|retired|shut down|discontinued)(?! from (?:your|the) (?:account|organi[sz]ation|project))|app has no (?:such )?endpoint(?!s)|must (?:submit|provide|include|supply|pass) (?:a |an |the )?["'`](?!(?:authorization|api[_-]?key|x-api-key|token|bearer)["'`])[a-z_.]{2,40}["'`]/,
     /(?<![a-z])wrong input: |operation is not implemented,? or supported,? or enabled|guardrail (?:identifier|id|version) (?:is )?invalid/,
+    // a tool's argument schema a model cannot take; a client without MCP sampling; an input the server could not parse
+    // (KoboldCpp)
+    /array (?:type|schema) (?:must have|missing) items|may not include more than \d{1,6} tools|schema for (?:the )?tool [^ ]{1,120} is incompatible with|sampling not supported|(?:does not|doesn't) support sampling|error parsing (?:the )?(?:input|request)(?![a-z])/,
     // a model the called API or its version does not take ("… cannot be used with the Assistants API in v1")
     /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?cannot be used with (?:the |this )?[a-z0-9 ._-]{1,40} api(?![a-z])/,
   ], notACredentialRefusal),
@@ -289,6 +294,8 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = [
       /model [`'"][^`'"]{1,100}[`'"] is not available(?= ?$|[.,;:)\]])|(?<![a-z])bot (?!(?:token|user|account|key|id|secret|credentials?) )[a-z0-9._-]{1,60} (?:was )?not found|targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound|could not resolve the (?:foundation )?model/,
       /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
       /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
+      // a model file the runtime's version cannot load (Ollama: "this model may be incompatible with your version of Ollama")
+      /model (?:may be |is )?incompatible with (?:your|this) version of/,
       /not allowed to use publisher model|try pulling it first/,
       /model (?:is |was )?(?:not loaded|unloaded)|model with key ['"`][^'"`]{1,120}['"`] (?:is |was )?not loaded|no models? (?:is |are )?(?:currently )?loaded|(?:please )?load a model (?:and|first|before)/,
       /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,

@@ -558,3 +558,22 @@ describe("transport families from the thirty-first set, in other words", () => {
     expect(explain({ body: 'Error: Request failed with status code 407' }).reason).toBe('auth');
   });
 });
+
+describe("families from the thirty-second set, in other words", () => {
+  const cases: RuleCase[] = [
+    ["a platform's limit on the initial response is a timeout", { body: 'Error: The function did not return an initial response within 30s' }, 'timeout', 'text.timeout'],
+    ["a worker over its CPU time is a timeout", { body: 'Error: exceeded the CPU time limit for this request' }, 'timeout', 'text.timeout'],
+    ['a runner that kept initialising is a timeout', { body: 'Runner failed: container has been starting up for too long (600 seconds)' }, 'timeout', 'text.timeout'],
+    ['a function that crashed is a server error', { body: 'The serverless function has crashed while serving the request.' }, 'server_error', 'text.server_error'],
+    ['a memory limit exceeded is a server error', { body: 'Error: memory limit of 512 MiB exceeded with 530 MiB used. Consider increasing the memory limit.' }, 'server_error', 'text.server_error'],
+    ['a browser that withheld the answer for CORS is a transport failure', { body: "Access to fetch at 'https://api.example.com/v1/chat' from origin 'chrome-extension://abc' has been blocked by CORS policy" }, 'timeout', 'text.transport'],
+    ["an app's interrupted response is a transport failure", { body: 'The response was interrupted. Check your connection and try again.' }, 'timeout', 'text.transport'],
+    ["serde reading an empty body is an empty answer", { body: 'llm error: EOF while parsing a value at line 1 column 0' }, 'empty_response', 'text.empty_response'],
+    ['Java calling into a null response is an empty answer', { body: 'java.lang.NullPointerException: Cannot invoke "Response.content()" because "response" is null' }, 'empty_response', 'text.empty_response'],
+    ['an MCP client\'s user who declined a sampling request aborted it', { body: '{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"User rejected sampling request"}}' }, 'abort', 'text.abort'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('an empty stream event is a cut stream, not an empty answer', () => {
+    expect(explain({ body: 'Failed to parse message stream event: EOF while parsing a value at line 1 column 0' }).reason).not.toBe('empty_response');
+  });
+});

@@ -36,6 +36,9 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
       /(?<![a-z])timed? ?out(?![a-z])(?!(?:_[a-z]{1,8})?(?::|=) ?(?:\d|true|false|null|undefined))|time-out|timeouterror(?!: ?(?:true|false))/,
       /(?<![a-z])timeoutexception(?![a-z])|(?:connection|request|response) took longer than \d|deadline exceeded|deadline expired before (?:the )?operation could complete|took too long|(?<![a-z])timing out|(?:didn't|did not|failed to) (?:respond|send (?:a |any )?response) (?:in time|within (?:the )?(?:allotted |configured )?\d{1,6} ?(?:seconds|secs?|s|ms|minutes|mins?)(?![a-z]))|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z_])/,
+      // a serverless platform's own time limits around the call (Vercel's initial response, Workers' and Supabase's CPU
+      // time, Modal's runner start)
+      /(?:did not|didn't|failed to) return an (?:initial )?response within \d|cpu time limit (?:exceeded|reached)|exceeded (?:the |its )?cpu time limit|(?:initiali[sz]ing|starting up|booting) for too long/,
       // exception classes that glue the phase to the word (httpx ReadTimeout, urllib3 ConnectTimeoutError, Java SocketTimeoutException)
       /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
@@ -80,6 +83,10 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /error communicating with|error in input stream|while connecting to upstream|(?<!possible causes?:? [^.|]{0,80})(?:https?:\/\/[^ ]{1,200}|[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,5}(?::\d{2,5})?|server|host|endpoint|api|upstream|provider|service|backend) (?:could not|couldn't|cannot|can't) be reached(?! by)/,
       // a TLS record corrupted or cut in transit (Go's "remote error: tls: bad record MAC"): the connection, not the certificate
       /(?<![a-z])bad record mac(?![a-z])/,
+      // an answer the client saw stop mid-way, in Claude's apps' words
+      /(?<![a-z])response was interrupted/,
+      // a browser that withheld the response for its CORS policy: no answer reached the caller
+      /blocked by cors policy/,
       // an SSE stream that broke while read, a body that ended before any data or before its JSON closed (node-fetch), no
       // network at all, a DNS lookup that failed, Elixir's TransportError, Node's closed socket, a batch that expired unrun
       /error while (?:iterating over|reading) (?:the )?(?:sse )?stream|ended before any (?:complete )?data|invalid json response body at|not connected to the internet|net::err_failed|getaddrinfo failed|server misbehaving|(?<![a-z])transporterror(?![a-z])|batch (?:has )?expired|err_socket_closed|socket is closed/,
@@ -139,7 +146,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
       // a server that is not running, an actor's remote server gone (Xinference), a Cloudflare Worker that threw (1101), a server's own Python bug
       /(?:server|service|backend|engine) is not running|remote server [^ ]{1,80} closed|worker threw (?:an )?exception|local variable '[^']{1,60}' referenced before assignment/,
-      /(?:model|worker|runner|process|server) (?:has )?crashed|prediction failed|(?<![a-z])prediction-error(?![a-z])|(?<![a-z])modelerror(?![a-z])|failed to call a function|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
+      /(?:model|worker|runner|process|server|function) (?:has )?crashed|memory limit of \d{1,6} ?(?:[kmg]i?b?|[kmg]) exceeded|prediction failed|(?<![a-z])prediction-error(?![a-z])|(?<![a-z])modelerror(?![a-z])|failed to call a function|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常|(?:响应|返回)(?:格式|数据)(?:错误|异常)/],
   }),
@@ -191,6 +198,9 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
     /request failed[^|]{0,200}?reason: cancel(?:l)?ed(?![a-z])|(?<![a-z])cancelederror|(?<![a-z])err_canceled(?![a-z])|keyboardinterrupt|(?<![a-z])context cancel(?:l)?ed(?![a-z])|(?<![a-z])(?<!(?:server|upstream|provider|backend) )aborted request(?![a-z])/,
     // a client's own stream cancelled (OkHttp's event-source listener), a cancel reason written as a code
     /(?<![a-z])stream (?:was )?cancel(?:l)?ed|(?<![a-z])user_cancel(?:l)?ed(?![a-z])|(?<![a-z])responseaborted(?![a-z])/,
+    // the person at the client declined what was asked of them (MCP's "User rejected sampling request", "The user has
+    // denied permission to call this method")
+    /(?<![a-z])user (?:has )?(?:rejected|declined|denied) (?:the )?(?:sampling request|sampling|tool call|request|permission to)/,
     // a browser's fetch body aborted under the reader, a web stream enqueued after its consumer cancelled, a terminal's ^C
     /bodystreambuffer was aborted|invalid state: controller is already closed|(?:^|\s)\^c(?:\s{0,4}\^c){0,3}\s{0,4}traceback \(most recent call last\)/,
   ],
@@ -224,6 +234,9 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
       // an answer that held only reasoning, as a client words it; a relay's "Empty provider response"; Vertex's printed malformed call
       /only (?:thinking|reasoning) content without any (?:text|content|output)|(?:reasoning|thinking|chain-of-thought)[^.|]{0,60}but no (?:actual )?(?:response|answer|text|output)|empty provider response|(?<![a-z_])empty_message(?![a-z_])|content (?:field )?(?:is )?missing from (?:the )?(?:[a-z]{1,20} )?response|content has no parts|(?:model|llm|provider) produced no (?:output|answer|text|content)|provider did not send back a response|(?<![a-z])apiemptyresponseerror(?![a-z])|finish message: malformed function call/,
       /"content": ?"", ?"reasoning_content": ?"[^"]|empty[ _]response(?![a-z]).{0,60}?finish_reason[=:] ?length/,
+      // serde reading an empty body ("EOF while parsing a value at line 1 column 0"; an empty stream event is a cut stream),
+      // Java calling into a null response
+      /(?<!(?:stream|event)[^|]{0,60})eof while parsing a value at line 1 column 0|because "(?:response|content|choices|message|completion)" is null/,
       /returned zero tokens|empty (?:or invalid )?response from (?:the )?(?:llm|model|api|server|endpoint|upstream)|ended without producing a [a-z]{1,30}message|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
       // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
       /candidates=\[candidate\(\s{0,8}finish_reason=|candidates\.\d{1,2}\.content\s{1,4}field required/,
