@@ -79,7 +79,12 @@ describe("the value in the AI SDK's type validation error is the provider's answ
     const value = '{"choices":[{"delta":{"content":"a } and a ] inside"},"finish_reason":null}]}';
     expect(explain({ message: `Type validation failed: Value: ${value}.${zodIssues}` }).reason).toBe('unclassified');
   });
-  it('a value that never closes is read as text', () => {
-    expect(explain({ message: 'Type validation failed: Value: {"choices": [' }).reason).toBe('unclassified');
+  it('an error value that never closes is read as text, so its words still decide', () => {
+    expect(explain({ message: 'Type validation failed: Value: {"type":"error","error":{"type":"rate_limit_error","message":"Number of requests exceeded' }).reason).toBe('rate_limit');
+  });
+  it('the marker is looked for in the head only, where a wrapper prefix stands: past it, the value is not read', () => {
+    const value = '{"id":"a1","object":"chat.completion","choices":null}';
+    expect(explain({ message: `Type validation failed: Value: ${value}.` }).reason).toBe('empty_response');
+    expect(explain({ message: `${'log line of a long session. '.repeat(40)}Type validation failed: Value: ${value}.` }).reason).toBe('unclassified');
   });
 });

@@ -216,10 +216,9 @@ function hasBlockedPrediction(record: Record<string, unknown>): boolean {
 function shapeOf(record: Record<string, unknown>): CompletionShape {
   const feedback = record.promptFeedback;
   if (isRecord(feedback) && typeof feedback.blockReason === 'string') return 'blocked';
-  if (hasBlockedPrediction(record) && !hasOutput(record, 0)) return 'blocked';
   if (hasOutput(record, 0)) return 'content';
-  // No output, but the model said why: a refusal, not an empty answer.
-  if (hasRefusal(record, 0)) return 'blocked';
+  // No output, but the model or the provider's filter said why: a refusal, not an empty answer.
+  if (hasBlockedPrediction(record) || hasRefusal(record, 0)) return 'blocked';
   return 'empty';
 }
 

@@ -137,7 +137,11 @@ export function opensAsAnswer(text: string): boolean {
  * other answer `'output'`. Reads the head and the last {@link TAIL_CHARS} characters only.
  */
 function answerBeyondWindow(text: string): Unwrapped | null {
-  if (!opensAsAnswer(text)) return null;
+  return opensAsAnswer(text) ? answerByEnds(text) : null;
+}
+
+/** {@link answerBeyondWindow} for a text already known to open as an answer. */
+function answerByEnds(text: string): Unwrapped {
   const tail = text.slice(-TAIL_CHARS);
   const closing = closingError(tail);
   if (closing !== null) return closing;
@@ -296,8 +300,9 @@ function closingBracketEnd(text: string, start: number): number {
  * provider's, and are not read as an error. `null` when the text holds no such value.
  */
 function validatedValue(text: string): { readonly value: unknown; readonly prefix: number } | 'cut' | null {
-  const marker = text.indexOf(TYPE_VALIDATION_VALUE);
-  if (marker === -1 || marker > MAX_PREFIX_CHARS) return null;
+  // searched for in the head only, as a wrapper prefix is: the search costs nothing on long texts
+  const marker = text.lastIndexOf(TYPE_VALIDATION_VALUE, MAX_PREFIX_CHARS);
+  if (marker === -1) return null;
   const start = marker + TYPE_VALIDATION_VALUE.length;
   const open = text.charCodeAt(start);
   if (open !== 0x7b && open !== 0x5b) return null;
@@ -315,10 +320,9 @@ function validatedValue(text: string): { readonly value: unknown; readonly prefi
  * it, JSON Lines of events) is not cut and is read as it is. `null` when the text is no such answer.
  */
 function cutAnswer(text: string): Unwrapped | null {
-  const first = firstNonSpace(text, 0, MAX_PREFIX_CHARS);
-  const open = text.charCodeAt(first);
-  if ((open !== 0x7b && open !== 0x5b) || closingBracketEnd(text, first) !== -1) return null;
-  return answerBeyondWindow(text);
+  // the head first (at most 1 KiB read), then the scan for the closing bracket
+  if (!opensAsAnswer(text)) return null;
+  return closingBracketEnd(text, firstNonSpace(text, 0, MAX_PREFIX_CHARS)) === -1 ? answerByEnds(text) : null;
 }
 
 /**
