@@ -21,7 +21,6 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c16-0af0c35f15', { got: 'model_not_found', why: 'a 404 with Starlette\'s `{"detail":"Not Found"}` for a wrong base path: a 404 is a missing model by docs/policy.md; the label reads the path from the thread' }],
   ['c16-1a588e31db', { got: 'auth_permanent', why: 'an OAuth refresh that failed with `invalid_grant` ("Refresh token expired"): docs/policy.md reads an unusable refresh token as permanent; the label reads it as a login to renew' }],
   ['c16-3c1bf9ca5f', { got: 'unclassified', why: 'a relay that failed to write its own quota bookkeeping ("failed to update user quota after max retries"): its words name the quota, the cause is its database' }],
-  ['c16-70ebb3cb37', { got: 'refusal', why: 'a relay\'s 503 that lists four guesses (content violation, input too long, bad format, high load): the first guess, a content word, is read' }],
   ['c16-9feaa0bf1f', { got: 'server_error', why: 'WorkBuddy\'s 403 whose details say "Internal error" under code 11140: that the code means a ban is known only from the maintainers' }],
   ['c16-e65aa6068f', { got: 'auth', why: 'a 403 printed by node-fetch beside "Invalid response body … Parse Error: Expected HTTP/": the stated 403 is a response, so the parse failure\'s transport reading is ruled out' }],
   ['c16-5787347c7c', { got: 'format', why: 'a 400 from a workflow engine whose message is the upstream\'s read timeout: a given 400 rules out time words (docs/policy.md)' }],

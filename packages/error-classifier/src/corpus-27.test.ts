@@ -15,7 +15,6 @@ const SET_27_SPLIT_SEED = 'set27-heldout-2026-12-07:';
 
 /** The rows the rules miss, pinned to what the classifier answers, with why no family covers them. */
 const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
-  ['c27-0ebf64ed45', { got: 'auth', why: 'an app\'s list of "Common causes: • Invalid or missing API Key • …" names no cause (docs/policy.md: a listed possible cause does not decide); the guard against listed causes is per pattern, and the key family has none yet' }],
   ['c27-c0d7761009', { got: 'unclassified', why: "Ollama's log that its llama-server runner binary was not found: a broken server install in a log line's own words; no family reads a missing server binary" }],
   ['c27-9c941e1e40', { got: 'timeout', why: "gh copilot's \"error sending request: internal server error, code: 400\": reqwest's send-failure words come first, and \"code: 400\" is no stated status form (a bare \"code\" is too common to read as one)" }],
 ]);

@@ -23,13 +23,9 @@ const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c32-6b2e90cd03', { got: 'unclassified', why: "a runner's \"missing field `model`\" after a stalled debug log: a field the client did not send, in serde's words that name struct fields everywhere" }],
   ['c32-59d46b8cc3', { got: 'unclassified', why: "a relay's chat.completion whose assistant content is Google's 400 it wrapped: a whole answer's content is the model's words, which are never read as an error (docs/policy.md)" }],
   ['c32-edeb3ee4bc', { got: 'unclassified', why: "Fly's \"organization does not have enough trust to access GPU machines\": an account restriction in a platform's own words" }],
-  ['c32-c94920ee1e', { got: 'context_overflow', why: "a translator's 429 followed by its notices (\"If the status code is 400, the file exceeds token limit\"): the conditional notice decides before the status; conditions in notices are guarded pattern by pattern only" }],
   ['c32-8c90a4bcbf', { got: 'unclassified', why: "a JavaScript client's \"Cannot destructure property 'body' … as it is undefined\": the client's own bug reading a missing response" }],
-  ['c32-0a921f079b', { got: 'auth', why: "a translator's list of possible causes (\"a network issue, an invalid API key, or API usage limits\") decides before the refused connection after it: guesses in a list are guarded pattern by pattern only" }],
   ['c32-d828dad230', { got: 'unclassified', why: "pdf2zh's \"'NoneType' object has no attribute 'strip'\": a Python client reading a missing content, in words any None value gives" }],
   ['c32-1fe3468cd9', { got: 'unclassified', why: "\"str object has no attribute 'choices'\": a client that got a string where it expected a completion names no cause" }],
-  ['c32-54752bed8f', { got: 'rate_limit', why: "a Zotero translator's \"可能是密钥错误，也可能是请求过快\" (maybe a key error, maybe too fast) under a 401: the guessed rate limit decides before the status" }],
-  ['c32-685aa1420f', { got: 'rate_limit', why: "the same guesses under a 405: the guessed rate limit decides before the status" }],
   ['c32-db5c5b04cd', { got: 'server_error', why: "Groq's `tool_use_failed` under a 400: the model wrote a tool call Groq could not parse, which the same request may not repeat (read as the provider's own failure, as Gemini's malformed call is)" }],
   ['c32-c01f66a6f5', { got: 'unclassified', why: "an MCP tool result with empty content and `isError=False`: a tool's empty answer, not a model's" }],
 ]);

@@ -10,6 +10,7 @@ import { completionOf, looksLikeFormattedAnswer } from './text/completion-body.j
 import type { CompletionShape } from './text/completion-body.js';
 import { boundedWindow, prepareText } from './text/normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './text/tokens.js';
+import { blankGuesses } from './text/guesses.js';
 import { TrigramSet } from './text/trigrams.js';
 import { unwrap } from './text/unwrap.js';
 import type { InnerError } from './text/unwrap.js';
@@ -18,6 +19,16 @@ import type { InnerError } from './text/unwrap.js';
 export const MAX_DETAILS = 32;
 /** Flattened text kept over all sources of one failure, in characters. @default 12288 (12 Ki) */
 export const MAX_EVIDENCE_CHARS = 12 * 1024;
+
+/**
+ * The text a phrase family scans, with what its prefilters need: the whole evidence text, the text with its guesses
+ * set aside, or the innermost error's.
+ */
+export interface ScannedText {
+  readonly text: string;
+  readonly trigrams: TrigramSet;
+  readonly cjk: boolean;
+}
 
 /** What the rules see of one failure. */
 export interface Evidence {
@@ -54,6 +65,13 @@ export interface Evidence {
   readonly text: string;
   /** The trigrams of {@link text} (built on first use): which phrase patterns cannot match it. */
   readonly trigrams: TrigramSet;
+  /**
+   * What the phrase families read: {@link text} with its lists of guesses, headers of guesses and status conditions
+   * blanked (`blankGuesses`, docs/policy.md "Guesses and conditions name no cause"), with the trigrams and CJK test of
+   * {@link text} (a superset of its own: they only skip patterns that cannot match). The evidence itself when the
+   * text holds no guess.
+   */
+  readonly asserted: ScannedText;
   /** The same texts before lower-casing (retry-after dates are read from these). */
   readonly texts: readonly string[];
   /** Code-like tokens of the texts plus the failure's own `code` and `errorType`, lower-cased. */
@@ -79,8 +97,8 @@ export interface Evidence {
 }
 
 /** The innermost error of a wrapped failure, as {@link Evidence.wrapped} holds it. */
-export interface WrappedError {
-  /** Its message and its detail sentence (`InnerError.detail`), flattened by {@link prepareText} and lower-cased; `''` when it has none. */
+export interface WrappedError extends ScannedText {
+  /** Its message and its detail sentence (`InnerError.detail`), flattened by {@link prepareText}, lower-cased, its guesses blanked (`blankGuesses`); `''` when it has none. */
   readonly text: string;
   /** The trigrams of {@link text}. */
   readonly trigrams: TrigramSet;
@@ -99,7 +117,8 @@ const WRAPPER_LAYERS: ReadonlySet<string> = new Set(['prefix', 'json-string', 'm
 function wrappedError(inner: InnerError | null, layers: readonly string[], code: string, errorType: string): WrappedError | null {
   if (inner === null || !layers.some((layer) => WRAPPER_LAYERS.has(layer))) return null;
   const said = inner.detail == null ? inner.message : inner.message === null ? inner.detail : `${inner.message} | ${inner.detail}`;
-  const text = said === null ? '' : prepareText(boundedWindow(said)).text.toLowerCase();
+  // the innermost error is read by the phrase families only: its guesses are set aside at once
+  const text = said === null ? '' : blankGuesses(prepareText(boundedWindow(said)).text.toLowerCase());
   const codes = new Set(inner.codes);
   if (code !== '') codes.add(code);
   if (errorType !== '') codes.add(errorType);
@@ -203,6 +222,7 @@ class FailureEvidence implements Evidence {
   private trigramSet: TrigramSet | null = null;
   private cjkText: boolean | null = null;
   private formattedAnswerText: boolean | null = null;
+  private assertedText: ScannedText | null = null;
 
   constructor(failure: FailureFields) {
     const inputStatus = typeof failure.status === 'number' ? failure.status : null;
@@ -255,7 +275,8 @@ class FailureEvidence implements Evidence {
   /** The stated status and whether it is worded explicitly, read from the text (else the code) once. */
   private readStated(): NonNullable<FailureEvidence['statedRead']> {
     if (this.statedRead !== null) return this.statedRead;
-    const statedDetail = statedStatusDetail(this.text, this.trigrams);
+    // a status named in a condition ("if the status code is 404, …") is no status this failure has
+    const statedDetail = statedStatusDetail(this.asserted.text, this.trigrams);
     let stated = statedDetail?.status ?? null;
     if (stated === null && /^\d{3}$/.test(this.code)) {
       const fromCode = Number(this.code);
@@ -326,6 +347,13 @@ class FailureEvidence implements Evidence {
   get trigrams(): TrigramSet {
     this.trigramSet ??= new TrigramSet(this.text);
     return this.trigramSet;
+  }
+
+  get asserted(): ScannedText {
+    if (this.assertedText !== null) return this.assertedText;
+    const text = blankGuesses(this.text);
+    this.assertedText = text === this.text ? this : { text, trigrams: this.trigrams, cjk: this.cjk };
+    return this.assertedText;
   }
 
   get cjk(): boolean {

@@ -3,7 +3,7 @@
  * matched; a text rule is one precompiled pattern over the lower-cased evidence text.
  */
 import type { FailoverReason } from '@understudy/contracts';
-import type { Evidence } from '../evidence.js';
+import type { Evidence, ScannedText } from '../evidence.js';
 import { requiredLiterals } from '../text/required-literals.js';
 import { familyNeeds, needsOf, patternNeeds } from '../text/trigrams.js';
 import type { PatternNeeds } from '../text/trigrams.js';
@@ -62,20 +62,14 @@ export interface Phrase {
 /** The longest matched text kept in a verdict. */
 const MATCH_PREVIEW_CHARS = 120;
 
-/** The text a rule scans, with what its prefilters need: the whole evidence text, or the innermost error's. */
-export interface ScannedText {
-  readonly text: string;
-  readonly trigrams: Evidence['trigrams'];
-  readonly cjk: boolean;
-}
-
 /**
- * The first rule of `rules` (in order) whose pattern occurs in the evidence text — or in `scanned` when given (the
- * innermost error's message); `applies` conditions still read the whole evidence (its status, its provider).
+ * The first rule of `rules` (in order) whose pattern occurs in the evidence text with its guesses set aside
+ * (`Evidence.asserted`) — or in `scanned` when given (the innermost error's message); `applies` conditions still read
+ * the whole evidence (its status, its provider).
  *
  * @example firstTextMatch([{ id: 'text.x', reason: 'timeout', pattern: /timed out/ }], evidence)
  */
-export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence, scanned: ScannedText = evidence): Verdict | null {
+export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence, scanned: ScannedText = evidence.asserted): Verdict | null {
   for (const rule of rules) {
     // Chinese and Japanese phrases cannot match a text without CJK characters: skip the scan. (Russian phrases are
     // left to the trigram test, which refuses a text without Cyrillic letters at once.)

@@ -15,7 +15,8 @@ import { family } from '../rule.js';
 /** Bans, deactivations, revocations: the credential will not work again without a human. */
 export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_permanent', 'auth_permanent', {
   en: [
-    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked)|(?:has been |is |was |have been |got )(?:permanently )?(?:closed|deleted))(?! due to insufficient)/,
+    /(?:account|organization|organisation|org|workspace|team|project|api key|key|user|tenant|consumer)(?: [a-z0-9_-]{1,40}| …| \.\.\.| id \([a-z0-9_-]{1,40}\)| '[^' ]{1,80}'| (?:that |which )?(?:you |we )?(?:have |had )?(?:provided|used|supplied|entered|specified))? (?:temporarily )?(?:(?:has been |is |was |have been |got )?(?:permanently |temporarily )?(?:deactivated|disabled|suspended|banned|revoked|restricted|blocked)|(?:has been |is |was |have been |got )(?:permanently )?(?:closed|deleted))(?! due to insufficient)/,
+    // (a name a reporter cut to an ellipsis, "Account … is suspended", is still a name)
     // (a stream, a connection or a listener "for user abc closed" is a dropped connection: closed and deleted need an auxiliary)
     // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted|workspace_(?:disabled|deactivated)(?![a-z])(?!["']?\s?[:=])/,

@@ -214,3 +214,16 @@ describe("a breaker's pass over native answers, the AI SDK's printed value and t
     ["curl's SSL connect error is a transport failure", { message: 'curl: (35) OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to api.anthropic.com:443' }, 'timeout'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe('guesses and conditions name no cause (docs/policy.md), in words no corpus row uses', () => {
+  it.each([
+    ['a list of guesses before a refused connection: the connection decides', { message: 'Sync failed. It might be caused by an expired token, a slow network or rate limiting. Error: connect ECONNREFUSED 127.0.0.1:11434' }, 'timeout'],
+    ['Chinese guesses under a 403: the status decides, not the guessed quota', { status: 403, body: '请求失败，可能是网络问题，也可能是额度用完。' }, 'auth'],
+    ['a header over a list of causes with nothing else said decides nothing', { message: 'Something went wrong. Possible reasons: invalid API key, quota exhausted, model unavailable.' }, 'unclassified'],
+    ['a numbered list of causes, then the quoted error: the quoted error decides', { message: 'Request failed. Possible causes: 1) the API key is invalid 2) you are out of credits\nHere is the error: 429 Too Many Requests' }, 'rate_limit'],
+    ['one hedged cause is the sender’s explanation and decides', { message: 'The upstream closed the stream, probably due to rate limiting.' }, 'rate_limit'],
+    ['a notice conditioned on another status under a 503: the 503 decides', { status: 503, body: 'Service Unavailable\nTip: if the status code is 401, your key is wrong.' }, 'overloaded'],
+    ['a status named only in a condition is no status of the failure', { message: 'Upload failed.\nNote: if you get HTTP 413, the file is larger than the model accepts.' }, 'unclassified'],
+    ['nor is a status named in a condition on the response', { message: 'Upload failed. If the response is HTTP 429, wait a minute.' }, 'unclassified'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

@@ -146,7 +146,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     // a batch queue over its enqueued tokens, a fair use limit, a relay's pool with no account left with quota
     /enqueued token limit|(?:number of )?enqueued tokens (?:has |have )?(?:surpassed|exceeded|reached)|fair use (?:policy|limit)|no accounts? available with quota/,
     /(?<![a-z])qps(?![a-z])|(?:request|call)s? limit (?:reached|exceeded)|(?:request|call|qps)limitexceeded|(?<![a-z])quotalimit(?:exceeded)?(?![a-z])/,
-    /requests? too quickly(?<!possible causes?:? [^.|]{0,100}requests? too quickly)|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
+    /requests? too quickly|requesting [a-z]{1,20} too quickly|(?:maximum )?number of concurrent requests|limit (?:reached|exceeded)\.? try again in \d/,
     /slow down|request rate increased too quickly|(?:your )?request rate is too high|(?:been )?put (?:in|into) (?:a )?timeout for \d|you(?:'re| are) using (?:the |your )?[a-z ]{1,30}? excessively|reduce the frequency of (?:your )?requests|exceeded your current requests? list|accounts? (?:are )?(?:currently )?limited|model_cooldown/,
     /(?:unexpected|last|upstream|returned|received|got) (?:http )?status(?: code)?:? 429(?!\d)/,
   ],
@@ -174,7 +174,7 @@ function notUnderClientError(evidence: Evidence): boolean {
  */
 export const OVERLOADED_RULES: readonly TextRule[] = [
   // overload offered as a guess ("took too long, possibly due to server overload") is not the stated fact
-  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload(?<!(?:if|possible causes?:?) [^.|]{0,80}overload)(?<!either the server is overload)/], (evidence) => evidence.status !== 429),
+  ...family('text.overloaded', 'overloaded', [/(?<!(?:possibly|probably|likely|maybe|perhaps) (?:due to|caused by) (?:a )?(?:server |system )?)(?<!(?:may|might|could) indicate (?:that )?(?:the )?(?:origin |server |service |upstream )?(?:is |was )?)overload(?<!if [^.|]{0,80}overload)(?<!either the server is overload)/], (evidence) => evidence.status !== 429),
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
   // a hosted function in a degraded state is capacity whatever status the host put on it (NVIDIA NIM sends it as a 400)
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),

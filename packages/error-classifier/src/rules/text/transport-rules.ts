@@ -80,7 +80,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // browsers' and runtimes' fetch failures, and servers that hung up without an answer
       /failed to fetch(?! ?[a-z(])|networkerror when attempting to fetch|^(?:typeerror: )?load failed\.?$|(?<![a-z])err_(?:connection_[a-z_]{2,20}|internet_disconnected|network_changed|name_not_resolved|empty_response|incomplete_chunked_encoding|http2_protocol_error|http2_ping_failed|quic_protocol_error)|internet connection appears to be offline/,
       // an old OpenAI client's connection error, a fetch body that broke while read, nginx's and Kong's upstream that could not be reached
-      /error communicating with|error in input stream|while connecting to upstream|(?<!possible causes?:? [^.|]{0,80})(?:https?:\/\/[^ ]{1,200}|[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,5}(?::\d{2,5})?|server|host|endpoint|api|upstream|provider|service|backend) (?:could not|couldn't|cannot|can't) be reached(?! by)/,
+      /error communicating with|error in input stream|while connecting to upstream|(?:https?:\/\/[^ ]{1,200}|[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,5}(?::\d{2,5})?|server|host|endpoint|api|upstream|provider|service|backend) (?:could not|couldn't|cannot|can't) be reached(?! by)/,
       // a TLS record corrupted or cut in transit (Go's "remote error: tls: bad record MAC"): the connection, not the certificate
       /(?<![a-z])bad record mac(?![a-z])/,
       // an answer the client saw stop mid-way, in Claude's apps' words
