@@ -88,6 +88,8 @@ export const CORPUS_FILES = [
   'provider-errors-31-heldout.jsonl',
   'provider-errors-32.jsonl',
   'provider-errors-32-heldout.jsonl',
+  'provider-errors-33.jsonl',
+  'provider-errors-33-heldout.jsonl',
 ] as const;
 
 /**

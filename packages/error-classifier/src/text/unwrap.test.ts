@@ -151,3 +151,20 @@ describe('an array of chunks cut short', () => {
     expect(unwrap('{"id":"x","choices":[{"message":{"content":""}},').document).toEqual({ message: { content: '' } });
   });
 });
+
+describe("unwrap: a terminal's box frame around the error JSON", () => {
+  it('takes the frame off and names the layer', () => {
+    const framed = '  │ {\n  │   "error": {\n  │     "message": "Rate limit reached",\n  │     "code": 429\n  │   }\n  │ }';
+    const result = unwrap(framed);
+    expect(result.layers).toEqual(['frame', 'json', 'error']);
+    expect(result.inner).toEqual({ message: 'Rate limit reached', status: 429, codes: [], detail: null });
+  });
+  it('leaves a text with a single bar, or framed prose, as it is', () => {
+    expect(unwrap('a │ b').layers).toEqual([]);
+    expect(unwrap('│ rate limit\n│ exceeded').layers).toEqual([]);
+  });
+  it('takes a frame off once: bars nested inside the frame are not peeled again', () => {
+    const nested = `${'│'.repeat(5_000)} {"error":{"message":"x"}}\n${'│'.repeat(5_000)}`;
+    expect(unwrap(nested).layers).toEqual([]);
+  });
+});

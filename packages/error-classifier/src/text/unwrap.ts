@@ -774,6 +774,25 @@ function readEvent(raw: string, chunks: unknown[], budget: ParseBudget): Unwrapp
   return found === null ? null : { layers: found.layers, inner: found.inner, document: undefined, errorText: payload };
 }
 
+/** A line inside a terminal's box frame: spaces, then the frame's vertical bar. */
+const FRAMED_LINE = /^[ \t]{0,8}│ ?/gm;
+
+/**
+ * The document inside a terminal's box frame — a CLI that prints the error JSON with `│ ` before every line — read with
+ * the frame taken off (layer `frame`); `null` when fewer than two lines are framed or the unframed text holds no
+ * document.
+ */
+function framedDocument(text: string): Unwrapped | null {
+  const first = text.indexOf('│');
+  if (first === -1 || text.indexOf('│', first + 1) === -1) return null;
+  const unframed = text.replace(FRAMED_LINE, '');
+  if (unframed.length > text.length - 2) return null;
+  // (read once: a frame inside the frame is not taken off again, so a hostile text of nested bars costs one pass)
+  const inside = unwrapText(unframed, false);
+  if (inside.inner === null && inside.document === undefined) return null;
+  return { ...inside, layers: ['frame', ...inside.layers] };
+}
+
 /**
  * The innermost provider error of one raw failure text and the layers around it; {@link NOTHING} for texts that
  * are not (prefixed) JSON or hold no error object, and for texts too long to parse that are neither an event stream nor
@@ -783,6 +802,11 @@ function readEvent(raw: string, chunks: unknown[], budget: ParseBudget): Unwrapp
  * // { layers: ['prefix', 'json', 'error'], inner: { message: 'Insufficient credits', status: 402, codes: [] }, … }
  */
 export function unwrap(text: string): Unwrapped {
+  return unwrapText(text, true);
+}
+
+/** {@link unwrap}, taking a terminal's frame off only when `framed` allows it. */
+function unwrapText(text: string, framed: boolean): Unwrapped {
   if (text.length === 0) return NOTHING;
   if (text.length > MAX_UNWRAP_CHARS) return unwrapSse(text) ?? answerBeyondWindow(text) ?? NOTHING;
   const sse = unwrapSse(text);
@@ -790,7 +814,7 @@ export function unwrap(text: string): Unwrapped {
   const validated = validatedValue(text);
   if (validated === 'cut') return { layers: ['prefix', 'json'], inner: null, document: undefined, unreadAnswer: 'output' };
   const json = validated ?? leadingJson(text);
-  if (json === null) return cutAnswer(text) ?? NOTHING;
+  if (json === null) return (framed ? framedDocument(text) : null) ?? cutAnswer(text) ?? NOTHING;
   const head = json.prefix > 0 ? ['prefix', 'json'] : ['json'];
   if (!looksLikeError(json.value)) return { layers: head, inner: null, document: json.value, before: text.slice(0, json.prefix) };
   const found = dig(json.value, 0, head);

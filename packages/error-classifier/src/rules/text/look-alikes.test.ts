@@ -227,3 +227,24 @@ describe('guesses and conditions name no cause (docs/policy.md), in words no cor
     ['nor is a status named in a condition on the response', { message: 'Upload failed. If the response is HTTP 429, wait a minute.' }, 'unclassified'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("the thirty-third set's families and the terminal frame, in words no corpus row uses", () => {
+  it.each([
+    ["a Google request field named by its path is format, with no status", {"message": "* CountTokensRequest.contents[2].parts: must not be empty"}, "format"],
+    ["a prompt that was too long, said after the fact, is an overflow", {"message": "Request failed: the prompt was too long for this assistant."}, "context_overflow"],
+    ["a prompt too long offered as a condition under a 502 is the gateway's failure", {"status": 502, "body": "Bad gateway. Retrying may help if the prompt was too long."}, "server_error"],
+    ["a service account without the required permission is auth", {"message": "Service account svc@example.com does not have the required permission to call the model endpoint."}, "auth"],
+    ["a model open to selected organisations only is auth", {"message": "This model is available to selected organizations only."}, "auth"],
+    ["a modality a model does not take is format", {"status": 400, "body": "Audio modality is not supported by gemini-1.0-pro."}, "format"],
+    ["a model that does not take fine-tuning is format", {"message": "gpt-4o-audio-preview does not support fine-tuning"}, "format"],
+    ["a structured-output option switched off for a model is format", {"status": 400, "body": "json_schema is not available for this model"}, "format"],
+    ["GPUs that are overheating are capacity", {"message": "Our GPUs are overheating right now, come back in a bit."}, "overloaded"],
+    ["an IndexError on the first candidate is an empty answer", {"message": "Traceback (most recent call last):\n    text = response.candidates[0].content\nIndexError: list index out of range"}, "empty_response"],
+    ["the same words under a 500 are the server's failure", {"status": 500, "body": "{\"detail\":\"list index out of range\"}"}, "server_error"],
+    ["a server that could not encode its answer is the server's failure", {"message": "failed to marshal response: json: unsupported value: +Inf"}, "server_error"],
+    ["Go's decoder refusing an unknown request field stays format", {"message": "BadRequest: json: unknown field \"prompt_cache\""}, "format"],
+    ["a request without an API key is auth", {"message": "Request rejected: you did not provide an API key."}, "auth"],
+    ["a terminal's frame around the error JSON is taken off: the inner error decides", {"status": 400, "body": "│ {\n│   \"error\": {\n│     \"message\": \"Invalid value for temperature: 3\",\n│     \"type\": \"invalid_request_error\"\n│   }\n│ }"}, "format"],
+    ["a framed relay error carries its inner 429", {"status": 502, "body": "  │ {\n  │   \"error\": {\n  │     \"message\": \"Provider returned error\",\n  │     \"code\": 429\n  │   }\n  │ }"}, "rate_limit"],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

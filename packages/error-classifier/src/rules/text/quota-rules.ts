@@ -182,6 +182,8 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   en: [
     /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?<!network error due to )(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
+    // a server that says it is too hot to take the request
+    /(?:servers?|systems?|gpus?) (?:are|is) (?:running )?(?:too hot|overheat(?:ed|ing))/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)
     /(?:request|requests) (?:was |were )?dropped due to backpressure|(?<![a-z])backpressure|queue (?:is )?full(?! for (?:ip|user|key|client|account|this))|max_queued_requests|no (?:free |idle )?slots? (?:is |are )?available/,
     // (a service "unavailable in your region" is a region refusal: request-rules)

@@ -86,6 +86,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:does not|doesn't|will not|won't) fit (?:into|in|within) (?:the |the model's |its )?context(?: window| length)?|(?:input(?:_ids)?|prompt)[^|]{0,80}? exceeds max(?:imum)? length \(\d{2,8}\)|`?inputs?`? must have less than \d{2,9} (?:characters|tokens)\. given: \d|too much data to handle/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
+    // (said after the fact: "The message was too long (198%). Submit something shorter")
+    /(?<!if (?:the |your )?)(?:prompt|input|request|message) (?:you sent )?was too long|submit something shorter/,
     /must (?:be )?less than (?:the )?max(?:imum)? (?:input|context|prompt|sequence) length|maximum supported sequence length|requires a sequence length of \d|length \(\d{1,9}\) exceeds dimension size \(\d{1,9}\)|max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? (?:\d{1,9} ?> ?\d{1,9}|size limit exceeded)|(?:size |token )?limit exceeded by \d{1,9} tokens|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /max_tokens must be at least 1, got -\d/,
@@ -179,6 +181,11 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
       /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
       /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
+      // a field of a Google request named by its path ("* GenerateContentRequest.tools[0].function_declarations[3]…: …"),
+      // a kind of input or training the model does not take, a request option a provider has switched off
+      /(?:^|[ *])(?:stream)?(?:generatecontent|counttokens|embedcontent|batchembedcontents)request\.(?!model[: ])[a-z_]{2,40}(?:\[\d{1,4}\])?[.:[ ]/,
+      /unsupported (?:input )?modalit(?:y|ies)|modalit(?:y|ies) (?:is |are )?not supported|does not support fine-?tuning|(?:not|isn't) (?:available|supported) for fine-?tuning/,
+      /(?:response_format|tool_choice|json_schema|json_object|logprobs|parallel_tool_calls)(?: type)? (?:is |are )?(?:unavailable|not available|unsupported)/,
       /no endpoints found that support|requested agent harness .{1,80}? does not support/,
       /use (?:the )?\/?[a-z/._-]{1,40} (?:api|endpoint) instead|not a chat model|only supported (?:in|by|via|on) (?:the )?v1/,
       /invalid url ?\((?:get|post|put|patch|delete) /,
@@ -190,7 +197,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
       /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
       /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
-      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format|options?(?![a-z]))/,
+      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|(?<!json: )unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format|options?(?![a-z]))/,
       /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
       /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
       // a value the API's own validator names out of bounds (Volcengine Ark), an attachment that is no base64

@@ -133,6 +133,8 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /internal (?:server )?(?:error|failure)|(?<![a-z])internalfailure(?![a-z])|an internal error has occurred/,
       // vLLM's engine process died under the request (EngineDeadError, "failed (engine dead)")
       /(?<![a-z])engine ?dead(?:error)?(?![a-z])/,
+      // a server that could not encode its own answer (Ollama's "failed to encode response: json: unsupported value: NaN")
+      /failed to (?:encode|marshal|serialize) (?:the )?response/,
       /bad gateway|origin error|error making (?:the |a )?prediction|grpc_status ?[:=] ?13(?![0-9])/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our (?:end|side)|while processing)|server had an error/,
       // Google's error page: "502. That's an error. The server encountered a temporary error …"
@@ -267,6 +269,8 @@ export const EMPTY_RESPONSE_RULES: readonly TextRule[] = family(
       /message:\{role:assistant content: [a-z]{2,20}:/,
       // Gemini candidates that open with their finish reason: no content came before it
       /"candidates": ?\[ ?\{ ?"finishreason": ?"(?:stop|max_tokens)"/,
+      // a Python client that indexed the first choice or candidate of an answer that had none
+      /(?<![a-z])list index out of range(?![a-z])/,
     ],
     zh: [/响应为空|返回(?:为)?空|(?:parts|content|内容|回复|回答|输出) ?为空|无回复|空回复|没有回复/],
   },
