@@ -331,7 +331,8 @@ class FailureEvidence implements Evidence {
 
   get tokens(): ReadonlySet<string> {
     if (this.tokenSet !== null) return this.tokenSet;
-    const tokens = extractCodeTokens(this.text);
+    // (a code named in a list of guesses — "may be due to insufficient_quota or rate_limit_exceeded" — decides nothing)
+    const tokens = extractCodeTokens(this.asserted.text);
     if (this.code !== '') tokens.add(this.code);
     if (this.errorType !== '') tokens.add(this.errorType);
     for (const innerCode of this.inner?.codes ?? []) tokens.add(innerCode);

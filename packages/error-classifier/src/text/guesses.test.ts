@@ -49,6 +49,29 @@ describe('blankGuesses (docs/policy.md, "Guesses and conditions name no cause")'
     expect(left('upload failed. note: if you get http 413, the file is too large. retry')).toBe('upload failed. note: . retry');
   });
 
+  it('ends a hedge at a semicolon, and reads no alternative in a remark in parentheses', () => {
+    const semicolon = 'request failed, possibly due to rate limiting; retry in 30 seconds.';
+    expect(blankGuesses(semicolon)).toBe(semicolon);
+    const remark = 'request failed, likely due to an invalid api key (check or rotate it in your settings).';
+    expect(blankGuesses(remark)).toBe(remark);
+  });
+
+  it('blanks only the clause of a hedge that opens its sentence', () => {
+    expect(left('possibly due to maintenance or high load, the service is unavailable (503).')).toBe(' , the service is unavailable (503).');
+  });
+
+  it('reads a singular header as a list only over alternatives or numbered items', () => {
+    const one = 'possible cause: your credit balance is too low, please top up your account.';
+    expect(blankGuesses(one)).toBe(one);
+    expect(left('可能的原因：1. api密钥错误 2. 请求过快 3. 余额不足')).toBe(' ');
+    expect(left('可能的原因：密钥错误、请求过快。错误信息：余额不足')).toBe(' 。错误信息：余额不足');
+  });
+
+  it('blanks a condition on the failure persisting, and ends a Chinese condition where an English error follows', () => {
+    expect(left('request timed out. if the error persists, your api key may be invalid or your quota exhausted.')).toBe('request timed out. .');
+    expect(left('如果状态码为400，请检查请求参数 error 429: too many requests')).toBe(' error 429: too many requests');
+  });
+
   it('does not read "if" inside a word, nor a condition that names no status', () => {
     const text = 'the diff status 404 page. check if the model exists.';
     expect(blankGuesses(text)).toBe(text);

@@ -5,44 +5,70 @@
  * A translator's "this engine is unavailable: maybe a wrong key, maybe requests too fast", a toast's "This may be due to
  * a network issue, an invalid API key, or API usage limits", a "Possible causes:" list or a notice "If the status code is
  * 400, the file exceeds the token limit" name several causes, or one that holds only under a condition; read as text,
- * the first family a guess happens to match would decide, before the status or the error that follows. Three kinds of
- * span are blanked (replaced by spaces, so offsets do not move):
+ * the first family a guess happens to match would decide, before the status or the error that follows. These spans are
+ * blanked (replaced by spaces, so offsets do not move):
  *
- * - a **list of guesses**: a hedge ("may be due to", "possibly caused by", 可能是) whose sentence offers alternatives
- *   (" or ", "、", 或, 也可能, "; "). A single hedged cause — "suspended, possibly due to reaching the monthly spending
- *   limit" — is the sender's explanation and stays;
- * - a **header of guesses** ("Possible causes:", "Here are the possible reasons:", "Common causes include") over a list:
- *   everything up to the paragraph's end or to where the failure itself is quoted again ("Here is the error message",
- *   "Error:"). A header over one cause ("错误可能原因：请求速度过快") is the sender's explanation and stays;
- * - a **status condition** ("If the status code is 404, …", 如果状态码为 400 …): the rest of its sentence.
+ * - a **list of guesses**: a hedge ("may be due to", "might be because", "possibly caused by", 可能是, возможно) whose
+ *   sentence offers alternatives (" or ", "and/or", "、", 或, 也可能, "•"; a remark in parentheses offers none), to the
+ *   sentence's end (a full stop, a semicolon, a colon before a status). A hedge that opens its sentence ("Possibly due to
+ *   maintenance or high load, the service is unavailable") is only its clause, up to the first comma. A single hedged
+ *   cause — "suspended, possibly due to reaching the monthly spending limit" — is the sender's explanation and stays;
+ * - a **header of guesses**: one in the plural ("Possible causes:", "Here are the possible reasons:", "Common causes
+ *   include", возможные причины) announces a list; one in the singular ("Possible cause:", 可能的原因) only when it offers
+ *   alternatives. Blanked up to where the failure itself is quoted again ("Here is the error message", "Error:",
+ *   "Provider said", "HTTP status: 500", 错误信息：) or the next text;
+ * - a **condition** on a status ("If the status code is 404, …", "if you get HTTP 413", 如果状态码为 400 …) or on the
+ *   failure persisting ("If the error persists, your key may be invalid or …"): the rest of its sentence.
  *
  * The cost is one scan for the leads over the bounded text; a text without them is returned as it is.
  */
 
 /**
- * The leads of the three kinds (lower case; the evidence text is lower-cased). Group 1: a header; group 2: a status
- * condition; otherwise a hedge.
+ * The leads (lower case: the evidence text is lower-cased, its line breaks already made spaces). Named groups: `list`, a
+ * header in the plural, which announces a list; `header`, one in the singular, a list only when it offers
+ * alternatives; `condition`, a condition on a status or on the failure persisting; `fronted`, an adverbial hedge
+ * ("Possibly due to …") that may open its sentence; otherwise a hedge in the predicate ("may be due to", 可能是).
  */
-const LEADS =
-  /((?:possible|potential|common|probable|likely) (?:causes?|reasons?)(?: (?:include|are|is|may be|could be))?:?|возможные причины:?|可能的?原因[:：]?|考えられる原因)|((?:\bif|\bwhen) (?:the )?(?:http )?(?:status|error|response)(?: code)?(?: is| was| equals| of)?(?: an?)?(?: http)? \d{3}\b|(?:\bif|\bwhen) you (?:get|see|receive|hit) (?:an? |the )?(?:http |status |error )?(?:code )?\d{3}\b|如果[^，。\n]{0,12}(?:状态码|错误码))|(?:may|might|could|can) (?:be|have been) (?:due to|caused by|because of|(?:the |a )?result of)|(?:possibly|probably|likely|perhaps|maybe) (?:due to|caused by|because of)|可能是|可能由于|可能因为|原因可能/g;
+const LEADS = new RegExp(
+  [
+    String.raw`(?<list>(?:possible|potential|common|probable|likely) (?:causes|reasons)(?: (?:include|are|may be|could be))?:?|возможные причины:?)`,
+    String.raw`(?<header>(?:possible|potential|probable|likely) (?:cause|reason)(?: (?:is|may be|could be))?:?|可能的?原因[:：]?|考えられる原因)`,
+    String.raw`(?<condition>\b(?:if|when) (?:the )?(?:http )?(?:status|error|response)(?: code)?(?: is| equals| of)?(?: an?)?(?: http)? \d{3}\b|\b(?:if|when) you (?:get|see|receive|hit) (?:an? |the )?(?:http |status |error )?(?:code )?\d{3}\b|\bif (?:the |this )?(?:error|problem|issue|failure) (?:persists|continues|keeps happening)|如果[^，。]{0,12}(?:状态码|错误码))`,
+    String.raw`(?<fronted>\b(?:possibly|probably|likely|perhaps|maybe) (?:due to|caused by|because of))`,
+    String.raw`\b(?:may|might|could|can) (?:be|have been) (?:due to|caused by|because(?: of)?|related to|(?:the |a )?result of)|\b(?:may|might|could|can) happen (?:if|when|because)|\b(?:cause|reason) (?:may|might|could) be|\b(?:may|might|could) be (?=[a-z ]{1,40} or )|可能是|可能由于|可能因为|也许是|或许是|(?<![а-яё])возможно,? `,
+  ].join('|'),
+  'g',
+);
 
-/** Where a hedge's or a condition's sentence ends (a CJK text breaks lines inside sentences). */
-const SENTENCE_END = /\.(?:\s|$)|[。！？!?]|\n| \| /g;
-const CJK_SENTENCE_END = /[。！？!?]|\n\n| \| /g;
+/**
+ * Where a hedge's or a condition's sentence ends: a full stop (not that of "e.g.", "i.e.", "etc."), other sentence
+ * marks, a semicolon, the next text, or a colon before a status (the failure quoted after the guess).
+ */
+const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs))\.(?:\s|$)|[。！？!?;；]| \| |: (?=\d{3}\b)/g;
 
-/** Where a header's list of guesses ends: a blank line, the next text, or the failure itself quoted again. */
-const HEADER_END = /\n\n| \| |here (?:is|are) the (?:actual |original |raw |full )?(?:error|response|details)|(?:^|[\s(])(?:error|details|response|cause|message)s?: /g;
+/** The same in a CJK sentence, which also ends where an English error label follows it ("…请检查请求参数 error 429"). */
+const CJK_SENTENCE_END = /[。！？!?;；]| \| |(?<=[\u3400-\u9fff，。]) ?(?=(?:error|err|http|status)\b)/g;
 
-/** Alternatives in a hedge's sentence: what makes it a list of guesses rather than one stated cause. */
-const ALTERNATIVES = / or |、|或|也可能|; |•/;
+/** Where a header's list of guesses ends: the next text, or where the failure itself is quoted again. */
+const HEADER_END =
+  /。| \| |here (?:is|are) the (?:actual |original |raw |full )?(?:error|response|details)|(?:^|[\s(])(?:error|details|response|cause|message)s?: |(?:provider|server|api|upstream|model) (?:said|says|returned|responded)|(?:http )?status(?: code)?:? \d{3}\b|错误信息[:：]/g;
 
-/** Items of a header's list besides {@link ALTERNATIVES}: English commas, numbered or dashed items. */
-const LISTED = /, |(?:^|\s)(?:\d[.)]|[-*]) /;
+/** Alternatives: what makes a hedge's sentence or a singular header a list of guesses rather than one stated cause. */
+const ALTERNATIVES = / or |、|或|也可能|也许|或许|•| and\/or | или |, etc\b/;
+
+/** Numbered items ("1. … 2. …", "1、… 2、…"): a singular header over them is a list. */
+const NUMBERED = /(?:^|\s|[:：])\d[.)、] ?\S[^]{0,200}?\s\d[.)、] ?\S/;
+
+/** A remark in parentheses ("check or rotate it in your settings") offers no alternative cause. */
+const REMARK = /\([^()]{0,200}\)/g;
 
 /** The longest span blanked after one lead, in characters. */
 const MAX_SPAN_CHARS = 600;
 
 const CJK_CHAR = /[\u3400-\u9fff]/;
+
+/** Sentence marks a fronted hedge may follow: then it opens its sentence, and its clause ends at the first comma. */
+const OPENS_SENTENCE = /(?:^|[.!?:。|]) ?$/;
 
 /** The offset where `end` next matches in `text` at or after `from`, else the end of the text; at most `from + MAX_SPAN_CHARS`. */
 function nextEnd(text: string, from: number, end: RegExp): number {
@@ -50,6 +76,35 @@ function nextEnd(text: string, from: number, end: RegExp): number {
   const found = end.exec(text);
   const at = found === null ? text.length : found.index;
   return Math.min(at, from + MAX_SPAN_CHARS);
+}
+
+/** True when the words from `from` to `to` offer alternatives (remarks in parentheses aside). */
+function offersAlternatives(text: string, from: number, to: number): boolean {
+  return ALTERNATIVES.test(text.slice(from, to).replace(REMARK, ''));
+}
+
+/** Where the span of one lead ends; `start` itself when nothing is to be blanked. */
+function spanEnd(text: string, lead: RegExpExecArray): number {
+  const start = lead.index;
+  const after = start + lead[0].length;
+  const groups = lead.groups ?? {};
+  const cjk = CJK_CHAR.test(lead[0]);
+  if (groups['list'] !== undefined) return nextEnd(text, after, HEADER_END);
+  if (groups['header'] !== undefined) {
+    const end = nextEnd(text, after, HEADER_END);
+    return offersAlternatives(text, after, end) || NUMBERED.test(text.slice(after, end)) ? end : start;
+  }
+  const sentenceEnd = nextEnd(text, after, cjk ? CJK_SENTENCE_END : SENTENCE_END);
+  if (groups['condition'] !== undefined) return sentenceEnd;
+  let end = sentenceEnd;
+  if (groups['fronted'] !== undefined && OPENS_SENTENCE.test(text.slice(Math.max(0, start - 2), start))) {
+    // "Possibly due to maintenance or high load, the service is unavailable": the hedge is the clause before the comma
+    const comma = text.indexOf(', ', after);
+    if (comma !== -1 && comma < end) end = comma;
+  }
+  // one hedged cause is the sender's explanation: only a sentence offering alternatives is a list of guesses
+  // (a 可能是 after 也, "also maybe", is itself the second alternative)
+  return offersAlternatives(text, after, end) || (start > 0 && text[start - 1] === '也') ? end : start;
 }
 
 /**
@@ -68,23 +123,12 @@ export function blankGuesses(text: string): string {
   let copied = 0;
   while (lead !== null) {
     const start = lead.index;
-    const after = start + lead[0].length;
-    let end: number;
-    if (lead[1] !== undefined) {
-      end = nextEnd(text, after, HEADER_END);
-      // a header over one cause ("错误可能原因：请求速度过快") explains like a single hedge; a list of causes guesses
-      if (!ALTERNATIVES.test(text.slice(after, end)) && !LISTED.test(text.slice(after, end))) end = start;
-    } else if (lead[2] !== undefined) end = nextEnd(text, after, CJK_CHAR.test(lead[0]) ? CJK_SENTENCE_END : SENTENCE_END);
-    else {
-      end = nextEnd(text, after, CJK_CHAR.test(lead[0]) ? CJK_SENTENCE_END : SENTENCE_END);
-      // one hedged cause is the sender's explanation: only a sentence offering alternatives is a list of guesses
-      if (!ALTERNATIVES.test(text.slice(after, end))) end = start;
-    }
+    const end = spanEnd(text, lead);
     if (end > start && start >= copied) {
       pieces.push(text.slice(copied, start), ' '.repeat(end - start));
       copied = end;
     }
-    LEADS.lastIndex = Math.max(after, end);
+    LEADS.lastIndex = Math.max(start + lead[0].length, end);
     lead = LEADS.exec(text);
   }
   if (copied === 0) return text;

@@ -248,3 +248,36 @@ describe("the thirty-third set's families and the terminal frame, in words no co
     ["a framed relay error carries its inner 429", {"status": 502, "body": "  │ {\n  │   \"error\": {\n  │     \"message\": \"Provider returned error\",\n  │     \"code\": 429\n  │   }\n  │ }"}, "rate_limit"],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+describe("a breaker's pass over guesses set aside, the terminal frame and the thirty-third set's families (2026-12-07)", () => {
+  it.each([
+    ["single hedge then \"; retry\" (no alternative)", {"message": "Request failed, possibly due to rate limiting; retry in 30 seconds."}, "rate_limit"],
+    ["single hedge, \"or\" only in a parenthetical remedy", {"message": "Request failed, likely due to an invalid API key (check or rotate it in your settings)."}, "auth"],
+    ["header over ONE cause with a comma", {"message": "Possible cause: your credit balance is too low, please top up your account."}, "billing"],
+    ["\"likely reason:\" one cause with comma", {"message": "Likely reason: the API key was revoked, generate a new one in the console."}, "auth_permanent"],
+    ["timed out, if-persists guess after", {"message": "Request timed out. If the error persists, your API key may be invalid or your quota exhausted."}, "timeout"],
+    ["narrative \"when the response was 429\"", {"message": "Upload failed when the response was 429 Too Many Requests from upstream."}, "rate_limit"],
+    ["and/or alternatives", {"message": "Request failed. This may be due to an invalid API key and/or usage limits."}, "unclassified"],
+    ["comma list, no \"or\"", {"message": "Request failed. This may be due to a network issue, an invalid API key, usage limits, etc."}, "unclassified"],
+    ["e.g. inside the hedge", {"message": "Request failed. This may be due to high demand (e.g. peak hours) or an invalid API key."}, "unclassified"],
+    ["\"might be because\"", {"message": "Request failed. This might be because your API key is invalid or you have exceeded your quota."}, "unclassified"],
+    ["\"may happen if\"", {"message": "Request failed. This may happen if your API key is invalid or your credit balance is too low."}, "unclassified"],
+    ["\"the cause could be X or Y\"", {"message": "Request failed. The cause could be an invalid API key or a rate limit."}, "unclassified"],
+    ["\"may be related to\"", {"message": "This error may be related to an invalid API key or to rate limiting."}, "unclassified"],
+    ["header then \"Provider said:\" on next line", {"message": "Possible causes: invalid API key, rate limit, or network issue.\nProvider said: your credit balance is too low."}, "billing"],
+    ["header list then status line, same paragraph", {"message": "Possible reasons:\n1. Rate limit exceeded\n2. Invalid API key\nHTTP status: 500"}, "server_error"],
+    ["codes in a list of guesses", {"message": "Possible causes:\n- insufficient_quota\n- rate_limit_exceeded\n- invalid_api_key"}, "unclassified"],
+    ["codes in a hedge", {"message": "Request failed. This may be due to insufficient_quota or rate_limit_exceeded."}, "unclassified"],
+    ["hedge swallowing quoted error after colon", {"message": "Request failed, possibly due to network issues or rate limits: 402 Insufficient credits"}, "billing"],
+    ["fact after the hedge in the same sentence", {"message": "Possibly due to maintenance or high load, the service is unavailable (503)."}, "overloaded"],
+    ["zh header numbered list", {"message": "可能的原因：1. API密钥错误 2. 请求过快 3. 余额不足"}, "unclassified"],
+    ["zh header then quoted error 错误信息", {"message": "可能的原因：密钥错误、请求过快。错误信息：余额不足"}, "billing"],
+    ["zh 也许…也许", {"message": "请求失败，也许是密钥错误，也许是请求过快"}, "unclassified"],
+    ["zh condition then English error line", {"message": "如果状态码为400，请检查请求参数\nError 429: Too many requests"}, "rate_limit"],
+    ["ru hedge возможно … или", {"message": "Ошибка запроса. Возможно, неверный ключ API или слишком много запросов."}, "unclassified"],
+    ["\"last message was too long ago\" is a session", {"message": "Session expired: your last message was too long ago. Please start a new conversation."}, "session_expired"],
+    ["\"unless the prompt was too long\" under 502", {"status": 502, "body": "Bad gateway. Retrying may help unless the prompt was too long."}, "server_error"],
+    ["\"in case the input was too long\" under 502", {"status": 502, "body": "Bad gateway. Retry; in case the input was too long, shorten it."}, "server_error"],
+    ["Google field path under a 500 internal error", {"status": 500, "body": "Internal error encountered while reading GenerateContentRequest.contents[0].parts."}, "server_error"],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

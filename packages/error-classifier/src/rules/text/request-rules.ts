@@ -36,6 +36,8 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /content (?:management |moderation |safety |filtering )?polic(?:y|ies)/,
     /content blocked(?! by)|content blocked by (?:the |our |a )?(?:safety|content|moderation|policy|guardrail)|violat[a-z]{0,6} (?:[a-z]{1,20} ){0,3}content moderation|(?<![a-z])blockedpromptexception|<blockedreason\.(?!block_reason_unspecified)[a-z_]{2,40}/,
     /violates? (?:our |the |its )?(?:guardrails|content guidelines|usage guidelines|safety guidelines)/,
+    // a client stating the model's refusal itself ("Claude Code refused to respond to this prompt")
+    /(?:model|assistant|claude(?: code)?|gpt|gemini) refused to (?:respond to|answer|complete) (?:this|the|your) (?:prompt|request|message)/,
     // guardrails, jailbreak filters, risk detectors (Volcengine InputTextRiskDetection), Gemini's prohibited-content reasons
     /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation|(?:chat|conversation|request|prompt|message) (?:was |has been )?flagged for (?:possible |potential )?(?:[a-z]{1,20} )?risk/,
     /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked,? as it (?:seems to |appears to |may |might )?violates?|violat[a-z]{0,6} .{0,40}?(?:usage|content|safety) guidelines|(?<![a-z])raifilteredreason(?![a-z])/,
@@ -87,7 +89,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
     // (said after the fact: "The message was too long (198%). Submit something shorter")
-    /(?<!if (?:the |your )?)(?:prompt|input|request|message) (?:you sent )?was too long|submit something shorter/,
+    /(?<!(?:if|unless|in case|when|whether) (?:the |your )?)(?:prompt|input|request|message) (?:you sent )?was too long(?![- ](?:ago|running|to (?:respond|process|complete|wait)))|submit something shorter/,
     /must (?:be )?less than (?:the )?max(?:imum)? (?:input|context|prompt|sequence) length|maximum supported sequence length|requires a sequence length of \d|length \(\d{1,9}\) exceeds dimension size \(\d{1,9}\)|max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? (?:\d{1,9} ?> ?\d{1,9}|size limit exceeded)|(?:size |token )?limit exceeded by \d{1,9} tokens|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /max_tokens must be at least 1, got -\d/,
@@ -181,9 +183,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
       /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
       /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
-      // a field of a Google request named by its path ("* GenerateContentRequest.tools[0].function_declarations[3]…: …"),
       // a kind of input or training the model does not take, a request option a provider has switched off
-      /(?:^|[ *])(?:stream)?(?:generatecontent|counttokens|embedcontent|batchembedcontents)request\.(?!model[: ])[a-z_]{2,40}(?:\[\d{1,4}\])?[.:[ ]/,
       /unsupported (?:input )?modalit(?:y|ies)|modalit(?:y|ies) (?:is |are )?not supported|does not support fine-?tuning|(?:not|isn't) (?:available|supported) for fine-?tuning/,
       /(?:response_format|tool_choice|json_schema|json_object|logprobs|parallel_tool_calls)(?: type)? (?:is |are )?(?:unavailable|not available|unsupported)/,
       /no endpoints found that support|requested agent harness .{1,80}? does not support/,
@@ -255,6 +255,11 @@ export const FORMAT_RULES: readonly TextRule[] = [
     /https?:\/\/[^ ]{1,100} is no longer supported|no route matched|ssrf_blocked|blocked by ssrf|invalid url(?![a-z])|value out of range(?! for type)/,
   ], (evidence) => notACredentialRefusal(evidence) && (evidence.status === null || (evidence.status >= 400 && evidence.status < 500))),
   ...family('text.format', 'format', [/must follow .{1,80} format/], notACredentialRefusal),
+  // a field of a Google request named by its path ("* GenerateContentRequest.tools[0].function_declarations[3]…: …"),
+  // without a status or under a client status (a 500 that names the field it failed on is the server's failure)
+  ...family('text.format', 'format', [
+    /(?:^|[ *])(?:stream)?(?:generatecontent|counttokens|embedcontent|batchembedcontents)request\.(?!model[: ])[a-z_]{2,40}(?:\[\d{1,4}\])?[.:[ ]/,
+  ], (evidence) => evidence.status === null || (evidence.status >= 400 && evidence.status < 500)),
   // an API or one of its versions switched off ("The Realtime Beta API is no longer supported", Cohere's "Generate API was
   // removed on September 15 2025"), a route a server does
   // not have (Gradio's "This app has no endpoint /api/…"), a request field the API demands by name (not a credential),
