@@ -107,6 +107,13 @@ describe('blankGuesses (docs/policy.md, "Guesses and conditions name no cause")'
     );
   });
 
+  it('reads at most 32 leads in one text and leaves the rest as it is', () => {
+    // each of these leads offers one cause, so none is blanked, but each is read
+    const text = `${'it may be due to x. '.repeat(40)}this may be due to a or b.`;
+    expect(blankGuesses(text)).toBe(text);
+    expect(blankGuesses(`${'it may be due to x. '.repeat(31)}this may be due to a or b.`)).toMatch(/x\. this {21}\.$/);
+  });
+
   it('blanks at most 600 characters after one lead, and keeps the rest', () => {
     const hedge = `this may be due to ${'x or '.repeat(1000)}`;
     const end = 'this may be due to'.length + 600;

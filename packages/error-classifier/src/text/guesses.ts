@@ -20,7 +20,8 @@
  * - a **condition** on a status ("If the status code is 404, …", "if you get HTTP 413", 如果状态码为 400 …) or on the
  *   failure persisting ("If the error persists, your key may be invalid or …"): the rest of its sentence.
  *
- * The cost is one scan for the leads over the bounded text; a text without them is returned as it is.
+ * The cost is one scan for the leads over the bounded text and at most {@link MAX_LEADS} windows of
+ * {@link MAX_SPAN_CHARS} after them; a text without leads is returned as it is.
  */
 
 /**
@@ -56,8 +57,8 @@ const HEADER_END =
 /** Alternatives: what makes a hedge's sentence or a singular header a list of guesses rather than one stated cause. */
 const ALTERNATIVES = / or |、|或|也可能|也许|或许|•| and\/or | или |, etc\b/;
 
-/** Numbered items ("1. … 2. …", "1、… 2、…"): a singular header over them is a list. */
-const NUMBERED = /(?:^|\s|[:：])\d[.)、] ?\S[^]{0,200}?\s\d[.)、] ?\S/;
+/** A numbered item's mark ("1. ", "2)", "3、"): two of them under a singular header make it a list. */
+const NUMBERED_ITEM = /(?:^|[\s:：])\d[.)、]/g;
 
 /** A remark in parentheses ("check or rotate it in your settings") offers no alternative cause. */
 const REMARK = /\([^()]{0,200}\)/g;
@@ -65,17 +66,26 @@ const REMARK = /\([^()]{0,200}\)/g;
 /** The longest span blanked after one lead, in characters. */
 const MAX_SPAN_CHARS = 600;
 
+/**
+ * At most this many leads are read in one text (each reads at most {@link MAX_SPAN_CHARS} after it): a text of
+ * thousands of "possible reason" leads is no failure report, and the rest of it is left as it is.
+ */
+const MAX_LEADS = 32;
+
 const CJK_CHAR = /[\u3400-\u9fff]/;
 
 /** Sentence marks a fronted hedge may follow: then it opens its sentence, and its clause ends at the first comma. */
 const OPENS_SENTENCE = /(?:^|[.!?:。|]) ?$/;
 
-/** The offset where `end` next matches in `text` at or after `from`, else the end of the text; at most `from + MAX_SPAN_CHARS`. */
+/**
+ * The offset where `end` next matches in `text` within {@link MAX_SPAN_CHARS} after `from`, else `from +
+ * MAX_SPAN_CHARS` (or the text's end). Only that window is searched, so a text of many leads costs linear time.
+ */
 function nextEnd(text: string, from: number, end: RegExp): number {
-  end.lastIndex = from;
-  const found = end.exec(text);
-  const at = found === null ? text.length : found.index;
-  return Math.min(at, from + MAX_SPAN_CHARS);
+  const window = text.slice(from, from + MAX_SPAN_CHARS);
+  end.lastIndex = 0;
+  const found = end.exec(window);
+  return from + (found === null ? window.length : found.index);
 }
 
 /** True when the words from `from` to `to` offer alternatives (remarks in parentheses aside). */
@@ -92,15 +102,15 @@ function spanEnd(text: string, lead: RegExpExecArray): number {
   if (groups['list'] !== undefined) return nextEnd(text, after, HEADER_END);
   if (groups['header'] !== undefined) {
     const end = nextEnd(text, after, HEADER_END);
-    return offersAlternatives(text, after, end) || NUMBERED.test(text.slice(after, end)) ? end : start;
+    return offersAlternatives(text, after, end) || (text.slice(after, end).match(NUMBERED_ITEM)?.length ?? 0) >= 2 ? end : start;
   }
   const sentenceEnd = nextEnd(text, after, cjk ? CJK_SENTENCE_END : SENTENCE_END);
   if (groups['condition'] !== undefined) return sentenceEnd;
   let end = sentenceEnd;
   if (groups['fronted'] !== undefined && OPENS_SENTENCE.test(text.slice(Math.max(0, start - 2), start))) {
     // "Possibly due to maintenance or high load, the service is unavailable": the hedge is the clause before the comma
-    const comma = text.indexOf(', ', after);
-    if (comma !== -1 && comma < end) end = comma;
+    const comma = text.slice(after, end).indexOf(', ');
+    if (comma !== -1) end = after + comma;
   }
   // one hedged cause is the sender's explanation: only a sentence offering alternatives is a list of guesses
   // (a 可能是 after 也, "also maybe", is itself the second alternative)
@@ -113,7 +123,7 @@ function spanEnd(text: string, lead: RegExpExecArray): number {
  *
  * @param text - lower-cased evidence text (already cut to the classifier's bounded window).
  * @example blankGuesses('engine unavailable: this may be due to an invalid api key or usage limits. connect econnrefused')
- * // 'engine unavailable: ' + spaces + '. connect econnrefused'
+ * // 'engine unavailable: this ' + 48 spaces + '. connect econnrefused'
  */
 export function blankGuesses(text: string): string {
   LEADS.lastIndex = 0;
@@ -121,7 +131,9 @@ export function blankGuesses(text: string): string {
   if (lead === null) return text;
   const pieces: string[] = [];
   let copied = 0;
-  while (lead !== null) {
+  let read = 0;
+  while (lead !== null && read < MAX_LEADS) {
+    read += 1;
     const start = lead.index;
     const end = spanEnd(text, lead);
     if (end > start && start >= copied) {
