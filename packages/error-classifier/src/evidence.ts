@@ -10,7 +10,7 @@ import { completionOf, looksLikeFormattedAnswer } from './text/completion-body.j
 import type { CompletionShape } from './text/completion-body.js';
 import { boundedWindow, prepareText } from './text/normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './text/tokens.js';
-import { blankGuesses } from './text/guesses.js';
+import { blankGuesses, mayHoldGuesses } from './text/guesses.js';
 import { TrigramSet } from './text/trigrams.js';
 import { unwrap } from './text/unwrap.js';
 import type { InnerError } from './text/unwrap.js';
@@ -117,12 +117,16 @@ const WRAPPER_LAYERS: ReadonlySet<string> = new Set(['prefix', 'json-string', 'm
 function wrappedError(inner: InnerError | null, layers: readonly string[], code: string, errorType: string): WrappedError | null {
   if (inner === null || !layers.some((layer) => WRAPPER_LAYERS.has(layer))) return null;
   const said = inner.detail == null ? inner.message : inner.message === null ? inner.detail : `${inner.message} | ${inner.detail}`;
-  // the innermost error is read by the phrase families only: its guesses are set aside at once
-  const text = said === null ? '' : blankGuesses(prepareText(boundedWindow(said)).text.toLowerCase());
+  const read = said === null ? '' : prepareText(boundedWindow(said)).text.toLowerCase();
+  // the innermost error is read by the phrase families only: its guesses are set aside at once (its trigrams, those of
+  // the whole message, a superset, only skip patterns that cannot match)
+  const trigrams = new TrigramSet(read);
+  const cjk = CJK.test(read);
+  const text = mayHoldGuesses(trigrams, cjk) ? blankGuesses(read) : read;
   const codes = new Set(inner.codes);
   if (code !== '') codes.add(code);
   if (errorType !== '') codes.add(errorType);
-  return { text, trigrams: new TrigramSet(text), cjk: CJK.test(text), codes };
+  return { text, trigrams, cjk, codes };
 }
 
 function isDefiniteResponse(status: number | null): boolean {
@@ -352,7 +356,7 @@ class FailureEvidence implements Evidence {
 
   get asserted(): ScannedText {
     if (this.assertedText !== null) return this.assertedText;
-    const text = blankGuesses(this.text);
+    const text = mayHoldGuesses(this.trigrams, this.cjk) ? blankGuesses(this.text) : this.text;
     this.assertedText = text === this.text ? this : { text, trigrams: this.trigrams, cjk: this.cjk };
     return this.assertedText;
   }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blankGuesses } from './guesses.js';
+import { blankGuesses, mayHoldGuesses } from './guesses.js';
+import { TrigramSet } from './trigrams.js';
 
 /** The text with every run of spaces made one, to compare what is left. */
 const left = (text: string): string => blankGuesses(text).replace(/ {2,}/g, ' ');
@@ -75,6 +76,22 @@ describe('blankGuesses (docs/policy.md, "Guesses and conditions name no cause")'
   it('does not read "if" inside a word, nor a condition that names no status', () => {
     const text = 'the diff status 404 page. check if the model exists.';
     expect(blankGuesses(text)).toBe(text);
+  });
+
+  it('is spared only for texts it would return as they are (the trigram pre-test never hides a lead)', () => {
+    const pieces = fc.constantFrom(
+      'may be due to', 'might be because', 'could be', 'can happen if', 'possibly caused by', 'perhaps due to', 'likely reason:',
+      'possible causes:', 'common reasons include', 'if the status code is 404', 'when you get 429', 'if the error persists',
+      'возможно, ', 'возможные причины', ' or ', ', ', '. ', 'rate limit', 'x', ' | ', 'if', 'may', 'maybe',
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        if (blankGuesses(text) !== text) expect(mayHoldGuesses(new TrigramSet(text), false)).toBe(true);
+      }),
+    );
+    expect(mayHoldGuesses(new TrigramSet('rate limit exceeded. retry in 20s.'), false)).toBe(false);
+    expect(mayHoldGuesses(new TrigramSet('请求过快'), true)).toBe(true);
   });
 
   it('never moves an offset: the blanked text keeps the length, and every kept character stays where it was', () => {
