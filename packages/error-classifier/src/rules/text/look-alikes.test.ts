@@ -232,6 +232,7 @@ describe("the thirty-third set's families and the terminal frame, in words no co
   it.each([
     ["a Google request field named by its path is format, with no status", {"message": "* CountTokensRequest.contents[2].parts: must not be empty"}, "format"],
     ["a prompt that was too long, said after the fact, is an overflow", {"message": "Request failed: the prompt was too long for this assistant."}, "context_overflow"],
+    ["a prompt too long to process is an overflow", { status: 400, body: 'The prompt is too long to process.' }, 'context_overflow'],
     ["a prompt too long offered as a condition under a 502 is the gateway's failure", {"status": 502, "body": "Bad gateway. Retrying may help if the prompt was too long."}, "server_error"],
     ["a service account without the required permission is auth", {"message": "Service account svc@example.com does not have the required permission to call the model endpoint."}, "auth"],
     ["a model open to selected organisations only is auth", {"message": "This model is available to selected organizations only."}, "auth"],

@@ -74,7 +74,9 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:prompt|input|request|messages?) (?:is|has|contains|uses) \d{1,12} tokens.{0,40}(?:context|limit|maximum|max)/,
     /exceeds? (?:the )?(?:model(?:'?s)? )?(?:maximum |max |available )?context|out of room in (?:the )?(?:model(?:'s)? )?context/,
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
-    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long(?<!if (?:the )?(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are )?too long)|input prompt \(\d{1,9} tokens\) is too long/,
+    // (said before or after the fact — "prompt is too long", "The message was too long (198%)" — but not under a
+    // condition, nor "too long ago" or "too long-running")
+    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long(?![- ](?:ago|running))(?<!(?:if|unless|in case|when|whether) (?:the |your )?(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long)|input prompt \(\d{1,9} tokens\) is too long|submit something shorter/,
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
@@ -88,8 +90,6 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:does not|doesn't|will not|won't) fit (?:into|in|within) (?:the |the model's |its )?context(?: window| length)?|(?:input(?:_ids)?|prompt)[^|]{0,80}? exceeds max(?:imum)? length \(\d{2,8}\)|`?inputs?`? must have less than \d{2,9} (?:characters|tokens)\. given: \d|too much data to handle/,
     /exceed(?:s|ed)? (?:the )?(?:model(?:'s)? )?(?:token|context) limit|model token limit|range of input length should be/,
     /reduce the length of the (?:messages|prompt|input)|shorten (?:your |the )?(?:prompt|input|message|conversation)/,
-    // (said after the fact: "The message was too long (198%). Submit something shorter")
-    /(?<!(?:if|unless|in case|when|whether) (?:the |your )?)(?:prompt|input|request|message) (?:you sent )?was too long(?![- ](?:ago|running|to (?:respond|process|complete|wait)))|submit something shorter/,
     /must (?:be )?less than (?:the )?max(?:imum)? (?:input|context|prompt|sequence) length|maximum supported sequence length|requires a sequence length of \d|length \(\d{1,9}\) exceeds dimension size \(\d{1,9}\)|max(?:imum)? input length (?:exceeded|reached)|input length (?:exceeded|too long)|conversation (?:is |has (?:grown|become) )?too long|too many tokens:? (?:\d{1,9} ?> ?\d{1,9}|size limit exceeded)|(?:size |token )?limit exceeded by \d{1,9} tokens|requested \d{1,9} tokens?,? (?:but )?(?:the )?(?:max|maximum|limit)(?:imum)?(?: is)? \d|maximum context (?:is|of) \d/,
     /(?:total (?:number of )?tokens|prompt tokens|input tokens)(?: \([a-z ]{1,40}\))? (?:cannot|can't|must not|may not) exceed \d/,
     /max_tokens must be at least 1, got -\d/,
