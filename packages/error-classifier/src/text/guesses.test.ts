@@ -37,6 +37,23 @@ describe('blankGuesses (docs/policy.md, "Guesses and conditions name no cause")'
     expect(left('модель не найдена. возможные причины: сервер перегружен, неверный ключ')).toBe('модель не найдена. ');
   });
 
+  it('reads guesses in Spanish, Portuguese, French, German and Japanese too', () => {
+    expect(left('no se pudo traducir. puede deberse a una clave api inválida o a un límite de uso. error: connect etimedout')).toBe(
+      'no se pudo traducir. . error: connect etimedout',
+    );
+    expect(left('falha na solicitação. pode ser causado por uma chave inválida ou falta de créditos. status 503')).toBe('falha na solicitação. . status 503');
+    expect(left('échec. cela peut être dû à une clé invalide ou à une limite de débit. timeout')).toBe('échec. cela . timeout');
+    expect(left('fehler. das könnte an einem ungültigen schlüssel oder am ratenlimit liegen. timeout')).toBe('fehler. das . timeout');
+    expect(left('posibles causas: clave inválida, límite de uso. error: 503 service unavailable')).toBe(' error: 503 service unavailable');
+    expect(left('原因として考えられるのは、apiキーの誤りまたは利用上限です。エラー内容：request timed out')).toBe(' 。エラー内容：request timed out');
+    expect(left('si el error persiste, la clave puede ser inválida o estar vencida. 504 gateway timeout')).toBe(' . 504 gateway timeout');
+  });
+
+  it('keeps one hedged cause in those languages: the sender explains what it states', () => {
+    const text = 'la cuenta fue suspendida, posiblemente debido al límite de gasto mensual.';
+    expect(blankGuesses(text)).toBe(text);
+  });
+
   it('keeps a header over one cause', () => {
     const text = '错误可能原因： 请求速度过快，被服务商限制了访问频率';
     expect(blankGuesses(text)).toBe(text);
