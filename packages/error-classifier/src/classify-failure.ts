@@ -71,7 +71,7 @@ export interface DecisionTrace {
   /** The status the rules decided on and where it came from (a wrapper's 500 yields to the inner 429). */
   readonly decidingStatus: number | null;
   readonly decidingStatusSource: 'input' | 'inner' | 'text' | null;
-  /** The phrase family of a deciding text rule (`text.rate_limit`) and the language it matched in (`en`, `zh`, `ja`). */
+  /** The phrase family of a deciding text rule (`text.rate_limit`) and the language it matched in (`en`, `zh`, `ja`, `ru`, `ko`). */
   readonly phraseFamily: string | null;
   readonly language: string | null;
   /** The step that decided: `fact`, `code`, `finish_reason`, `completion`, `phrase`, `provider`, `status`, `fallback`. */

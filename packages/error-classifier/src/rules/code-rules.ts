@@ -42,6 +42,9 @@ const DECISIVE: CodeTable = {
   request_quota_exceeded: ['cerebras.request_quota_exceeded', 'rate_limit'],
   too_many_requests_error: ['cerebras.too_many_requests', 'rate_limit'],
   rate_limited: ['mistral.rate_limited', 'rate_limit'],
+  // duck.ai's limits on an anonymous session or address (`ERR_CONVERSATION_LIMIT`, under a 429; `ERR_BN_LIMIT`, under a 418)
+  err_conversation_limit: ['duckduckgo.limit', 'rate_limit'],
+  err_bn_limit: ['duckduckgo.limit', 'rate_limit'],
   // Tencent Cloud API 3.0 (Hunyuan): the common request-rate limit and the engine's own frequency limit
   requestlimitexceeded: ['tencent.request_limit_exceeded', 'rate_limit'],
   'failedoperation.engineserverlimitexceeded': ['tencent.engine_server_limit_exceeded', 'rate_limit'],

@@ -15,14 +15,14 @@ export interface Verdict {
   readonly rule: string;
   /** The text or token that matched, for `classify --explain`; `null` for rules that read no text. */
   readonly matched: string | null;
-  /** For a phrase-family verdict, the language of the phrase that matched (`en`, `zh`, `ja`, `ru`). */
+  /** For a phrase-family verdict, the language of the phrase that matched (`en`, `zh`, `ja`, `ru`, `ko`). */
   readonly language?: PhraseLanguage;
   /** True when the code or phrase was read in the innermost error of a wrapped failure, before the wrapper's words. */
   readonly inner?: boolean;
 }
 
 /** Languages of the phrase tables. */
-export type PhraseLanguage = 'en' | 'zh' | 'ja' | 'ru';
+export type PhraseLanguage = 'en' | 'zh' | 'ja' | 'ru' | 'ko';
 
 /** The phrases of one family, by language. Patterns are lower case with bounded quantifiers only. */
 export type PhraseSet = Readonly<Partial<Record<PhraseLanguage, readonly RegExp[]>>>;
@@ -71,8 +71,8 @@ const MATCH_PREVIEW_CHARS = 120;
  */
 export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence, scanned: ScannedText = evidence.asserted): Verdict | null {
   for (const rule of rules) {
-    // Chinese and Japanese phrases cannot match a text without CJK characters: skip the scan. (Russian phrases are
-    // left to the trigram test, which refuses a text without Cyrillic letters at once.)
+    // Chinese and Japanese phrases cannot match a text without CJK characters: skip the scan. (Russian and Korean
+    // phrases are left to the trigram test, which refuses a text without Cyrillic or Hangul letters at once.)
     if ((rule.language === 'zh' || rule.language === 'ja') && !scanned.cjk) continue;
     // A text without the literals every match needs cannot match: skip the scan (never changes the verdict).
     if (rule.needs !== undefined && !scanned.trigrams.mayMatch(rule.needs)) continue;
@@ -117,12 +117,12 @@ function leftmostPhraseMatch(phrases: readonly Phrase[], needs: PatternNeeds | n
   return best;
 }
 
-const LANGUAGES: readonly PhraseLanguage[] = ['en', 'zh', 'ja', 'ru'];
+const LANGUAGES: readonly PhraseLanguage[] = ['en', 'zh', 'ja', 'ru', 'ko'];
 
 /**
  * Builds the text rules of one phrase family: patterns sharing an id and a reason, given as a list (English) or
- * by language (`{ en: […], zh: […], ja: […], ru: […] }`). Within a family the order is the list order, languages in the
- * order `en`, `zh`, `ja`, `ru`.
+ * by language (`{ en: […], zh: […], ja: […], ru: […], ko: […] }`). Within a family the order is the list order, languages
+ * in the order `en`, `zh`, `ja`, `ru`, `ko`.
  *
  * @example family('text.rate_limit', 'rate_limit', { en: [/rate[ _-]?limit/], zh: [/限流/] })
  */

@@ -282,3 +282,39 @@ describe("a breaker's pass over guesses set aside, the terminal frame and the th
     ["Google field path under a 500 internal error", {"status": 500, "body": "Internal error encountered while reading GenerateContentRequest.contents[0].parts."}, "server_error"],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/**
+ * The thirty-fourth set's families (a Korean phrase table, a Japanese filter notice, pydantic validation details, duck.ai's
+ * limit codes, a value bound, an unsupported image, Node's socket closed under a response, a block by a server, a
+ * failure report's section headings) in other words, and their look-alikes.
+ */
+describe("the thirty-fourth set's families, in other words", () => {
+  it.each([
+    ['Korean rate limit in a different wording', { message: '요청이 너무 많습니다. 잠시 후 다시 시도하세요.' }, 'rate_limit'],
+    ['Korean usage limit exceeded', { message: '사용량 한도를 초과했습니다.' }, 'rate_limit'],
+    ['Korean credit shortage', { message: '크레딧이 부족합니다. 결제 정보를 확인하세요.' }, 'billing'],
+    ['Korean invalid API key', { message: 'API 키가 유효하지 않습니다.' }, 'auth'],
+    ['Korean model not found', { message: '모델을 찾을 수 없습니다: gpt-5-foo' }, 'model_not_found'],
+    ['Korean context window exceeded', { message: '컨텍스트 길이를 초과했습니다. 대화를 줄여 주세요.' }, 'context_overflow'],
+    ['Korean timeout', { message: '요청 시간이 초과되었습니다.' }, 'timeout'],
+    ['Korean overload', { message: '서버 과부하로 요청을 처리할 수 없습니다.' }, 'overloaded'],
+    ['Korean internal server error', { message: '내부 서버 오류가 발생했습니다.' }, 'server_error'],
+    ['Korean answer filtered by the content policy', { message: '콘텐츠 정책에 의해 응답이 차단되었습니다.' }, 'refusal'],
+    ['Korean: a blocked request without a safety policy is no refusal', { status: 403, message: '요청이 차단되었습니다.' }, 'auth'],
+    ['Japanese answer filtered', { message: 'この応答はコンテンツ フィルターによってフィルター処理されました。' }, 'refusal'],
+    ['pydantic v1 validation detail from a FastAPI server', { body: '{"detail":[{"loc":["body","temperature"],"msg":"ensure this value is less than or equal to 2","type":"value_error.number.not_le"}]}' }, 'format'],
+    ['pydantic v2 message in a repr', { message: "{'detail': [{'type': 'missing', 'loc': ('body', 'model'), 'msg': 'Field required'}]}" }, 'format'],
+    ['"Input should be a valid integer"', { message: 'messages.0.content: Input should be a valid integer' }, 'format'],
+    ['a FastAPI 404 detail is no validation', { status: 404, body: '{"detail":"Not Found"}' }, 'model_not_found'],
+    ['duck.ai conversation limit without its status', { body: '{"action":"error","type":"ERR_CONVERSATION_LIMIT"}' }, 'rate_limit'],
+    ['a value bound on a request field', { message: 'Invalid request: top_k must be positive' }, 'format'],
+    ['"must be positive" under a 500 is the server\'s failure', { status: 500, body: 'internal error: batch_size must be positive' }, 'server_error'],
+    ['an unsupported image format', { message: 'Unsupported image format: image/heic' }, 'format'],
+    ["Node's aborted read from a plain socket", { message: 'Error: aborted\n    at Socket.socketCloseListener (node:_http_client:461:19)' }, 'timeout'],
+    ['a user who aborted is still an abort', { message: 'Request aborted by the user' }, 'abort'],
+    ['blocked by the host under a 403', { status: 403, body: 'Your request was blocked by the host.' }, 'auth'],
+    ['blocked by the provider\'s safety system is still a refusal', { message: 'The response was blocked by the safety system.' }, 'refusal'],
+    ['a formatted answer still reads as the model\'s words', { status: 200, body: '## Pricing\n\nYour credits are low.\n\n## Next steps\n\nBuy more credits.' }, 'unclassified'],
+    ['an error report with section headings reads its error line', { body: 'RateLimitError: Rate limit reached for requests\n\n### Traceback\n```\nFile "x.py"\n```\n### Logs\nnone' }, 'rate_limit'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

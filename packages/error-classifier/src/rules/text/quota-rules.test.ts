@@ -356,6 +356,20 @@ describe('Russian phrase tables (read without the CJK gate: the trigram pre-test
   });
 });
 
+describe('Korean phrases (docs/policy.md, "Other languages")', () => {
+  const cases: RuleCase[] = [
+    ["GitHub Copilot Chat's localized rate limit", { message: '죄송합니다. 요청 속도가 제한되었습니다. 다시 시도하기 전에 5 minutes 기다려 주세요.' }, 'rate_limit', 'text.rate_limit'],
+    ['a filtered answer is a refusal', { message: '죄송합니다. 책임 있는 AI 서비스에서 응답을 필터링했습니다.' }, 'refusal', 'text.refusal'],
+    ['"credits are short" is billing', { message: '크레딧이 부족합니다' }, 'billing', 'text.billing'],
+    ['a 429 with a Korean "try again shortly" is the status\'s limit', { status: 429, message: '잠시 후 다시 시도하세요' }, 'rate_limit'],
+    ['a Korean sentence without a cause stays unclassified', { message: '알 수 없는 문제가 생겼습니다' }, 'unclassified'],
+  ];
+  it.each(cases)('%s', (...row) => expectRuleCase(row));
+  it('says the phrase matched in Korean', () => {
+    expect(explain({ message: '요청 속도가 제한되었습니다' }).trace.language).toBe('ko');
+  });
+});
+
 describe("billing and window families from the twenty-fifth set's dev rows, in other words", () => {
   const cases: RuleCase[] = [
     ['an organisation without enough balance is billing, even under PERMISSION_DENIED', { body: 'status = StatusCode.PERMISSION_DENIED details = "Your team does not have enough balance for this request"' }, 'billing', 'text.billing'],

@@ -41,7 +41,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     // guardrails, jailbreak filters, risk detectors (Volcengine InputTextRiskDetection), Gemini's prohibited-content reasons
     /guardrails? intervened|guardrail_intervened|blocked by (?:the |a )?guardrails?|jailbreak (?:filter|detected|attempt)|(?:input|output)(?:text|image)?riskdetection|(?<![a-z])(?:image_)?prohibited_content|flagged for (?:possible |potential )?(?:a )?(?:policy|usage|content|safety) violation|(?:chat|conversation|request|prompt|message) (?:was |has been )?flagged for (?:possible |potential )?(?:[a-z]{1,20} )?risk/,
     /safeguards? (?:flagged|blocked)|withheld by (?:the )?(?:provider's )?content filter|(?:claude|the model|the assistant) refused (?:this|the|your) request|blocked,? as it (?:seems to |appears to |may |might )?violates?|violat[a-z]{0,6} .{0,40}?(?:usage|content|safety) guidelines|(?<![a-z])raifilteredreason(?![a-z])/,
-    /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the |your |our |corporate |company |the company )?(?:[a-z]{1,20} )?(?:gateway|proxy|firewall|waf|cdn|network|administrator|admin|zscaler|netskope|security (?:service|solution|checkpoint)))|because|for reason)/,
+    /(?:response|prompt|output|content|request|input|completion|message) (?:was |has been |is being )?(?:filtered|blocked) (?:due to|by(?! (?:a |an |the |your |our |corporate |company |the company )?(?:[a-z]{1,20} )?(?:gateway|proxy|firewall|waf|cdn|network|administrator|admin|zscaler|netskope|server|host|cloudflare|isp|security (?:service|solution|checkpoint)))|because|for reason)/,
     /blocked (?:due to|because of|for|for reason:?) ["']?(?:safety|recitation|prohibited|content|policy|other)/,
     /(?:may )?contains? (?:severe |serious )?violation information|guardrail[a-z_ -]{0,30} (?:checks? )?(?:failed|violated|triggered)|violation of [^ ]{1,80}guardrail[^ ]{0,40} detected|(?:content|request|prompt|message|input|response) (?:was |has been )?flagged for (?:possible |potential )?[a-z -]{1,30} risk|(?:response|suggestion|output|completion) matched public code|(?:was|been) blocked\. please rephrase (?:your|the) prompt|candidate was blocked|(?<![a-z])recitation(?![a-z])|blocked by safety settings|block_?reason=<?blockedreason\.(?!block_reason_unspecified)/,
     /safety (?:filter|system|settings|classifier|reasons)(?! (?:is |was )?(?:temporarily |currently )?(?:unavailable|down|not available))|safety polic(?:y|ies) (?:blocked|flagged|rejected)|(?<![a-z])provider\.filtered(?![a-z])/,
@@ -61,7 +61,8 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
     /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|(?<!no )nsfw (?:content )?(?:(?:was |has been )?detected|flagged|blocked)|violated (?:the |a )?guardrails?(?![a-z])/,
   ],
-  ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)/],
+  ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)|(?:回答|応答|レスポンス|プロンプト)(?:は|が)[^。]{0,30}(?:フィルター|フィルタ)(?:処理)?され/],
+  ko: [/(?:응답|답변|프롬프트|콘텐츠)(?:을|를|이|가)? ?(?:[^.]{0,30} )?필터링(?:했습니다|되었습니다|됐습니다)|(?:안전|콘텐츠) ?(?:정책|필터)(?:에 의해|으로 인해|에 따라)[^.]{0,30}(?:차단|거부)|(?:유해|부적절)한 (?:콘텐츠|내용)/],
   zh: [/(?:请求|内容|输入|输出|问题|提问)(?:中)?(?:可能)?(?:包含|存在|含有)(?:不安全|不当|违规|敏感)|不安全(?:的)?内容|未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
 }, refusalApplies);
 
@@ -113,6 +114,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
   ],
   zh: [/(?:附件|文件|请求)大小超过|(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
+  ko: [/(?:컨텍스트|문맥|context) ?(?:길이|창|윈도우|한도)?(?:를|을|가|이)? ?(?:초과|넘었)|(?:입력|프롬프트|메시지)(?:이|가)? (?:너무 길|최대 길이를 초과)|최대 (?:토큰|컨텍스트) (?:수|길이)를 초과/],
   ru: [/(?<!не )превыша[а-яё]{1,4} (?:[а-яё]{1,14} ){0,2}контекст|контекст[а-яё]{0,3} (?:[а-яё]{1,14} )?(?:превышен|переполнен)|слишком длинн[а-яё]{1,3} (?:запрос|сообщение|контекст|промпт)/],
 });
 
@@ -201,9 +203,9 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
       /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
       // a value the API's own validator names out of bounds (Volcengine Ark), an attachment that is no base64
-      /(?:response|output) exceeded the \d{1,9} output token maximum|supports at most \d{1,4} (?:images?|files?|attachments?|documents?|videos?|audio)(?![a-z])|must contain the word ['"]?json|unsupported api schema|provider [`'"]?[a-z0-9._-]{1,60}[`'"]? is (?:currently )?not supported|specified in the request (?:is|are) not valid|integer (?:above|below) (?:the )?(?:maximum|minimum) value|invalid base64/,
+      /(?:response|output) exceeded the \d{1,9} output token maximum|supports at most \d{1,4} (?:images?|files?|attachments?|documents?|videos?|audio)(?![a-z])|must contain the word ['"]?json|unsupported api schema|provider [`'"]?[a-z0-9._-]{1,60}[`'"]? is (?:currently )?not supported|specified in the request (?:is|are) not valid|integer (?:above|below) (?:the )?(?:maximum|minimum) value|uploaded an unsupported image|unsupported image (?:format|type|file)|invalid base64/,
       /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
-      /missing required|required (?:field|parameter|property)|(?<![a-z])[a-z_.]{1,40}: field required(?![a-z])|extra inputs are not permitted|validation error|additional propert(?:y|ies) (?:is |are )?not allowed/,
+      /missing required|required (?:field|parameter|property)|(?<![a-z])[a-z_.]{1,40}: field required(?![a-z])|extra inputs are not permitted|validation error|(?<![a-z])input should be (?:a valid|an? |greater|less)|value is not a valid (?:list|dict|integer|string|float|enumeration|boolean)|["']detail["']: ?\[\{["'](?:type|loc)["']: ?["'[]|additional propert(?:y|ies) (?:is |are )?not allowed/,
       /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
       /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
       // a Responses API input item sent without the item it must travel with (a reasoning item and what follows it)
@@ -250,9 +252,11 @@ export const FORMAT_RULES: readonly TextRule[] = [
   // a provider that does not serve the caller's location: another provider may; under a 401 or 403 the provider
   // refused the credential for it, and the status decides (auth)
   // an address, a route or a retired URL named by the provider's gateway: a request to send elsewhere, under a client
-  // status or none (under a 5xx it is a hint of the gateway's)
+  // status or none (under a 5xx it is a hint of the gateway's); a request field's bound ("max_output_tokens must be
+  // positive"), which under a 5xx names what the server failed on
   ...family('text.format', 'format', [
     /https?:\/\/[^ ]{1,100} is no longer supported|no route matched|ssrf_blocked|blocked by ssrf|invalid url(?![a-z])|value out of range(?! for type)/,
+    /(?<![a-z])[a-z_]{2,40} must be (?:a )?(?:positive|non-negative|nonnegative|greater than (?:or equal to )?0)(?![a-z0-9])/,
   ], (evidence) => notACredentialRefusal(evidence) && (evidence.status === null || (evidence.status >= 400 && evidence.status < 500))),
   ...family('text.format', 'format', [/must follow .{1,80} format/], notACredentialRefusal),
   // a field of a Google request named by its path ("* GenerateContentRequest.tools[0].function_declarations[3]…: …"),
@@ -318,6 +322,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = [
     ],
     zh: [/模型(?: ?[a-z0-9._:/@-]{1,80} ?)?(?:不存在|未找到|已下线|已停用)|倍率或价格未配置|模型名(?:字|称)?(?:错误|不正确|无效)|找不到模型|无可用渠道|(?:模型|api|接口)[ a-z0-9_${}.-]{1,60}已(?:下线|停用|废弃)/],
     ja: [/モデル(?:が|は)?(?:見つかりません|存在しません)/],
+    ko: [/모델(?:을|를)? 찾을 수 없|(?:모델|model)(?:이|가)? 존재하지 않|존재하지 않는 모델|지원(?:되지|하지) 않는 모델/],
     ru: [/модель:? ['"«]?[a-z0-9._:/@-]{1,80}['"»]? не (?:существует|найдена)|модель не найдена(?<!если [^.|]{0,40}модель не найдена)/],
   }),
   // a model version that does not resolve (Replicate's "The specified version does not exist", whatever hedge follows

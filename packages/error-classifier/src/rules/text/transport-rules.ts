@@ -43,6 +43,7 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
       /(?:read|connect|connection|write|pool|socket|gateway|request|response|upstream|idle|http)timeout(?:error|exception)?(?![a-z])/,
     ],
     zh: [/超时|請求逾時|信号灯超时/],
+    ko: [/(?:요청|응답|연결) ?시간(?:이)? ?초과|시간 초과/],
     ru: [/превышено время ожидания(?! (?:оплаты|платежа))(?<!если [^.|]{0,40}превышено время ожидания)|время ожидания (?:истекло|превышено)|тайм-?аут (?:запроса|соединения|ожидания)|(?:истек|превышен)[а-яё]{0,2} тайм-?аут/],
   }, noDefiniteResponse),
 ];
@@ -95,6 +96,8 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])err(?:or)?[=:] ?(?:error, )?eof(?![a-z])|(?:read|write) tcp [^ ]{1,120}: eof(?![a-z])/,
       // hyper and rustls losing a response mid-body ("error reading a body from connection", "cannot decrypt peer's message")
       /error reading a body from connection|cannot decrypt peer's message/,
+      // Node's `Error: aborted` raised where the socket closed under a response still being read (socketCloseListener)
+      /(?<![a-z])aborted\s{1,8}at (?:tlssocket|socket)\.socketcloselistener/,
       // Go's HTTP/2 transport losing the stream ("http2: response body closed", "http2: server sent GOAWAY"), and a stream
       // that stopped before its closing event (Responses' `response.completed`, Anthropic's `message_stop`)
       // a TLS handshake that failed on the way (nginx's "SSL_do_handshake() failed … while SSL handshaking to upstream", an
@@ -151,6 +154,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /(?:model|worker|runner|process|server|function) (?:has )?crashed|memory limit of \d{1,6} ?(?:[kmg]i?b?|[kmg]) exceeded|prediction failed|(?<![a-z])prediction-error(?![a-z])|(?<![a-z])modelerror(?![a-z])|failed to call a function|fatalworkerexception|(?<![a-z])cuda (?:error|out of memory)|out of memory/,
     ],
     zh: [/服务器(?:内部)?错误|内部错误|系统错误|系统异常|服务异常|(?:响应|返回)(?:格式|数据)(?:错误|异常)/],
+    ko: [/(?:내부 )?서버 (?:내부 )?오류(?:가 발생)?|내부 오류(?:가 발생)?/],
   }),
   // (httpx's "Server error '529 ' for url" is its label for any 5xx: the status in it speaks)
   // a provider reporting its own instability under any status (Bedrock's Nova Sonic: "ValidationException: System
