@@ -90,6 +90,8 @@ export const CORPUS_FILES = [
   'provider-errors-32-heldout.jsonl',
   'provider-errors-33.jsonl',
   'provider-errors-33-heldout.jsonl',
+  'provider-errors-34.jsonl',
+  'provider-errors-34-heldout.jsonl',
 ] as const;
 
 /**
