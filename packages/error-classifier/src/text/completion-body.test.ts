@@ -45,6 +45,16 @@ describe('completion bodies: the model\'s own words are not the provider\'s erro
     expect(explain({ message: answer }).detail).toBe('completion.formatted_answer');
   });
 
+  it("a failure report's or an issue template's section headings are no formatted answer", () => {
+    const report = 'openai.error.RateLimitError: You exceeded your current quota.\n\n### App Versions\n{}\n### Route\nbot\n### Traceback\nFile "api.py"';
+    expect(looksLikeFormattedAnswer(report)).toBe(false);
+    expect(explain({ message: report }).reason).toBe('billing');
+    const issue = '## Describe the bug\nThe chat stops.\n\n## To Reproduce\n1. send a message\n\n## Error\n429 Too Many Requests';
+    expect(explain({ message: issue }).reason).toBe('rate_limit');
+    // an answer's own section names still count
+    expect(looksLikeFormattedAnswer('## Pricing tiers\n\ntext\n\n## Upgrading your plan\n\ntext')).toBe(true);
+  });
+
   it('one heading, an error status, a code or an error object keep the text an error', () => {
     expect(looksLikeFormattedAnswer('## Error\n\ninsufficient credits')).toBe(false);
     const answer = '## Payment\n\ninsufficient credits\n\n## Credits\n\nbuy more credits';

@@ -340,11 +340,12 @@ export function withoutGeneratedText(body: string): string {
 
 /**
  * A Markdown heading line ("## Payment Integration"): the layout of a model's formatted answer. A heading that names a
- * section of a failure report ("### Traceback", "### App Versions", "## Error details", "## Steps to reproduce") is an
- * error page's layout (Frappe's error report), not an answer's, and does not count.
+ * section of a failure report ("### Traceback", "### App Versions", "## Error details", "## Steps to reproduce", an issue
+ * template's "## Describe the bug") is an error page's or a bug report's layout (Frappe's error report), not an
+ * answer's, and does not count.
  */
 const MARKDOWN_HEADING =
-  /(?:^|\n)[ \t]{0,3}#{1,4}[ \t](?![ \t]{0,3}(?:\*\*)?(?:traceback|stack ?trace|backtrace|errors?\b|exceptions?\b|details? of the error|(?:app |package |library )?versions?\b|route\b|logs?\b|request\b|response\b|environment\b|system info|steps to reproduce|expected|actual)(?![a-z]))[^\n]{1,200}/gi;
+  /(?:^|\n)[ \t]{0,3}#{1,4}[ \t](?![ \t]{0,3}(?:\*\*)?(?:traceback|stack ?trace|backtrace|errors?\b|exceptions?\b|details? of the error|(?:app |package |library )?versions?\b|route\b|logs?\b|request\b|response\b|environment\b|system info(?:rmation)?|steps to reproduce|expected|actual|describe the bug|bug description|to reproduce|reproduction|what happened|screenshots?|additional (?:context|information)|desktop|smartphone|os\b|operating system)(?![a-z]))[^\n]{1,200}/gi;
 
 /** Heading lines a text needs to read as a formatted answer rather than an error. */
 const ANSWER_MIN_HEADINGS = 2;
