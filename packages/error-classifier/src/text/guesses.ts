@@ -38,7 +38,7 @@ const LEADS = new RegExp(
   [
     String.raw`(?<list>(?:possible|potential|common|probable|likely) (?:causes|reasons)(?: (?:include|are|may be|could be))?:?|возможные причины:?|(?:posibles|possíveis) causas:?|causas (?:posibles|possíveis):?|causes possibles ?:?|mögliche ursachen:?|原因として考えられる(?:もの|こと)?[はがの]?)`,
     String.raw`(?<header>(?:possible|potential|probable|likely) (?:cause|reason)(?: (?:is|may be|could be))?:?|可能的?原因[:：]?|考えられる原因)`,
-    String.raw`(?<condition>\b(?:if|when) (?:the )?(?:http )?(?:status|error|response)(?: code)?(?: is| equals| of)?(?: an?)?(?: http)? \d{3}\b|\b(?:if|when) you (?:get|see|receive|hit) (?:an? |the )?(?:http |status |error )?(?:code )?\d{3}\b|\bif (?:the |this )?(?:error|problem|issue|failure) (?:persists|continues|keeps happening)|\bsi el (?:error|problema) persiste|\bse o (?:erro|problema) persistir|如果[^，。]{0,12}(?:状态码|错误码))`,
+    String.raw`(?<condition>\b(?:if|when) (?:the )?(?:http )?(?:status|error|response)(?: code)?(?: is| equals| of)?(?: an?)?(?: http)? \d{3}\b|\b(?:if|when) you (?:get|see|receive|hit) (?:an? |the )?(?:http |status |error )?(?:code )?\d{3}\b|\bif (?:the |this )?(?:error|problem|issue|failure) (?:persists|continues|keeps happening)|\bsi el (?:error|problema) persiste|\bse o (?:erro|problema) persistir|\bsi (?:l'erreur|le problème) persiste|\bfalls (?:der fehler|das problem) (?:weiterhin )?(?:besteht|auftritt|bestehen bleibt)|如果[^，。]{0,12}(?:状态码|错误码))`,
     String.raw`(?<fronted>\b(?:possibly|probably|likely|perhaps|maybe) (?:due to|caused by|because of)|\b(?:posiblemente|probablemente) (?:debido a|causado por)|\b(?:possivelmente|provavelmente) (?:devido a|causado por))`,
     String.raw`\b(?:may|might|could|can) (?:be|have been) (?:due to|caused by|because(?: of)?|related to|(?:the |a )?result of)|\b(?:may|might|could|can) happen (?:if|when|because)|\b(?:cause|reason) (?:may|might|could) be|\b(?:may|might|could) be (?=[a-z ]{1,40} or )|\b(?:puede|podría) (?:deberse a|ser (?:causado por|debido a))|\bpode (?:ser (?:causado por|devido a)|ter sido causado por)|\bpeut (?:être|etre) (?:dû|du|causé|cause) (?:à|a|par)|\bkönnte (?:an|durch) |可能是|可能由于|可能因为|也许是|或许是|(?<![а-яё])возможно,? `,
   ].join('|'),
@@ -50,7 +50,7 @@ const LEADS = new RegExp(
  * these words. Tested on the text's trigram set (built for the phrase families anyway), it spares the lead scan to
  * the nine texts in ten that hold none ({@link mayHoldGuesses}).
  */
-const LEAD_WORDS = /possib|posib|potential|common|probab|likely|возможн|if |when |perhap|maybe|may |might|could|can |causa|cause|ursache|puede|podr|pode |peut|könnte|possivelm|provavelm|persist/;
+const LEAD_WORDS = /possib|posib|potential|common|probab|likely|возможн|if |when |perhap|maybe|may |might|could|can |causa|cause|ursache|puede|podr|pode |peut|könnte|possivelm|provavelm|persist|falls /;
 const LEAD_NEEDS: PatternNeeds | null = patternNeeds(LEAD_WORDS);
 
 /**
@@ -75,7 +75,7 @@ const CJK_SENTENCE_END = /[。！？!?;；]| \| |(?<=[\u3400-\u9fff，。]) ?(?=
 
 /** Where a header's list of guesses ends: the next text, or where the failure itself is quoted again. */
 const HEADER_END =
-  /。| \| |here (?:is|are) the (?:actual |original |raw |full )?(?:error|response|details)|(?:^|[\s(])(?:error|details|response|cause|message)s?: |(?:provider|server|api|upstream|model) (?:said|says|returned|responded)|(?:http )?status(?: code)?:? \d{3}\b|错误信息[:：]|エラー(?:内容|メッセージ)[:：]/g;
+  /。| \| |here (?:is|are) the (?:actual |original |raw |full )?(?:error|response|details)|(?:^|[\s(])(?:error|details|response|cause|message|erro|fehler|erreur|fehlermeldung)s?: |(?:provider|server|api|upstream|model) (?:said|says|returned|responded)|(?:http )?status(?: code)?:? \d{3}\b|错误信息[:：]|エラー(?:内容|メッセージ)[:：]/g;
 
 /** Alternatives: what makes a hedge's sentence or a singular header a list of guesses rather than one stated cause. */
 const ALTERNATIVES = / or |、|或|也可能|也许|或许|•| and\/or | или |, etc\b| o | ou | oder |または|もしくは/;

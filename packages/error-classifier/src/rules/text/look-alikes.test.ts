@@ -318,3 +318,23 @@ describe("the thirty-fourth set's families, in other words", () => {
     ['an error report with section headings reads its error line', { body: 'RateLimitError: Rate limit reached for requests\n\n### Traceback\n```\nFile "x.py"\n```\n### Logs\nnone' }, 'rate_limit'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/** A breaker's pass over the thirty-fourth set's families (2026-12-07): what it found wrong, fixed. */
+describe("a breaker's pass over the thirty-fourth set's families", () => {
+  it.each([
+    ['Korean adjective before the key', { message: '잘못된 API 키입니다.' }, 'auth'],
+    ['Korean "invalid API key" in the other order', { message: '유효하지 않은 API 키입니다.' }, 'auth'],
+    ['Korean permission denied', { message: '이 리소스에 대한 권한이 거부되었습니다.' }, 'auth'],
+    ['Korean access denied', { message: '액세스가 거부되었습니다' }, 'auth'],
+    ['Korean quota exceeded', { message: '할당량을 초과했습니다' }, 'rate_limit'],
+    ['Korean credits used up', { message: '크레딧이 모두 소진되었습니다' }, 'billing'],
+    ['Japanese "filtering" form', { message: '回答がフィルタリングされました。' }, 'refusal'],
+    ["Node's aborted with connResetException between", { message: 'Error: aborted\n    at connResetException (node:internal/errors:720:14)\n    at TLSSocket.socketCloseListener (node:_http_client:455:19)' }, 'timeout'],
+    ['a balance that must be positive is billing', { status: 402, body: 'Your credit balance must be positive to make requests.' }, 'billing'],
+    ['the same without a status', { message: 'Your credit balance must be positive to make requests.' }, 'billing'],
+    ['a request model validation is format, not an empty answer', { message: '1 validation error for ChatCompletionRequest\nmessages.0.content\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]' }, 'format'],
+    ['German "if the error persists" sets its guesses aside', { status: 504, body: 'Gateway Timeout. Falls der Fehler weiterhin besteht, ist der API key ungültig oder ein rate limit erreicht.' }, 'timeout'],
+    ['French "si l\'erreur persiste" too', { status: 504, body: "Gateway Timeout. Si l'erreur persiste, la clé API est invalide ou le rate limit est atteint." }, 'timeout'],
+    ['a Portuguese list of causes ends at "Erro:"', { message: 'Possíveis causas: chave inválida, limite de uso.\nErro: The model `gpt-9` does not exist' }, 'model_not_found'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

@@ -50,6 +50,8 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens/,
     /subscription (?:'[^']{1,80}' )?(?:is )?(?:inactive|not active|suspended|disabled)(?! (?:feature|option|setting))|readonlydisabledsubscription|billing account (?:not found|is missing)|no billing account/,
     /(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
+    // a balance that must be above zero before requests are taken
+    /(?:credit |account |wallet )?balance must be (?:positive|greater than (?:zero|0)|above (?:zero|0))/,
     /(?:out of|no remaining|run out of|ran out of) (?:extra usage|(?:usage |prepaid |api |account )?credits?|budget)|no credits? (?:remaining|left)|add credits to continue/,
     /(?:used|exhausted|consumed|spent|depleted) (?:up )?(?:all )?(?:of )?(?:your |its |the |their )?(?:(?:available|monthly|included|prepaid|pre-paid|trial|remaining|account|api) ){0,2}credits?(?![a-z])/,
     /(?:purchase|buy|buying|purchasing) (?:more )?credits|add more credits|requires? more credits|can only afford|(?:have|keep) a positive balance/,
@@ -83,7 +85,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
     /model service has been paused|reached the set inference limit/,
   ],
   ja: [/残高(?:が)?不足|クレジット(?:が)?不足/],
-  ko: [/(?:크레딧|잔액|잔고|포인트)(?:이|가)? 부족|결제 (?:정보|수단)(?:를|을)? 확인|결제가 필요/],
+  ko: [/(?:크레딧|잔액|잔고|포인트)(?:이|가)? 부족|(?:크레딧|잔액|포인트)(?:이|가|을|를)? (?:모두 )?소진|결제 (?:정보|수단)(?:를|을)? 확인|결제가 필요/],
   zh: [/余额不足|无可用额度|余额已用|计费资源(?:已)?(?:耗尽|用尽|不足)|余额为|账户余额|欠费|账户已欠|资源包|付费余额|额度(?:已)?(?:不足|用尽|用完|耗尽)|预扣费|剩余额度/],
   ru: [/недостаточно (?:средств|баланса|кредитов)(?<!если [^.|]{0,40}недостаточно (?:средств|баланса|кредитов))|пополните (?:баланс|счёт|счет)|баланс[а-яё]{0,3} (?:исчерпан|недостаточ)/],
 });
@@ -153,7 +155,7 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
   ],
   zh: [/请求(?:速度)?过快|超过限频|触发(?:了)?限频|(?:api ?)?(?:请求|调用)(?:过多|量过大)|(?:访问|请求|调用)频率|频率上限|请求(?:过于|太)?频繁|(?:发言|提问|操作)(?:过于|太)频繁|访问(?:过于|太)频繁|限流|流量(?:受限|超限)|流控超限|频率(?:超限|限制|过高)|速率限制|并发(?:数)?(?:超|过|限)|调用次数超|请求次数超|达到(?:速率|频率)/],
   ja: [/レート制限|リクエストが多すぎ/],
-  ko: [/(?:요청 )?속도(?:가|를)? 제한(?:되|됐|됩|하)|속도 제한|요청(?:이|을)? 너무 많|(?:요청|호출|사용량) 한도(?:를|에)? (?:초과|도달)|사용 한도(?:를|에)? (?:초과|도달)/],
+  ko: [/(?:요청 )?속도(?:가|를)? 제한(?:되|됐|됩|하)|속도 제한|요청(?:이|을)? 너무 많|(?:요청|호출|사용량) 한도(?:를|에)? (?:초과|도달)|사용 한도(?:를|에)? (?:초과|도달)|할당량(?:을|이)? (?:초과|소진)/],
   ru: [/слишком много запросов|превышен[а-яё]{0,2} (?:лимит|предел) (?:запросов|скорости|частоты)|лимит запросов (?:превышен|исчерпан)/],
 });
 

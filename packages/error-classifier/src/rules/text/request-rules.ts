@@ -61,7 +61,7 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
     /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|(?<!no )nsfw (?:content )?(?:(?:was |has been )?detected|flagged|blocked)|violated (?:the |a )?guardrails?(?![a-z])/,
   ],
-  ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)|(?:回答|応答|レスポンス|プロンプト)(?:は|が)[^。]{0,30}(?:フィルター|フィルタ)(?:処理)?され/],
+  ja: [/不適切な(?:内容|コンテンツ)|安全(?:性)?(?:ポリシー|フィルター)(?:により|によって)|(?:回答|応答|レスポンス|プロンプト)(?:は|が)[^。]{0,30}(?:フィルター|フィルタ)(?:リング|処理)?され/],
   ko: [/(?:응답|답변|프롬프트|콘텐츠)(?:을|를|이|가)? ?(?:[^.]{0,30} )?필터링(?:했습니다|되었습니다|됐습니다)|(?:안전|콘텐츠) ?(?:정책|필터)(?:에 의해|으로 인해|에 따라)[^.]{0,30}(?:차단|거부)|(?:유해|부적절)한 (?:콘텐츠|내용)/],
   zh: [/(?:请求|内容|输入|输出|问题|提问)(?:中)?(?:可能)?(?:包含|存在|含有)(?:不安全|不当|违规|敏感)|不安全(?:的)?内容|未通过(?:安全|内容)?审核|内容(?:安全|审核|违规|不合规)|敏感(?:词|内容|信息)|不当内容|(?:输入|输出)(?:内容)?(?:可能)?(?:包含|存在)(?:不当|违规|敏感)|涉(?:政|黄|暴)/],
 }, refusalApplies);
@@ -256,7 +256,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
   // positive"), which under a 5xx names what the server failed on
   ...family('text.format', 'format', [
     /https?:\/\/[^ ]{1,100} is no longer supported|no route matched|ssrf_blocked|blocked by ssrf|invalid url(?![a-z])|value out of range(?! for type)/,
-    /(?<![a-z])[a-z_]{2,40} must be (?:a )?(?:positive|non-negative|nonnegative|greater than (?:or equal to )?0)(?![a-z0-9])/,
+    /(?<![a-z])(?!(?:balance|credits?|funds|amount|account|wallet)(?![a-z_]))[a-z_]{2,40} must be (?:a )?(?:positive|non-negative|nonnegative|greater than (?:or equal to )?0)(?![a-z0-9])/,
   ], (evidence) => notACredentialRefusal(evidence) && (evidence.status === null || (evidence.status >= 400 && evidence.status < 500))),
   ...family('text.format', 'format', [/must follow .{1,80} format/], notACredentialRefusal),
   // a field of a Google request named by its path ("* GenerateContentRequest.tools[0].function_declarations[3]…: …"),

@@ -97,7 +97,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // hyper and rustls losing a response mid-body ("error reading a body from connection", "cannot decrypt peer's message")
       /error reading a body from connection|cannot decrypt peer's message/,
       // Node's `Error: aborted` raised where the socket closed under a response still being read (socketCloseListener)
-      /(?<![a-z])aborted\s{1,8}at (?:tlssocket|socket)\.socketcloselistener/,
+      /(?<![a-z])aborted\s{1,8}(?:at [^()\s]{1,80} \([^()]{1,160}\)\s{1,8}){0,4}at (?:tlssocket|socket)\.socketcloselistener/,
       // Go's HTTP/2 transport losing the stream ("http2: response body closed", "http2: server sent GOAWAY"), and a stream
       // that stopped before its closing event (Responses' `response.completed`, Anthropic's `message_stop`)
       // a TLS handshake that failed on the way (nginx's "SSL_do_handshake() failed … while SSL handshaking to upstream", an
@@ -246,7 +246,8 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
       /returned zero tokens|empty (?:or invalid )?response from (?:the )?(?:llm|model|api|server|endpoint|upstream)|ended without producing a [a-z]{1,30}message|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
       // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
       /candidates=\[candidate\(\s{0,8}finish_reason=|candidates\.\d{1,2}\.content\s{1,4}field required/,
-      /(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/,
+      // (a validation error of a request model, "… for ChatCompletionRequest", is the request's shape, not an empty answer)
+      /(?<!validation errors? for [a-z_]{0,60}(?:request|params|input)(?![a-z])[^|]{0,300})(?<![a-z])(?:text|content|output_text|completion) ?input should be a valid string \[type=string_type, input_value=none/,
     ],
     // a relay's own words for an answer without choices ("缺少或空的 choices 数组")
     zh: [/(?:缺少|空的) ?choices|choices ?(?:数组)?为空/],
