@@ -17,7 +17,6 @@ const SET_23_SPLIT_SEED = 'set23-heldout-2026-12-07:';
 const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c23-a40db5a0fd', { got: 'server_error', why: 'a relay\'s 500 "Coupon code not found": the given 500 decides; that a coupon is a billing matter is only in the thread' }],
   ['c23-d3d56d3719', { got: 'timeout', why: '"provider stream error returned without a message": a stream error is a transport failure by docs/policy.md; the label reads a lapsed balance from the thread' }],
-  ['c23-aa146531d3', { got: 'timeout', why: 'LiteLLM\'s APIConnectionError around Ollama\'s "404 page not found": the SDK class decides before a status stated inside its message' }],
   ['c23-fa9f3af44b', { got: 'server_error', why: 'LiteLLM\'s 500 "No models available" with its traceback: the given 500 decides; that every deployment was cooling down is only in the thread' }],
   ['c23-907db362b1', { got: 'unclassified', why: 'Portkey\'s "Either x-portkey-config or x-portkey-provider header is required": a header words rule would also take credential headers, which are `auth`' }],
   ['c23-f77250801d', { got: 'format', why: 'a relay log "Validation error: ValidationException … The provided model identifier is invalid": the validator\'s words are read before the model words' }],

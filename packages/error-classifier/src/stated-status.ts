@@ -76,6 +76,8 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable" — not a port
   // ("… port 443: Connection timed out", "api.openai.com:443: Connection timed out" are transport failures)
   { pattern: new RegExp(`(?<!\\d)(?<!port:? )(?<![a-z0-9\\]]:)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
+  // Go's net/http default body for a route it does not have ("404 page not found"), after whatever prefix a log line put
+  { pattern: /(?<!\d)(404) page not found/, min: 100, explicit: true },
   // httpx's "Server error '529 ' for url …", "Client error '429 Too Many Requests' for url …"
   { pattern: /(?<![a-z])(?:client|server) error '(\d{3})(?!\d)/, min: 400, explicit: true },
   // "API Error: 529 {…}", "API Error (429):" — an API client naming the status it got back

@@ -111,6 +111,7 @@ const DECISIVE: CodeTable = {
   freeusagelimiterror: ['opencode.usage_limit', 'billing'],
   gousagelimiterror: ['opencode.usage_limit', 'billing'],
   insufficient_credits: ['code.insufficient_credits', 'billing'],
+  insufficient_credit: ['code.insufficient_credits', 'billing'],
   insufficient_funds: ['code.insufficient_funds', 'billing'],
   payment_required: ['code.payment_required', 'billing'],
   billing_disabled: ['google.billing_disabled', 'billing'],

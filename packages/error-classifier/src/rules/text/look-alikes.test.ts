@@ -338,3 +338,22 @@ describe("a breaker's pass over the thirty-fourth set's families", () => {
     ['a Portuguese list of causes ends at "Erro:"', { message: 'Possíveis causas: chave inválida, limite de uso.\nErro: The model `gpt-9` does not exist' }, 'model_not_found'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/** The thirty-fifth set's families in other words, and their look-alikes. */
+describe("the thirty-fifth set's families, in other words", () => {
+  it.each([
+    ['a node that is unavailable', { message: 'Error: node is currently unavailable, try another one' }, 'overloaded'],
+    ['"if the domain is unavailable" is a condition, not a report', { message: 'If the domain is unavailable, pick another node.' }, 'unclassified'],
+    ['credits that are insufficient, under a 403', { status: 403, body: '{"error":{"message":"Your credits are insufficient"}}' }, 'billing'],
+    ['the insufficient_credit type alone', { body: '{"error":{"type":"insufficient_credit","message":"denied"}}' }, 'billing'],
+    ['a quoted structured-output type that is unavailable', { message: "response_format.type 'json_object' is unavailable now" }, 'format'],
+    ["axum's body rejection", { status: 422, body: 'Failed to deserialize the JSON body into the target type: messages[0]: missing field `role`' }, 'format'],
+    ['a hard content size cap', { message: 'Maximum content size limit (10485760) exceeded (10486000 bytes read)' }, 'context_overflow'],
+    ['choices that are not iterable in a JavaScript client', { message: 'TypeError: data.choices is not iterable' }, 'empty_response'],
+    ['the same under a 500 is the server\'s failure', { status: 500, message: 'TypeError: data.choices is not iterable' }, 'server_error'],
+    ["Go's default 404 body after a logger's prefix", { message: 'ERROR:translator:404 page not found' }, 'model_not_found'],
+    ['WinError 10049 is a connection that could not be made', { message: '[WinError 10049] The requested address is not valid in its context' }, 'timeout'],
+    ['a prompt blocked for another reason', { message: 'This appears to be caused by a blocked prompt, see response.prompt_feedback: block_reason: OTHER' }, 'refusal'],
+    ['an unspecified block reason is no refusal', { message: 'prompt_feedback: block_reason: BLOCK_REASON_UNSPECIFIED' }, 'unclassified'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

@@ -46,7 +46,7 @@ export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
 /** Explicit lack of money or credit. Precise on purpose: "add 10 credits to unlock" is a free-tier window. */
 export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', {
   en: [
-    /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|requires paid balance|not[ _]enough[ _](?:balance|credits?|funds)/,
+    /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|(?:your )?credits? (?:is|are) (?:insufficient|not enough)|requires paid balance|not[ _]enough[ _](?:balance|credits?|funds)/,
     /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens/,
     /subscription (?:'[^']{1,80}' )?(?:is )?(?:inactive|not active|suspended|disabled)(?! (?:feature|option|setting))|readonlydisabledsubscription|billing account (?:not found|is missing)|no billing account/,
     /(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
@@ -194,7 +194,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /service (?:is )?(?:temporarily |currently )?unavailable(?! in your (?:region|country|location|area))|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     // (a condition, "if the model is busy …", is no report of one)
-    /(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?<!if (?:the )?(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable))(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))/,
+    /(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider|domain|node) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?<!if (?:the )?(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider|domain|node) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable))(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))/,
   ],
   ko: [/과부하|(?:서버|서비스|모델)(?:가|이)? (?:혼잡|바쁩|현재 바쁩)|일시적으로 (?:사용|이용)할 수 없|수요가 많/],
   zh: [/服务(?:器)?(?:繁忙|忙|过载|不可用|暂不可用|暂时不可用)|暂时无法提供服务|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
