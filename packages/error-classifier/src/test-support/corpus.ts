@@ -92,6 +92,8 @@ export const CORPUS_FILES = [
   'provider-errors-33-heldout.jsonl',
   'provider-errors-34.jsonl',
   'provider-errors-34-heldout.jsonl',
+  'provider-errors-35.jsonl',
+  'provider-errors-35-heldout.jsonl',
 ] as const;
 
 /**
