@@ -215,7 +215,8 @@ function hasBlockedPrediction(record: Record<string, unknown>): boolean {
 
 function shapeOf(record: Record<string, unknown>): CompletionShape {
   const feedback = record.promptFeedback;
-  if (isRecord(feedback) && typeof feedback.blockReason === 'string') return 'blocked';
+  // (Gemini's BLOCK_REASON_UNSPECIFIED is the enum's default: no block)
+  if (isRecord(feedback) && typeof feedback.blockReason === 'string' && feedback.blockReason !== '' && feedback.blockReason !== 'BLOCK_REASON_UNSPECIFIED') return 'blocked';
   if (hasOutput(record, 0)) return 'content';
   // No output, but the model or the provider's filter said why: a refusal, not an empty answer.
   if (hasBlockedPrediction(record) || hasRefusal(record, 0)) return 'blocked';

@@ -357,3 +357,23 @@ describe("the thirty-fifth set's families, in other words", () => {
     ['an unspecified block reason is no refusal', { message: 'prompt_feedback: block_reason: BLOCK_REASON_UNSPECIFIED' }, 'unclassified'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/** A breaker's pass over the thirty-fifth set's families (2026-12-07): look-alikes it found, fixed. */
+describe("a breaker's pass over the thirty-fifth set's families", () => {
+  it.each([
+    ['a domain taken at a registrar', { status: 200, body: '{"domain":"mybot.ai","available":false,"message":"Domain is unavailable for purchase"}' }, 'unclassified'],
+    ['a domain name to choose again', { message: 'This domain is unavailable, choose another name' }, 'unclassified'],
+    ['a DNS answer', { message: 'DNS lookup: domain is unavailable (NXDOMAIN)' }, 'unclassified'],
+    ['a named model unavailable for now', { message: 'The model `deepseek-reasoner` is unavailable now, please try again later' }, 'overloaded'],
+    ['a named model unavailable in a region is a region refusal, no overload', { message: "The model 'gemini-x' is unavailable in your region" }, 'format'],
+    ['block_reason none', { message: 'prompt_feedback: block_reason: none, finish_reason: STOP' }, 'unclassified'],
+    ['block_reason null', { message: 'block_reason: null' }, 'unclassified'],
+    ["Python's printed enum default", { message: 'prompt_feedback: block_reason: BlockReason.BLOCK_REASON_UNSPECIFIED' }, 'unclassified'],
+    ['"block_reason:" repeated', { message: 'block_reason: '.repeat(2000) }, 'unclassified'],
+    ['a named block reason in the printed enum', { message: 'prompt_feedback: block_reason: BlockReason.SAFETY' }, 'refusal'],
+    ['a 200 answer whose feedback says the default block reason', { status: 200, body: '{"candidates":[{"content":{"parts":[{"text":"Sure, here it is."}]},"finishReason":"STOP"}],"promptFeedback":{"blockReason":"BLOCK_REASON_UNSPECIFIED"}}' }, 'unclassified'],
+    ['Japanese output filtered for safety', { message: '安全上の理由により、出力がフィルタリングされました。' }, 'refusal'],
+    ['Japanese content filtered', { message: 'コンテンツがフィルタリングされました' }, 'refusal'],
+    ['Japanese logs filtered are no refusal', { message: 'ログはフィルタリングされました' }, 'unclassified'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});
