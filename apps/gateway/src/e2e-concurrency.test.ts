@@ -13,6 +13,9 @@ import { startFixture } from './test-support/e2e-fixture.js';
 /** The first cooldown and the probe throttle (30 s each by default). */
 const WINDOW_MS = 2_000;
 
+/** Same-profile retries of one request (the default). */
+const MAX_RETRIES = 3;
+
 let fixture: Fixture;
 let openai: OpenAI;
 
@@ -23,7 +26,7 @@ beforeAll(async () => {
       auth: { order: { openai: ['openai:a'] }, cooldowns: { cooldownStepsMs: [WINDOW_MS, 2 * WINDOW_MS, 3 * WINDOW_MS], probeThrottleMs: WINDOW_MS } },
       agents: { defaults: { model: { primary: 'openai/gpt-a', fallbacks: ['backup/model-c'] } } },
       // The default backoff (250 ms base, 5 s cap, 3 retries): the retry-in-place slot is held 1.75 s.
-      retry: { provider: { maxRetries: 3 } },
+      retry: { provider: { maxRetries: MAX_RETRIES } },
     }),
   });
   openai = new OpenAI({ baseURL: `${fixture.gateway.url}/v1`, apiKey: 'unused-by-this-gateway', maxRetries: 0 });
@@ -50,12 +53,15 @@ async function primaryCalls(): Promise<number> {
 }
 
 describe('many callers, one failing provider', () => {
-  it('20 requests meeting the start of an outage cost at most one primary call each (no pile of retries), and all are answered', async () => {
+  it('20 requests meeting the start of an outage cost one primary call each and at most one retrier\'s retries (no pile of retries), and all are answered', async () => {
     await fixture.emulator.setScript({ routes: [primary([{ ...UNAVAILABLE, delayMs: 300 }])] });
     await fixture.emulator.clearRequests();
     const models = await askTogether(20, 'outage');
     expect(models).toEqual(Array.from({ length: 20 }, () => 'backup/model-c'));
-    expect(await primaryCalls()).toBeLessThanOrEqual(20);
+    // Twenty calls when the failures come back together (the runner's own test holds them to a barrier: exactly 20).
+    // Over real sockets on a loaded machine they come back spread out, and the retrier's jittered wait can end before
+    // the others have marked the profile: its own retries may then go out, but never every request's.
+    expect(await primaryCalls()).toBeLessThanOrEqual(20 + MAX_RETRIES);
   });
 
   it('4 requests arriving together just after a cooldown ran out send one call to the primary between them', async () => {
