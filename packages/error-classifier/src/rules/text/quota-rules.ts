@@ -160,6 +160,12 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
 });
 
 /**
+ * What keeps "… is unavailable" from naming a capacity failure: the thing is unavailable in a place or on a plan (a
+ * region refusal or a plan gate, read by their own families), not for now.
+ */
+const NOT_IN_REGION_OR_PLAN = String.raw`(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))`;
+
+/**
  * Capacity wording ("Server Unavailable Error", "service unavailable") inside a failure whose deciding status is
  * a client error other than 408/409/429 is a wrapper's label, not the cause: a Dify "[models] Server Unavailable
  * Error … status code: 400, message: … Range of input length" is the request, so the capacity family steps aside.
@@ -194,10 +200,10 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
     /service (?:is )?(?:temporarily |currently )?unavailable(?! in your (?:region|country|location|area))|temporarily unavailable|(?:temporarily )?unable to handle the request|services? (?:aren't|are not|isn't|is not) available right now/,
     /not ready for inference|model (?:[a-z0-9._:/@-]{1,100} )?(?:is (?:currently |still )?|currently |still )(?:loading|warming up)|model (?:loading|warming up)/,
     // (a condition, "if the model is busy …", is no report of one)
-    /(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?<!if (?:the )?(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable))(?! (?:in|on|for|to) (?:your|this) (?:region|country|location|plan|account|tier))/,
+    new RegExp(String.raw`(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable)(?<!if (?:the )?(?:model|llm|endpoint|engine|server|servers|service|system|provider|model provider) (?:is |are )?(?:currently |temporarily )?(?:too )?(?:busy|unavailable))${NOT_IN_REGION_OR_PLAN}`),
     // a serving domain or node that is down (a GaiaNet domain with no node behind it), a named model that is unavailable for now
     // (not a domain name taken at a registrar, nor a model unavailable in a region or on a plan)
-    /(?<!if (?:the |this |a )?)(?:(?<![a-z.])(?:domain|node)|model [`'"][^`'"]{1,80}[`'"]) (?:is |are )?(?:currently |temporarily )?unavailable(?: now)?(?![a-z])(?! (?:for (?:purchase|registration|sale|transfer)|to register)|,? choose|[^.|]{0,20}nxdomain)(?! (?:in|on|for|to) (?:your|this|the) (?:region|country|location|plan|account|tier|organization))/,
+    new RegExp(String.raw`(?<!if (?:the |this |a )?)(?:(?<![a-z.])(?:domain|node)|model [\x60'"][^\x60'"]{1,80}[\x60'"]) (?:is |are )?(?:currently |temporarily )?unavailable(?: now)?(?![a-z])(?! (?:for (?:purchase|registration|sale|transfer)|to register)|,? choose|[^.|]{0,20}nxdomain)${NOT_IN_REGION_OR_PLAN}`),
   ],
   ko: [/과부하|(?:서버|서비스|모델)(?:가|이)? (?:혼잡|바쁩|현재 바쁩)|일시적으로 (?:사용|이용)할 수 없|수요가 많/],
   zh: [/服务(?:器)?(?:繁忙|忙|过载|不可用|暂不可用|暂时不可用)|暂时无法提供服务|系统繁忙|访问量过大|当前.{0,12}(?:繁忙|拥挤)|资源紧张|算力不足|(?:服务)?容量不足/],
