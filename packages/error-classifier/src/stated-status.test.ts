@@ -46,6 +46,7 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     ['too many requests: slow down', 429],
     ['error from the ai: not found\ndetails: {"detail":"not found"}', 404],
     ['{"detail": "method not allowed"}', 405],
+    ["googlegenerativeaierror('error embedding content: 504 deadline exceeded') \"put /settings http/1.1\" 400 bad request", 504],
   ])('%s → %i', (text, status) => {
     expect(statedStatus(text)).toBe(status);
   });
@@ -61,6 +62,7 @@ describe('statedStatus (docs/contracts.md#classify: a status the text states)', 
     'exception: 4096 tokens',
     'failed to connect to api.example.com port 443: connection timed out',
     '{"detail":"model not found in the registry"}',
+    'batch 408 deadline exceeded',
     '',
   ])('%s → null', (text) => {
     expect(statedStatus(text)).toBeNull();

@@ -40,6 +40,8 @@ const OWN_REASON_PHRASE: Readonly<Record<string, number>> = {
   'bad gateway': 502,
   'gateway timeout': 504,
   'gateway time-out': 504,
+  // google-api-core prints a gRPC DEADLINE_EXCEEDED as "504 Deadline Exceeded"
+  'deadline exceeded': 504,
 };
 
 /** True when the reason phrase after the digits is no other status's own phrase. */
@@ -51,7 +53,7 @@ function phraseFits(status: number, phrase: string): boolean {
 const REASON_PHRASES =
   'bad request|unauthori[sz]ed|authorization required|payment required|forbidden|not found|method not allowed|request time-?out|conflict|gone|' +
   'payload too large|request entity too large|unprocessable entity|too many requests|internal server error|' +
-  'bad gateway|service (?:temporarily )?unavailable|gateway time-?out|web server is (?:down|returning an unknown error)|' +
+  'bad gateway|service (?:temporarily )?unavailable|gateway time-?out|deadline exceeded|web server is (?:down|returning an unknown error)|' +
   'connection timed out|origin is unreachable|a timeout occurred|ssl handshake failed|invalid ssl certificate|' +
   'site is overloaded|overloaded|client closed request|status code';
 

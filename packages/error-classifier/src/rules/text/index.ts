@@ -14,8 +14,9 @@
  * 5. context overflow, session expiry, wrong API keys, format, missing model — what a 404 or 400 body can
  *    name (a wrong key under a 400 is still a wrong key);
  * 6. TLS, auth, then a relay's hint to check the parameters (a remedy, read when nothing named a cause);
- * 7. time words ("timed out", "aborted due to timeout"), then explicit aborts, then transport failures and
- *    server errors (an abort reported through a "stream error" wrapper stays an abort);
+ * 7. time words ("timed out", "aborted due to timeout"), then explicit aborts, then a local runtime that lost its model
+ *    runner (a server error in transport words), then transport failures and server errors (an abort reported
+ *    through a "stream error" wrapper stays an abort);
  * 8. empty answers (only without a usable status).
  */
 import type { TextRule } from '../rule.js';
@@ -45,6 +46,7 @@ import {
   EMPTY_RESPONSE_RULES,
   PRINTED_EMPTY_RULES,
   REPORTED_FINISH_ERROR_RULES,
+  RUNNER_LOST_RULES,
   SERVER_ERROR_RULES,
   STATED_EMPTY_RULES,
   TIMEOUT_RULES,
@@ -84,6 +86,7 @@ export const SPECIFIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
 export const GENERIC_TEXT_RULES: readonly TextRule[] = Object.freeze([
   ...TIMEOUT_RULES,
   ...ABORT_RULES,
+  ...RUNNER_LOST_RULES,
   ...TRANSPORT_RULES,
   ...SERVER_ERROR_RULES,
   ...LOGIN_FAILED_RULES,

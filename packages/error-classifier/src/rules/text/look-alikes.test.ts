@@ -377,3 +377,31 @@ describe("a breaker's pass over the thirty-fifth set's families", () => {
     ['Japanese logs filtered are no refusal', { message: 'ログはフィルタリングされました' }, 'unclassified'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/** The thirty-sixth set's families in other words, and their look-alikes. */
+describe("the thirty-sixth set's families, in other words", () => {
+  it.each([
+    ["a Python dict's timeout setting beside a missing model", { message: "config={'model': 'gemini-pro', 'timeout': 7} error=litellm.NotFoundError: VertexAIException" }, 'model_not_found'],
+    ['a timeout setting of None', { message: "settings {'timeout': None, 'retries': 2}: Invalid API key provided" }, 'auth'],
+    ['a timeout that happened is still one', { message: "request {'model': 'x'} failed: Request timed out." }, 'timeout'],
+    ["google-api-core's 504 Deadline Exceeded before a server's own 400 access-log line", { message: "GoogleGenerativeAIError('Error embedding content: 504 Deadline Exceeded')\nINFO: 10.0.0.1:1 - \"PUT /embedder/settings HTTP/1.1\" 400 Bad Request" }, 'timeout'],
+    ["Stability's engine that was not found", { message: 'Error: The specified engine (ID stable-diffusion-v1) was not found.' }, 'model_not_found'],
+    ['an engine with an id that does not exist', { message: "Engine with id 'davinci-old' does not exist" }, 'model_not_found'],
+    ['a search engine not found is no model', { message: 'search engine not found in settings' }, 'unclassified'],
+    ["a model the account's plan does not include", { message: 'The model is not available for your account. Choose another model.' }, 'model_not_found'],
+    ['a model that produced no usable output after reasoning', { message: 'The model hit its output limit while reasoning and produced no usable output.' }, 'empty_response'],
+    ['no response data from a local runtime', { message: 'Error: No response data from Ollama API' }, 'empty_response'],
+    ['a context that is too long', { message: 'ERROR - CONTEXT IS TOO LONG ERROR' }, 'context_overflow'],
+    ['"if the context is too long" is a condition', { message: 'Hint: if the context is too long, trim the history.' }, 'unclassified'],
+    ['a model that declines in its own words', { status: 200, body: '{"response": "I apologize, but I do not feel comfortable translating this content."}' }, 'refusal'],
+    ['a user who does not feel comfortable is no refusal', { message: 'If you do not feel comfortable sharing your key, use an environment variable.' }, 'unclassified'],
+    ["Ollama's runner lost under a request", { message: 'Error: POST predict: Post "http://127.0.0.1:41401/completion": EOF' }, 'server_error'],
+    ["Ollama's runner socket reset on Windows", { message: 'POST predict: Post "http://127.0.0.1:5050/completion": read tcp 127.0.0.1:5051->127.0.0.1:5050: wsarecv: An existing connection was forcibly closed by the remote host.' }, 'server_error'],
+    ['the same call cancelled by its caller is an abort', { message: 'POST predict: Post "http://127.0.0.1:41401/completion": context canceled' }, 'abort'],
+    ["another Go client's EOF stays a transport failure", { message: 'Post "https://api.openai.com/v1/chat/completions": EOF' }, 'timeout'],
+    ['a chat model called on the completions endpoint', { message: 'OpenAI error: This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?' }, 'format'],
+    ["Java's ConnectException", { message: '响应聊天信息时发生错误：java.net.ConnectException' }, 'timeout'],
+    ["Java's NoRouteToHostException", { message: 'java.net.NoRouteToHostException: No route to host' }, 'timeout'],
+    ['a class named after the exception is no transport failure', { message: 'ConnectExceptionHandler registered' }, 'unclassified'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

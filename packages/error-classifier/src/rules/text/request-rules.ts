@@ -58,6 +58,8 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /(?:model|assistant) (?:cannot|can't|can not|is unable to) answer (?:this|that|your) (?:question|request)|unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
     // the model declined in so many words, or a refusal stop reason written out in a log line
     /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
+    // the model's own words when it declines a task ("I apologize, but I do not feel comfortable providing a translation")
+    /(?<![a-z])i (?:do not|don't|do not really) feel comfortable (?:providing|translating|writing|generating|creating|producing|helping|assisting|engaging|continuing|responding|answering|sharing|describing)/,
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
     /(?:did not|didn't|failed to) pass (?:the )?(?:safety|content|security) (?:review|check|moderation)|potential violation of (?:our |the )?usage (?:guidelines|polic(?:y|ies))|(?<![a-z])blocked output(?![a-z])|guardrail (?:failed|blocked|denied)|(?<!no )nsfw (?:content )?(?:(?:was |has been )?detected|flagged|blocked)|violated (?:the |a )?guardrails?(?![a-z])/,
   ],
@@ -77,7 +79,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
     // (said before or after the fact — "prompt is too long", "The message was too long (198%)" — but not under a
     // condition, nor "too long ago" or "too long-running")
-    /(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long(?![- ](?:ago|running))(?<!(?:if|unless|in case|when|whether) (?:the |your )?(?:prompt|input|request|message)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long)|input prompt \(\d{1,9} tokens\) is too long|submit something shorter/,
+    /(?:prompt|input|request|message|context)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long(?![- ](?:ago|running))(?<!(?:if|unless|in case|when|whether) (?:the |your )?(?:prompt|input|request|message|context)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long)|input prompt \(\d{1,9} tokens\) is too long|submit something shorter/,
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
@@ -177,9 +179,11 @@ export const FORMAT_RULES: readonly TextRule[] = [
   ...family('text.format', 'format', {
     en: [
       // a value outside its range, a request parameter named by its path as invalid ("Params body.conversation_id invalid")
-      // an endpoint the API does not offer, a URL retired, a route a gateway does not have, an address refused as private (SSRF)
+      // an endpoint the API does not offer or a model it does not serve on the endpoint called (OpenAI's "This is a chat
+      // model and not supported in the v1/completions endpoint"), a URL retired, a route a gateway does not have, an
+      // address refused as private (SSRF)
       // an output ceiling asked over the model's, a request only streaming can carry (Anthropic's ten-minute rule)
-      /max_tokens \(\d{1,9}\) exceeds|streaming is required for operations|does not support (?:the )?[^ ]{1,60} endpoint|invalid image (?:file|format|data)|already has an active (?:response|run)/,
+      /max_tokens \(\d{1,9}\) exceeds|streaming is required for operations|does not support (?:the )?[^ ]{1,60} endpoint|not supported (?:in|on|by) the (?:\/?v1\/)?(?:chat\/)?completions endpoint|invalid image (?:file|format|data)|already has an active (?:response|run)/,
       /invalid file format|file format error|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
       // two settings that exclude each other ("Thinking may not be enabled when tool_choice forces tool use"), a required field left empty
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
@@ -312,6 +316,10 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = [
       /model [`'"][^`'"]{1,100}[`'"] is not available(?= ?$|[.,;:)\]])|(?<![a-z])bot (?!(?:token|user|account|key|id|secret|credentials?) )[a-z0-9._-]{1,60} (?:was )?not found|targeted an endpoint that does not exist|invalidendpoint(?:ormodel)?\.notfound|could not resolve the (?:foundation )?model/,
       /requested model(?: \([^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? is not (?:supported|available)(?![a-z])|model [`'"][^`'"]{1,100}[`'"] is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))|(?:the )?[`'"][^`'"]{1,100}[`'"] model is not supported(?= ?$|[.,;:)\]]| (?:for|in|on|by|when|with)(?![a-z]))/,
       /(?:selected|requested) model(?: \([^()]{1,100}\))?\.? it may not exist/,
+      // the old name of a model in OpenAI's and Stability's APIs ("The specified engine (ID stable-diffusion-v1) was not
+      // found", "No such engine"), and a model the account's plan or organisation does not include (Copilot)
+      /(?:specified|requested) engine(?: \(id [^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? (?:was |is )?(?:not found|does not exist)|engine with id [`'"]?[a-z0-9._:/@-]{1,100}[`'"]? (?:was |is )?(?:not found|does not exist)|no such engine/,
+      /(?:the |this |that |requested |selected )?model (?:is not|isn't) available (?:for|to|on|with|in) (?:your|this) (?:account|plan|subscription|organi[sz]ation|tier|api key|key|team)/,
       // a model file the runtime's version cannot load (Ollama: "this model may be incompatible with your version of Ollama")
       /model (?:may be |is )?incompatible with (?:your|this) version of/,
       /not allowed to use publisher model|try pulling it first/,
