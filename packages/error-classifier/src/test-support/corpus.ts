@@ -94,6 +94,8 @@ export const CORPUS_FILES = [
   'provider-errors-34-heldout.jsonl',
   'provider-errors-35.jsonl',
   'provider-errors-35-heldout.jsonl',
+  'provider-errors-36.jsonl',
+  'provider-errors-36-heldout.jsonl',
 ] as const;
 
 /**
