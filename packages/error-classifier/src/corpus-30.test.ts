@@ -16,7 +16,6 @@ const SET_30_SPLIT_SEED = 'set30-heldout-2026-12-07:';
 /** The rows the rules miss, pinned to what the classifier answers, with why no family covers them. */
 const PINNED: ReadonlyMap<string, PinnedMiss> = new Map([
   ['c30-329e746734', { got: 'unclassified', why: 'Logic Apps\' "exceeded the maximum number of tokens allowed for a single run": a per-run ceiling of the workflow, which "maximum number of tokens allowed" alone cannot tell from a per-minute one' }],
-  ['c30-bd4a2ac054', { got: 'unclassified', why: 'a retry wrapper\'s "Failed to get response from the AI model" around a stream event cut at its first byte ("EOF while parsing a value at line 1 column 0"): the wrapper is no gateway\'s statement (c19-ece5c7e76c), and the parse error names no cause' }],
   ['c30-036b691bcf', { got: 'server_error', why: 'a chatbot plug-in\'s "Something went wrong on our end" reads as a server\'s own failure; the collector read it as the plug-in\'s generic words' }],
   ['c30-e653cc75c9', { got: 'unclassified', why: 'Copilot Studio\'s "reached the maximum number of generative answers responses": a documented per-conversation cap in words no family reads without taking conversation limits for rate limits' }],
   ['c30-02da8dc62d', { got: 'server_error', why: 'a Godot plug-in\'s "Model worker crashed" around llama.cpp\'s missing chat template: the crash words decide; that the model file lacks metadata is the detail after them' }],

@@ -10,6 +10,7 @@ import { completionOf, looksLikeFormattedAnswer } from './text/completion-body.j
 import type { CompletionShape } from './text/completion-body.js';
 import { boundedWindow, prepareText } from './text/normalize-text.js';
 import { extractCodeTokens, extractFinishReasons } from './text/tokens.js';
+import { blankAccessLogReplies } from './text/access-log.js';
 import { blankGuesses, mayHoldGuesses } from './text/guesses.js';
 import { TrigramSet } from './text/trigrams.js';
 import { unwrap } from './text/unwrap.js';
@@ -67,9 +68,9 @@ export interface Evidence {
   readonly trigrams: TrigramSet;
   /**
    * What the phrase families read: {@link text} with its lists of guesses, headers of guesses and status conditions
-   * blanked (`blankGuesses`, docs/policy.md "Guesses and conditions name no cause"), with the trigrams and CJK test of
-   * {@link text} (a superset of its own: they only skip patterns that cannot match). The evidence itself when the
-   * text holds no guess.
+   * blanked (`blankGuesses`, docs/policy.md "Guesses and conditions name no cause"), and the reason phrases of access-log
+   * replies (`blankAccessLogReplies`), with the trigrams and CJK test of {@link text} (a superset of its own: they only
+   * skip patterns that cannot match). The evidence itself when the text holds neither.
    */
   readonly asserted: ScannedText;
   /** The same texts before lower-casing (retry-after dates are read from these). */
@@ -356,7 +357,7 @@ class FailureEvidence implements Evidence {
 
   get asserted(): ScannedText {
     if (this.assertedText !== null) return this.assertedText;
-    const text = mayHoldGuesses(this.trigrams, this.cjk) ? blankGuesses(this.text) : this.text;
+    const text = blankAccessLogReplies(mayHoldGuesses(this.trigrams, this.cjk) ? blankGuesses(this.text) : this.text);
     this.assertedText = text === this.text ? this : { text, trigrams: this.trigrams, cjk: this.cjk };
     return this.assertedText;
   }

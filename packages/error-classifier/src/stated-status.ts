@@ -50,7 +50,8 @@ function phraseFits(status: number, phrase: string): boolean {
   return own === undefined || own === status;
 }
 
-const REASON_PHRASES =
+/** The reason phrases a status may be written with (lower case, a regular-expression alternation). */
+export const REASON_PHRASES =
   'bad request|unauthori[sz]ed|authorization required|payment required|forbidden|not found|method not allowed|request time-?out|conflict|gone|' +
   'payload too large|request entity too large|unprocessable entity|too many requests|internal server error|' +
   'bad gateway|service (?:temporarily )?unavailable|gateway time-?out|deadline exceeded|web server is (?:down|returning an unknown error)|' +
@@ -76,8 +77,9 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // a relay's bad_response_status_code names the upstream's status in `param` (one-api, new-api)
   { pattern: /["']param["']\s?:\s?["'](\d{3})["']\s?,\s?["']code["']\s?:\s?["']bad_response_status_code/, min: 100, explicit: true },
   // "524: A timeout occurred", "520: Web server is returning an unknown error", "503 Service Unavailable" — not a port
-  // ("… port 443: Connection timed out", "api.openai.com:443: Connection timed out" are transport failures)
-  { pattern: new RegExp(`(?<!\\d)(?<!port:? )(?<![a-z0-9\\]]:)(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
+  // ("… port 443: Connection timed out", "api.openai.com:443: Connection timed out" are transport failures), nor the
+  // status column of an access-log line (a loose status of its own, below)
+  { pattern: new RegExp(`(?<!\\d)(?<!port:? )(?<![a-z0-9\\]]:)(?<!http\\/[0-9.]{1,3}" )(\\d{3}):?\\s(${REASON_PHRASES})`), min: 100, explicit: true, phraseMustMatch: true },
   // Go's net/http default body for a route it does not have ("404 page not found"), after whatever prefix a log line put
   { pattern: /(?<!\d)(404) page not found/, min: 100, explicit: true },
   // httpx's "Server error '529 ' for url …", "Client error '429 Too Many Requests' for url …"

@@ -96,6 +96,8 @@ export const CORPUS_FILES = [
   'provider-errors-35-heldout.jsonl',
   'provider-errors-36.jsonl',
   'provider-errors-36-heldout.jsonl',
+  'provider-errors-37.jsonl',
+  'provider-errors-37-heldout.jsonl',
 ] as const;
 
 /**

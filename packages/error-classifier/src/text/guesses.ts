@@ -19,8 +19,11 @@
  *   原因として考えられる) announces a list; one in the singular ("Possible cause:", 可能的原因) only when it offers
  *   alternatives. Blanked up to where the failure itself is quoted again ("Here is the error message", "Error:",
  *   "Provider said", "HTTP status: 500", 错误信息：) or the next text;
- * - a **condition** on a status ("If the status code is 404, …", "if you get HTTP 413", 如果状态码为 400 …) or on the
- *   failure persisting ("If the error persists, your key may be invalid or …"): the rest of its sentence.
+ * - a **condition** on a status ("If the status code is 404, …", "if you get HTTP 413", 如果状态码为 400 …), on the
+ *   failure persisting ("If the error persists, your key may be invalid or …") or on a cause in a hint ("If the model is
+ *   not found, pull it first", "when you hit a rate limit, wait", "if you see 'model not found', check the name"): the
+ *   rest of its sentence. (Not any sentence that opens with "If": a remedy there — "If you wish to continue on a paid
+ *   basis, …" — still names the cause.)
  *
  * The cost is one scan for the leads over the bounded text and at most {@link MAX_LEADS} windows of
  * {@link MAX_SPAN_CHARS} after them; a text without leads is returned as it is.
@@ -38,7 +41,7 @@ const LEADS = new RegExp(
   [
     String.raw`(?<list>(?:possible|potential|common|probable|likely) (?:causes|reasons)(?: (?:include|are|may be|could be))?:?|возможные причины:?|(?:posibles|possíveis) causas:?|causas (?:posibles|possíveis):?|causes possibles ?:?|mögliche ursachen:?|原因として考えられる(?:もの|こと)?[はがの]?)`,
     String.raw`(?<header>(?:possible|potential|probable|likely) (?:cause|reason)(?: (?:is|may be|could be))?:?|可能的?原因[:：]?|考えられる原因)`,
-    String.raw`(?<condition>\b(?:if|when) (?:the )?(?:http )?(?:status|error|response)(?: code)?(?: is| equals| of)?(?: an?)?(?: http)? \d{3}\b|\b(?:if|when) you (?:get|see|receive|hit) (?:an? |the )?(?:http |status |error )?(?:code )?\d{3}\b|\bif (?:the |this )?(?:error|problem|issue|failure) (?:persists|continues|keeps happening)|\bsi el (?:error|problema) persiste|\bse o (?:erro|problema) persistir|\bsi (?:l'erreur|le problème) persiste|\bfalls (?:der fehler|das problem) (?:weiterhin )?(?:besteht|auftritt|bestehen bleibt)|如果[^，。]{0,12}(?:状态码|错误码))`,
+    String.raw`(?<condition>\b(?:if|when) (?:the )?(?:http )?(?:status|error|response)(?: code)?(?: is| equals| of)?(?: an?)?(?: http)? \d{3}\b|\b(?:if|when) you (?:get|see|receive|hit) (?:an? |the )?(?:http |status |error )?(?:code )?\d{3}\b|\bif (?:the |this )?(?:error|problem|issue|failure) (?:persists|continues|keeps happening)|\bsi el (?:error|problema) persiste|\bse o (?:erro|problema) persistir|\bsi (?:l'erreur|le problème) persiste|\bfalls (?:der fehler|das problem) (?:weiterhin )?(?:besteht|auftritt|bestehen bleibt)|如果[^，。]{0,12}(?:状态码|错误码)|(?:^|(?<=[.!?;:] ))if (?:the |your |a )?model(?: [^ ,]{1,80})? (?:is |was )?not found|\bwhen you (?:hit|encounter|run into|exceed|reach) (?:a |the |your )?(?:rate limit|quota|usage limit)|\bif you (?:see|get|receive|encounter|hit|run into) ['"\x60])`,
     String.raw`(?<fronted>\b(?:possibly|probably|likely|perhaps|maybe) (?:due to|caused by|because of)|\b(?:posiblemente|probablemente) (?:debido a|causado por)|\b(?:possivelmente|provavelmente) (?:devido a|causado por))`,
     String.raw`\b(?:may|might|could|can) (?:be|have been) (?:due to|caused by|because(?: of)?|related to|(?:the |a )?result of)|\b(?:may|might|could|can) happen (?:if|when|because)|\b(?:cause|reason) (?:may|might|could) be|\b(?:may|might|could) be (?=[a-z ]{1,40} or )|\b(?:puede|podría) (?:deberse a|ser (?:causado por|debido a))|\bpode (?:ser (?:causado por|devido a)|ter sido causado por)|\bpeut (?:être|etre) (?:dû|du|causé|cause) (?:à|a|par)|\bkönnte (?:an|durch) |可能是|可能由于|可能因为|也许是|或许是|(?<![а-яё])возможно,? `,
   ].join('|'),

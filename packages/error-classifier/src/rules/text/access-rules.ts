@@ -21,6 +21,9 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted|workspace_(?:disabled|deactivated)(?![a-z])(?!["']?\s?[:=])/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
+    // an archived workspace (no key in it works again), an organisation whose policy refuses the kind of credential used, access
+    // ended for good
+    /(?:workspace|organi[sz]ation|project) (?:has been |was |is )archived|(?:organi[sz]ation|workspace) (?:does not|doesn't) allow (?:api[ _-]?key|oauth|personal access token) auth|(?:personal access tokens?|api keys?|oauth tokens?) are not (?:permitted|allowed) by (?:your|the|this) organi[sz]ation|(?:has been |was )?permanently terminated for (?:your|this) (?:account|organi[sz]ation|key)/,
     // an OAuth token revoked by the provider: only a new sign-in gives another
     /(?:oauth |access |bearer )?token (?:has been |was )revoked|oauth access has been revoked/,
     // a free tier or credential bound to one client ("OpenCode's free tier can only be used in OpenCode")
@@ -56,6 +59,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /api[ _-]?key (?:might|may) (?:be )?invalid|invalid model key|invalid (?:x-)?api[ _-]?(?:key|token)(?![a-z])|incorrect api[ \n]{1,8}key|api[ _-]?key (?:is )?(?:invalid|not valid|missing|expired|not found|incorrect)(?![a-z])|api key expired/,
     /could not (?:authenticate|validate) (?:the )?(?:api key|credentials)|(?:a )?valid api[ _-]?key must be provided|no (?:[a-z]{1,20} ){0,3}(?:api|service|secret|access|auth(?:entication)?) key (?:was )?(?:found|provided|configured)(?![a-z])|(?:api_?key|openai_api_key)['"]? (?:client )?(?:option )?must be set|(?:openai_api_key|anthropic_api_key|api_key)['"]? environment variables? (?:is |are )?(?:not (?:available|set)|missing)|could not resolve authentication method|invalid proxy server token|must provide (?:an? |your |a valid )?api[ _-]?key(?![a-z_])|(?:didn't|did not|don't|do not) provide (?:an? |your |any )?api[ _-]?key(?![a-z_])|requires? (?:an? |your )?(?:[a-z]{1,20}_)?api_key(?![a-z_])/,
     // a malformed credential header named before the words a format rule reads ("Invalid 'Authorization' header or token")
+    /(?:wrong|bad) api[ _-]?key(?![a-z])|invalid header field value for "?(?:authorization|x-api-key|api-key)|api[ _-]?key (?:that )?you (?:supplied|provided|entered|passed|used) (?:is )?(?:not valid|invalid|incorrect|wrong)|permission ['"][a-z0-9._-]{1,120}['"] denied on resource/,
     /invalid '?(?:authorization|auth|x-api-key|api-key|api key)'? header|api[ _-]?key (?:is )?(?:not recogni[sz]ed|unrecogni[sz]ed)/,
     // cloud access-key pairs (Baidu's AK/SK, app ids and app keys) reported wrong
     /(?<![a-z])(?:ak|sk|access ?key(?: id)?|secret ?(?:key|id)|app ?key|app ?id)(?:\([^)]{0,60}\))? (?:is )?(?:not correct|incorrect|wrong|invalid|not valid|not found)(?![a-z])/,

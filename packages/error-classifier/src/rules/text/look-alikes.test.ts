@@ -405,3 +405,91 @@ describe("the thirty-sixth set's families, in other words", () => {
     ['a class named after the exception is no transport failure', { message: 'ConnectExceptionHandler registered' }, 'unclassified'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/**
+ * A vocabulary pass (2026-12-07): a tester who had not read the rules wrote failures in the long tail of wordings for
+ * every reason and look-alikes that name none; the wordings real systems print that nothing matched, fixed.
+ */
+describe('a vocabulary pass, in the long tail of wordings', () => {
+  it.each([
+    ['parallel requests over a key\'s cap', { message: 'Exceeded the maximum number of parallel requests (4) allowed for your API key' }, 'rate_limit'],
+    ['messages sent too fast', { message: "You're sending messages too fast. Please wait a moment before trying again." }, 'rate_limit'],
+    ['a call frequency that is too high', { message: 'API call frequency too high, please reduce your request rate' }, 'rate_limit'],
+    ['more requests than the systems can handle', { message: 'Our systems are receiving more requests than they can handle right now.' }, 'overloaded'],
+    ['an unexpected error on the provider\'s end', { message: 'An unexpected error occurred on our end. Please retry your request.' }, 'server_error'],
+    ['a local server that segfaulted', { message: 'llama-server segfaulted; the model process died during decoding' }, 'server_error'],
+    ['a monthly budget reached', { message: 'Your organization has reached its monthly budget. Raise the budget in billing settings to continue.' }, 'billing'],
+    ['an overdue invoice', { message: 'Invoice overdue: API access is paused until the outstanding amount is settled.' }, 'billing'],
+    ['an empty wallet', { message: 'Wallet balance is zero. Recharge to resume service.' }, 'billing'],
+    ['a key the caller supplied that is not valid', { message: 'The API key you supplied is not valid.' }, 'auth'],
+    ["Google IAM's permission denied on a resource", { message: "Permission 'aiplatform.endpoints.predict' denied on resource '//aiplatform.googleapis.com/projects/demo'" }, 'auth'],
+    ['a suspension for a policy violation is the ban, no refusal', { message: 'Account suspended due to a violation of our usage policies' }, 'auth_permanent'],
+    ['an archived workspace', { message: 'Your workspace has been archived; API keys in it no longer work.' }, 'auth_permanent'],
+    ['an organisation that does not allow API keys', { message: 'This organization does not allow API key authentication; use SSO-issued credentials.' }, 'auth_permanent'],
+    ['personal access tokens refused by an organisation', { message: "Personal access tokens are not permitted by your organization's policy." }, 'auth_permanent'],
+    ['access terminated for good is no dropped connection', { message: 'Access to this API has been permanently terminated for your account' }, 'auth_permanent'],
+    ['a stream terminated is still a dropped connection', { message: 'TypeError: terminated' }, 'timeout'],
+    ['Ollama pulling a name the registry lacks', { message: 'Error: pull model manifest: file does not exist' }, 'model_not_found'],
+    ['a model a server does not serve', { message: "Model 'qwen2.5-coder-32b' is not available on this server" }, 'model_not_found'],
+    ['a model no lookup finds', { message: "Cannot find model with id 'deepseek-r2'" }, 'model_not_found'],
+    ['a camel-case modelNotFound code and an unrecognised name', { message: 'modelNotFound: the specified model name is unrecognized' }, 'model_not_found'],
+    ['a model identifier that is not valid, contracted', { message: "The model identifier you provided isn't valid." }, 'model_not_found'],
+    ["Mistral's tool-call id rule", { message: 'Tool call id was call_abc123def but must be a-z, A-Z, 0-9, with a length of 9.' }, 'format'],
+    ['a structured-output schema refused', { message: "'response_format.json_schema' is invalid: the schema must be of type object at the top level" }, 'format'],
+    ["vLLM's prompt too long to fit", { message: 'ValueError: The prompt (total length 25938) is too long to fit into the model (context length 4096).' }, 'context_overflow'],
+    ['a conversation that no longer fits', { message: "Too many tokens: the conversation no longer fits in the model's context" }, 'context_overflow'],
+    ['a message history too long', { message: 'Message history is too long for this model; please start a new chat.' }, 'context_overflow'],
+    ["a prompt's tokens over what the model supports", { message: 'Error: token limit exceeded - prompt contains 140k tokens, the model supports 128k' }, 'context_overflow'],
+    ["Gemini's SPII stop in prose", { message: 'The token generation was stopped because the response was flagged for Sensitive Personally Identifiable Information (SPII).' }, 'refusal'],
+    ['an AI that refused to respond', { message: 'The AI refused to respond because the request conflicts with its usage policies' }, 'refusal'],
+    ['an empty assistant message', { message: 'Assistant message was empty' }, 'empty_response'],
+    ["Go's nil content and no tool calls", { message: 'chat completion message has nil content and no tool calls' }, 'empty_response'],
+    ['a conversation the server no longer knows', { message: 'conversation_id conv_9f2 is unknown or has been deleted' }, 'session_expired'],
+    ['a session to resume that is gone', { message: 'Resume failed: session abc123 does not exist on the server' }, 'session_expired'],
+    ['a stored response since purged', { message: 'Response resp_123 is no longer stored; it may have been purged' }, 'session_expired'],
+    ['a session that has ended', { message: 'Session has ended. Create a new session to continue.' }, 'session_expired'],
+    ['a settings dump names no limit that was hit', { message: 'rate_limit_per_minute: 60\nmax_concurrency: 4\ntimeout_seconds: 120' }, 'unclassified'],
+    ["a KeyError's name is no rate limit", { message: "KeyError: 'rate_limit'" }, 'unclassified'],
+    ['a rate_limited flag still is one', { body: '{"error":{"rate_limited":true,"message":"slow down"}}' }, 'rate_limit'],
+    ['a command-line flag is no time-out', { message: '  --timeout <ms>        Abort the request if no response arrives within <ms> (default 60000)' }, 'unclassified'],
+    ['a deprecated option in backticks is no time-out', { message: 'warning: the `timeout` option is deprecated, use `requestTimeoutMs` instead' }, 'unclassified'],
+    ['a hint on a model that is not found', { message: 'If the model is not found, pull it first with `ollama pull <name>`.' }, 'unclassified'],
+    ['a hint on hitting a rate limit', { message: 'Tip: when you hit a rate limit, wait a minute and try again.' }, 'unclassified'],
+    ['a hint on a quoted message', { message: "If you see 'model not found', check the spelling of the model name in settings." }, 'unclassified'],
+    ['a stated fact before such a hint still decides', { message: "Model 'x' not found. If the model is not found, pull it first." }, 'model_not_found'],
+    ['a remedy in an if-sentence still names its cause', { status: 403, body: "{'error': {'message': 'The free tier of the model has been exhausted. If you wish to continue access the model on a paid basis, please disable the free-tier-only mode.'}}" }, 'billing'],
+    ["the operating system's disk quota", { message: 'write /var/cache/app/blob-91a: disk quota exceeded' }, 'unclassified'],
+    ['an enum member printed with its number is still a code', { message: "status=<AlternativeStatus.CONTENT_FILTER: 4>" }, 'refusal'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});
+
+/** A breaker's pass over the thirty-sixth set's families (2026-12-07): look-alikes and variants it found, fixed. */
+describe("a breaker's pass over the thirty-sixth set's families", () => {
+  it.each([
+    ['a named model that produced no actionable output', { message: 'The model gemini-2.5-flash produced no actionable output.' }, 'empty_response'],
+    ['a quoted model not available for an account', { status: 400, body: 'The model `gpt-4o-realtime` is not available for your account.' }, 'model_not_found'],
+    ["Ollama's runner reset on Linux", { message: 'POST predict: Post "http://127.0.0.1:41401/completion": read tcp 127.0.0.1:41402->127.0.0.1:41401: read: connection reset by peer' }, 'server_error'],
+    ["Ollama's runner gone with an unexpected EOF", { message: 'POST predict: Post "http://127.0.0.1:41401/completion": unexpected EOF' }, 'server_error'],
+    ["Ollama's runner refusing the connection", { message: 'POST predict: Post "http://127.0.0.1:41401/completion": dial tcp 127.0.0.1:41401: connect: connection refused' }, 'server_error'],
+    ["Ollama's runner lost while loading", { message: 'do load request: Post "http://127.0.0.1:41401/load": EOF' }, 'server_error'],
+    ['an access log before the provider\'s 504', { message: 'INFO:     127.0.0.1:5000 - "POST /embed HTTP/1.1" 500 Internal Server Error\nGoogleGenerativeAIError(\'Error embedding content: 504 Deadline Exceeded\')' }, 'timeout'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});
+
+/** The thirty-seventh set's families in other words, and their look-alikes. */
+describe("the thirty-seventh set's families, in other words", () => {
+  it.each([
+    ["an app's access-log 500 beside a connection it could not make", { message: 'INFO:     127.0.0.1:11643 - "GET /v1/ollama/tags HTTP/1.1" 500 Internal Server Error\nServer Error: All connection attempts failed' }, 'timeout'],
+    ['an access log alone still states its status', { message: 'INFO: 127.0.0.1:5000 - "POST /chat/completions HTTP/1.1" 429 Too Many Requests' }, 'rate_limit'],
+    ['a request over the token limit', { message: 'This request has exceeded your token limit.' }, 'context_overflow'],
+    ['not allowed to sample from a model', { message: 'Error: You are not allowed to sample from this model' }, 'model_not_found'],
+    ['an account not active pending billing details', { message: 'Your account is not active, please check your billing details on our website.' }, 'billing'],
+    ["Go refusing a malformed Authorization header", { message: 'Post "https://api.openai.com/v1/chat/completions": net/http: invalid header field value for "Authorization"' }, 'auth'],
+    ['a wrong API key', { message: '非OpenAI官方接口返回了错误:wrong api key' }, 'auth'],
+    ['an input (or history) too long', { message: '[Local Message] Input (or history) is too long, please reduce input.' }, 'context_overflow'],
+    ['a text-only model sent images', { message: 'The model is not a VLM (Vision Language Model). Please use text-only prompts.' }, 'format'],
+    ['no image found in an answer', { message: 'ValueError: No image found in API response. Response had 1 parts but none contained valid images.' }, 'empty_response'],
+    ["Go's EOF after a failed call", { message: '[NodeRunError] failed to generate summary: failed to create chat completion: EOF' }, 'timeout'],
+    ['an empty body read as JSON stays an empty answer', { message: 'Error: failed to parse response: EOF while parsing a value at line 1 column 0' }, 'empty_response'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

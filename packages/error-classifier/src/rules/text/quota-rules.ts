@@ -47,6 +47,9 @@ export const RESETTING_WINDOW_RULES: readonly TextRule[] = family(
 export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billing', {
   en: [
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|(?:your )?credits? (?:is|are) (?:insufficient|not enough)|requires paid balance|not[ _]enough[ _](?:balance|credits?|funds)/,
+    // an organisation's monthly budget that only a raise in billing lifts, an overdue invoice that pauses access, an empty wallet
+    /(?:reached|exceeded|hit) (?:its|your|the) monthly budget|(?:invoice (?:is )?overdue|overdue invoice)|until the outstanding (?:amount|balance|invoice) is (?:settled|paid)|wallet balance (?:is )?(?:zero|0|empty|insufficient|not enough)/,
+    /account (?:is )?not active,? please (?:check|update) (?:your )?billing/,
     /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens/,
     /subscription (?:'[^']{1,80}' )?(?:is )?(?:inactive|not active|suspended|disabled)(?! (?:feature|option|setting))|readonlydisabledsubscription|billing account (?:not found|is missing)|no billing account/,
     /(?:premium|paid) (?:user|membership|subscription|plan) (?:is )?required/,
@@ -133,16 +136,20 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
   en: [
     // (not a header's name: `x-ratelimit-remaining-requests`, `ratelimitbysize-limit` printed in a dump say nothing of a limit hit)
     // (nor a usage report's field: openai-kotlin's trailing `rate_limit_usage` chunk)
-    /rate[ _-]?limit(?![a-z]{0,12}-(?:limit|remaining|reset|requests|tokens|query|input|output))(?!_usage)/,
+    // (nor a setting's key, `rate_limit_per_minute: 60`, nor the name a Python KeyError could not find)
+    /(?<!keyerror: ['"])rate[ _-]?limit(?![a-z]{0,12}-(?:limit|remaining|reset|requests|tokens|query|input|output))(?!_usage)(?!(?:_(?:per_[a-z]{1,10}|rpm|tpm|requests|tokens|window|seconds?|ms|max|count|size))?["']?\s?[:=]\s?["']?\d)/,
     /too many (?:current requests|requests|concurrent|connections|calls|messages|parallel requests|simultaneous requests)|request frequency (?:has been |is )?(?:limited|restricted|too high)|(?<![a-z])rate (?:exceeded|limited)(?![a-z])|(?:max(?:imum)? )?number of requests (?:allowed )?(?:per|in) (?:a |an |the )?(?:second|minute|hour|day)|too many tokens,? please wait|please wait before trying again/,
     /(?:tokens|requests) per (?:min|minute|second|sec|hour|day)/,
+    // a concurrency cap in words, a chat app's "sending messages too fast", a call frequency that is too high
+    /exceeded the max(?:imum)? number of (?:parallel|concurrent|simultaneous) requests|(?:sending|sent|making) (?:messages|requests) too (?:fast|quickly)|(?:api )?call frequency (?:is )?too high/,
     // Workers' subrequest cap per invocation, ChatGPT web's one message at a time
     /too many subrequests|only one message at a time/,
     /(?<![\d.$])\d{1,6} per (?:\d{1,5} )?(?:second|minute|hour|day)s?(?![a-z])/,
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
     /throttl/,
     /resources? (?:has been |have been |is |are )?exhausted/,
-    /quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
+    // (not the operating system's EDQUOT, "disk quota exceeded")
+    /(?<!disk )quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency|max (?:organization )?(?:rpm|tpm|rpd|tpd|tps|qps)(?![a-z])/,
     // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
     /no deployments available for (?:the )?selected model|get_available_deployment for model: [^,|]{1,120}, no deployments? available/,
@@ -192,6 +199,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   en: [
     /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?<!network error due to )(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
+    /receiving more requests than (?:they|we|it|our (?:servers|systems)) can handle/,
     // a server that says it is too hot to take the request
     /(?:servers?|systems?|gpus?) (?:are|is) (?:running )?(?:too hot|overheat(?:ed|ing))/,
     // a server shedding load: a full queue, backpressure, a hosted function in a degraded state (NVIDIA NIM)

@@ -17,7 +17,7 @@ import type { TextRule } from '../rule.js';
 import { family } from '../rule.js';
 
 /** An account, organisation, key, project or resource that has been disabled, suspended, banned, deactivated or blocked: a ban, not a refusal. */
-const BAN_STATEMENT = /(?:account|organi[sz]ation|org|workspace|api key|key|project|team|resource) (?:has been|was|is) (?:permanently |temporarily )?(?:disabled|suspended|banned|deactivated|terminated|blocked)/;
+const BAN_STATEMENT = /(?:account|organi[sz]ation|org|workspace|api key|key|project|team|resource) (?:(?:has been|was|is) )?(?:permanently |temporarily )?(?:disabled|suspended|banned|deactivated|terminated|blocked)/;
 
 /**
  * A policy word beside a ban ("Your organization has been disabled for violating our Usage Policy") is the ban, not a
@@ -57,7 +57,9 @@ export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusa
     /requires moderation and (?:your )?(?:input|prompt|content|request) (?:was |has been )?flagged|(?:your )?(?:input|prompt) (?:was |has been )?flagged (?:by|for|as)(?! not)/,
     /(?:model|assistant) (?:cannot|can't|can not|is unable to) answer (?:this|that|your) (?:question|request)|unable to (?:respond|comply|assist) (?:to |with )?this request|considered high risk|(?:can't|cannot|can not|won't) (?:assist|help|comply) with (?:that|this|your)(?: request)?(?![a-z])/,
     // the model declined in so many words, or a refusal stop reason written out in a log line
-    /(?:model|assistant) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
+    /(?:model|assistant|(?<![a-z])ai|llm) (?:has )?(?:refused|declined) to (?:respond|answer|comply|continue)|stop_?reason[:=] ?["']?refusal(?![a-z])/,
+    // Gemini's SPII finish reason written out: the answer held sensitive personal data and was stopped
+    /flagged for (?:containing )?sensitive personally identifiable information/,
     // the model's own words when it declines a task ("I apologize, but I do not feel comfortable providing a translation")
     /(?<![a-z])i (?:do not|don't|do not really) feel comfortable (?:providing|translating|writing|generating|creating|producing|helping|assisting|engaging|continuing|responding|answering|sharing|describing)/,
     // usage guidelines named as what the output may violate (Cohere's "blocked output"), a guardrail that failed the call
@@ -79,7 +81,10 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
     // (said before or after the fact — "prompt is too long", "The message was too long (198%)" — but not under a
     // condition, nor "too long ago" or "too long-running")
-    /(?:prompt|input|request|message|context)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long(?![- ](?:ago|running))(?<!(?:if|unless|in case|when|whether) (?:the |your )?(?:prompt|input|request|message|context)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long)|input prompt \(\d{1,9} tokens\) is too long|submit something shorter/,
+    /(?:prompt|input|request|message|context|history)s?(?: \((?:or |and )?[a-z ]{1,20}\))?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long(?![- ](?:ago|running))(?<!(?:if|unless|in case|when|whether) (?:the |your )?(?:prompt|input|request|message|context|history)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long)|input prompt \(\d{1,9} tokens\) is too long|submit something shorter/,
+    // vLLM's "The prompt (total length 25938) is too long to fit into the model (context length 4096)"; a conversation that
+    // no longer fits the model's context; a prompt's token count set against what the model supports
+    /(?:this |the |your )?request (?:has )?exceeded (?:your |the )?(?:max(?:imum)? )?token limit|too long to fit (?:into|in) the model|(?:no longer|does not|doesn't) fits? (?:in|into) (?:the )?model'?s? context|(?:prompt|input|request) contains \d{1,9}k? tokens,? (?:but |while |and |whereas )?(?:the )?(?:model|maximum|max|limit)/,
     // a token ceiling stated as the limit (Xunfei's "input token limit is 97280", Cohere's "tokens in the prompt cannot exceed")
     /(?<!model's )input token limit is \d|tokens in the prompt cannot exceed|maximum prompt length is \d{1,9} but the request contains|number of tokens in the prompt \(\d{1,9}\) is greater than/,
     // a provider's hard cap on the request's size, which a conversation's accumulated attachments reach ("Request too large (max 32MB)")
@@ -147,6 +152,9 @@ export const SESSION_EXPIRED_RULES: readonly TextRule[] = family('text.session_e
     /(?<!(?:oauth|login|auth|sign-in) )session (?:has |is |was )?(?:expired|timed out|not found|does not exist|not exists?|no longer (?:exists|valid)|invalid)/,
     /(?:invalid|unknown|expired) session|no (?:such|active) session|no session(?:, [a-z]{1,12}){0,3}(?:,? or [a-z]{1,12})? matched|session[_ ]id (?:is )?(?:invalid|not found|expired)/,
     /previous response.{0,120}?not found|previous_response_not_found|previous_response_id.{0,80}?not found/,
+    // a conversation or session the server no longer knows ("conversation_id conv_9f2 is unknown or has been deleted", "session
+    // abc123 does not exist on the server", "Session has ended. Create a new session"), a stored response since purged
+    /(?:conversation|session|thread)(?:_id| id)? [^ ]{1,80} is unknown or (?:has been |was )?deleted|session [^ ]{1,80} (?:does not|doesn't) exist on the server|session has ended\.? (?:please )?(?:create|start) a new session|(?:response|resp_[a-z0-9]{1,40}) is no longer stored/,
     // an item of an earlier response the provider did not keep (`store: false`)
     /(?:conversation|thread|session) (?:was |has been )?deleted|(?:conversation|thread|session) (?:is )?no longer (?:available|exists|valid)|response_id (?:was )?not found|(?<![a-z])run not found|items are not persisted|(?:conversation|thread|session|history(?: node| entry)?|previous response|item) with id ['"]?[^'" ]{0,80}['"]? (?:was )?(?:not found|does not exist|not exists|no longer exists)/,
     /(?:conversation|thread)s?(?: ['"]?[a-z0-9_-]{1,64}['"]?)? (?:has )?(?:expired|not found|does not exist|doesn't exist|not exists|no longer exists)|no (?:conversation|thread) found/,
@@ -184,11 +192,15 @@ export const FORMAT_RULES: readonly TextRule[] = [
       // address refused as private (SSRF)
       // an output ceiling asked over the model's, a request only streaming can carry (Anthropic's ten-minute rule)
       /max_tokens \(\d{1,9}\) exceeds|streaming is required for operations|does not support (?:the )?[^ ]{1,60} endpoint|not supported (?:in|on|by) the (?:\/?v1\/)?(?:chat\/)?completions endpoint|invalid image (?:file|format|data)|already has an active (?:response|run)/,
+      // Mistral's tool-call id rule; a structured-output schema the API refused
+      /tool call id was [^ ]{1,80} but must be|response_format(?:\.[a-z_]{1,40}){0,3}['"\x60]? is invalid/,
       /invalid file format|file format error|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
       // two settings that exclude each other ("Thinking may not be enabled when tool_choice forces tool use"), a required field left empty
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
       /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
       /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
+      // a text-only model sent images ("The model is not a VLM (Vision Language Model). Please use text-only prompts.")
+      /model (?:is not|isn't) an? (?:vlm|vision(?: language)? model|multimodal model)(?![a-z])|please use text-only (?:prompts|input|messages)/,
       // a kind of input or training the model does not take, a request option a provider has switched off
       /unsupported (?:input )?modalit(?:y|ies)|modalit(?:y|ies) (?:is |are )?not supported|does not support fine-?tuning|(?:not|isn't) (?:available|supported) for fine-?tuning/,
       /(?:response_format|tool_choice|json_schema|json_object|logprobs|parallel_tool_calls)(?: type)?[`'"]? (?:is |are )?(?:unavailable|not available|unsupported)/,
@@ -302,7 +314,7 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = [
       /model(?: id)?(?:[: ]{1,2}(?:[`'"[][^`'"\]]{1,100}[`'"\]]|[a-z0-9._:/@$-]{1,100}))?(?: or endpoint [a-z0-9._:/@-]{1,100})?(?: (?:that |which )?you (?:provided|specified|requested|passed|selected))? (?:was |is )?(?:not found|does not exist|doesn't exist|not exist|could not be found)/,
       /models\/[a-z0-9._-]{1,80} is not found|not found the model/,
       /unknown provider=[^,]{1,40}, model=|no (?:chat |completion |embedding )?models? (?:was |were )?found|(?:unknown|invalid|unsupported|nonexistent|non-existent) model|no such model|model ?code:? (?:does not exist|not found|is invalid)|allowed now, your model/,
-      /(?:incorrect|wrong) model (?:id|identifier|name)(?![a-z])|model (?:id|identifier|name) (?:is |was )?(?:invalid|not valid|unknown|not recogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
+      /(?:incorrect|wrong) model (?:id|identifier|name)(?![a-z])|model (?:id|identifier|name)(?: you (?:provided|specified|supplied|passed))? (?:is |was )?(?:invalid|not valid|isn't valid|unknown|not recogni[sz]ed|unrecogni[sz]ed)|is not a valid model(?: id| name| identifier)?(?![a-z])/,
       /model (?:[`'"][^`'"]{1,100}[`'"] |[a-z0-9._:/@-]{1,100} )?(?:has been |was |is )?(?:deprecated|decommissioned|retired|discontinued|sunset|deactivated)|model (?:[a-z0-9._:/@-]{1,100} )?is no longer (?:available|supported|offered)/,
       // a model past its end of life ("This model version has reached the end of its life", CLOVA's "model fade out")
       /(?:model|version) (?:[a-z0-9._:/@-]{1,100} )?(?:has )?(?:reached|passed|is past) (?:the |its )?end of (?:its )?life|model (?:has )?fade[ds]? out/,
@@ -319,10 +331,12 @@ export const MODEL_NOT_FOUND_RULES: readonly TextRule[] = [
       // the old name of a model in OpenAI's and Stability's APIs ("The specified engine (ID stable-diffusion-v1) was not
       // found", "No such engine"), and a model the account's plan or organisation does not include (Copilot)
       /(?:specified|requested) engine(?: \(id [^()]{1,100}\)| [`'"][^`'"]{1,100}[`'"])? (?:was |is )?(?:not found|does not exist)|engine with id [`'"]?[a-z0-9._:/@-]{1,100}[`'"]? (?:was |is )?(?:not found|does not exist)|no such engine/,
-      /(?:the |this |that |requested |selected )?model (?:is not|isn't) available (?:for|to|on|with|in) (?:your|this) (?:account|plan|subscription|organi[sz]ation|tier|api key|key|team)/,
+      /(?:the |this |that |requested |selected )?model(?: [`'"][^`'"]{1,100}[`'"]| [a-z0-9._:/@-]{1,100})? (?:is not|isn't) available (?:for|to|on|with|in) (?:your|this) (?:account|plan|subscription|organi[sz]ation|tier|api key|key|team)/,
       // a model file the runtime's version cannot load (Ollama: "this model may be incompatible with your version of Ollama")
       /model (?:may be |is )?incompatible with (?:your|this) version of/,
-      /not allowed to use publisher model|try pulling it first/,
+      /not allowed to use publisher model|try pulling it first|not allowed to sample from (?:this|the) model/,
+      // Ollama pulling a name the registry does not have; a model a server or endpoint does not serve; a model no lookup finds
+      /pull model manifest: file does not exist|is not (?:available|served) (?:on|by|from|at) (?:this|the) (?:server|endpoint|host|instance|deployment)|(?:cannot|can't|could not|couldn't|unable to) find (?:the )?model(?![a-z])|(?<![a-z])modelnotfound(?:error|exception)?(?![a-z])/,
       /model (?:is |was )?(?:not loaded|unloaded)|model with key ['"`][^'"`]{1,120}['"`] (?:is |was )?not loaded|no models? (?:is |are )?(?:currently )?loaded|(?:please )?load a model (?:and|first|before)/,
       /on-demand throughput (?:isn't|is not) supported|(?:doesn't|does not) support on-demand throughput|inference profile that contains this model/,
       // a gateway with no route for the model asked for (Envoy AI Gateway); a Bedrock resource id that does not exist

@@ -573,7 +573,7 @@ describe("families from the thirty-second set, in other words", () => {
     ['an MCP client\'s user who declined a sampling request aborted it', { body: '{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"User rejected sampling request"}}' }, 'abort', 'text.abort'],
   ];
   it.each(cases)('%s', (...row) => expectRuleCase(row));
-  it('an empty stream event is no empty answer: its words name no cause (set 30 pins the row in a retry wrapper)', () => {
-    expect(explain({ body: 'Failed to parse message stream event: EOF while parsing a value at line 1 column 0' }).reason).toBe('unclassified');
+  it('an empty stream event is no empty answer: a stream event cut at its first byte is a stream that broke (set 30\'s row in a retry wrapper)', () => {
+    expect(explain({ body: 'Failed to parse message stream event: EOF while parsing a value at line 1 column 0' }).reason).toBe('timeout');
   });
 });

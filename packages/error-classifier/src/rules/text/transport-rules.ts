@@ -33,7 +33,7 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   ]),
   ...family('text.timeout', 'timeout', {
     en: [
-      /(?<![a-z])timed? ?out(?![a-z])(?!(?:_[a-z]{1,8})?["']?(?::|=) ?(?:\d|true|false|null|undefined|none(?![a-z])))|time-out|timeouterror(?!: ?(?:true|false))/,
+      /(?<![a-z])(?<!--|\x60)timed? ?out(?![a-z])(?!\x60)(?!(?:_[a-z]{1,8})?["']?(?::|=) ?(?:\d|true|false|null|undefined|none(?![a-z])))|time-out|timeouterror(?!: ?(?:true|false))/,
       /(?<![a-z])timeoutexception(?![a-z])|(?:connection|request|response) took longer than \d|deadline exceeded|deadline expired before (?:the )?operation could complete|took too long|(?<![a-z])timing out|(?:didn't|did not|failed to) (?:respond|send (?:a |any )?response) (?:in time|within (?:the )?(?:allotted |configured )?\d{1,6} ?(?:seconds|secs?|s|ms|minutes|mins?)(?![a-z]))|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z_])/,
       // a serverless platform's own time limits around the call (Vercel's initial response, Workers' and Supabase's CPU
@@ -70,7 +70,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
       /(?:cannot|can't|could not|couldn't|unable to) reach (?:the )?(?:llm |model |api |upstream )?(?:endpoint|server|host|api|upstream|backend|service)|error connecting to (?:the )?(?:remote )?(?:server|host|api|upstream|backend)|connection (?:with|to) the server could not be establish|socket so_error (?:5[0-9]|6[01])(?![0-9])|unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|socket disconnected before (?:the )?secure tls connection|network request failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread|connectexception|noroutetohostexception)(?![a-z])|winerror 100(?:49|53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
       // (gRPC's "RPC that terminated with: status = …" names the status it ended with, not a transport failure)
-      /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )(?<!rpc that )terminated(?: by peer)?(?![a-z])/,
+      /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )(?<!rpc that )(?<!permanently )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
       // NSS's end of file during a TLS read (curl, Firefox), a Go dialer that could not open the socket
       /pr_end_of_file_error|pr end of file error|encountered end of file|dial tcp(?: [^ ]{1,80})?: (?:connect|i\/o timeout|lookup)/,
@@ -92,8 +92,9 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       // network at all, a DNS lookup that failed, Elixir's TransportError, Node's closed socket, a batch that expired unrun
       /error while (?:iterating over|reading) (?:the )?(?:sse )?stream|ended before any (?:complete )?data|invalid json response body at|not connected to the internet|net::err_failed|getaddrinfo failed|server misbehaving|(?<![a-z])transporterror(?![a-z])|batch (?:has )?expired|err_socket_closed|socket is closed/,
       /server disconnected|remoteprotocolerror|closed the connection unexpectedly|ssleoferror|eof occurred in violation of protocol|(?:post|get|put) "[^"]{1,300}": eof$/,
-      // Go's io.EOF printed after the call that hit it ("read tcp …: EOF", "CreateChatCompletion err=error, EOF")
-      /(?<![a-z])err(?:or)?[=:] ?(?:error, )?eof(?![a-z])|(?:read|write) tcp [^ ]{1,120}: eof(?![a-z])/,
+      // Go's io.EOF printed after the call that hit it ("read tcp …: EOF", "CreateChatCompletion err=error, EOF", "failed to
+      // create chat completion: EOF"), a stream event cut at its first byte (not a whole body that was empty: an empty answer)
+      /(?<![a-z])err(?:or)?[=:] ?(?:error, )?eof(?![a-z])|failed to [a-z ]{1,40}: (?:unexpected )?eof(?![a-z])(?! while parsing)|failed to [a-z ]{0,40}stream [a-z ]{0,20}: eof while parsing|(?:read|write) tcp [^ ]{1,120}: eof(?![a-z])/,
       // hyper and rustls losing a response mid-body ("error reading a body from connection", "cannot decrypt peer's message")
       /error reading a body from connection|cannot decrypt peer's message/,
       // Node's `Error: aborted` raised where the socket closed under a response still being read (socketCloseListener)
@@ -117,14 +118,15 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
 ];
 
 /**
- * Ollama's server lost the model runner it forwards each request to: its "POST predict" call to the runner's local port
- * ended in an EOF or a reset (`POST predict: Post "http://127.0.0.1:41401/completion": EOF`). The runner process died
+ * Ollama's server lost the model runner it forwards each request to: its "POST predict" call (or "do load request" while
+ * loading) to the runner's local port ended in an EOF, a reset or a refused connection (`POST predict: Post
+ * "http://127.0.0.1:41401/completion": EOF`). The runner process died
  * under the request — the provider's own failure, not the caller's connection; read before {@link TRANSPORT_RULES},
  * whose EOF and reset words it shares. (The same call ending in "context canceled" is the caller's abort.) See
  * docs/policy.md, "A local runtime that lost its runner".
  */
 export const RUNNER_LOST_RULES: readonly TextRule[] = family('text.runner_lost', 'server_error', [
-  /post predict: post "[^"]{1,300}": (?:eof|read tcp [^ ]{1,120}: (?:wsarecv: )?(?:eof|connection reset|an existing connection was forcibly closed))/,
+  /(?:post predict|do load request): post "[^"]{1,300}": (?:(?:unexpected )?eof|(?:read tcp [^ ]{1,120}: )?(?:read: |wsarecv: )?(?:(?:unexpected )?eof|connection reset|an existing connection was forcibly closed)|dial tcp [^ ]{1,120}: connect: connection refused)/,
 ]);
 
 /**
@@ -150,6 +152,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       // a server that could not encode its own answer (Ollama's "failed to encode response: json: unsupported value: NaN")
       /failed to (?:encode|marshal|serialize) (?:the )?response/,
       /bad gateway|origin error|error making (?:the |a )?prediction|grpc_status ?[:=] ?13(?![0-9])/,
+      /(?:an )?(?:unexpected |internal )?error (?:occurred|happened|has occurred) on our (?:end|side)|segfault(?:ed)?(?![a-z])|(?:model|runner|inference|worker|backend) process (?:has )?died/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our (?:end|side)|while processing)|server had an error/,
       // Google's error page: "502. That's an error. The server encountered a temporary error …"
       /(?:encountered|experienced|experiencing) a temporary error|temporary server error/,
@@ -249,12 +252,13 @@ export const STATED_EMPTY_RULES: readonly TextRule[] = family(
       /no generation(?:s| chunks?)? (?:were |was )?(?:found|returned)|(?:returned|received) a response with no (?:choices|candidates|content)|(?:response|stream) contained no (?:choices|candidates|content|tokens|output)|no object generated|, ?but none (?:was|were) returned|(?:ended|finished|completed) with (?:an )?empty (?:response|answer|reply|output|content)|(?:ended|finished) without (?:a |any )?(?:content|output|text|answer|response(?!\.[a-z]))|returned an empty (?:stream|response|answer|reply|completion)|no response from (?:the )?model|no (?:response|answer|reply|output|content|text) (?:was )?returned|(?:received|returned|got) (?:an )?empty (?:model |llm |api )?(?:response|answer|reply|output|completion)|(?:did not|didn't) provide any (?:assistant )?(?:messages?|response|content|output|text)|completed without (?:a |any )?(?:valid |usable |useful )?(?:result|response(?!\.[a-z])|output|content|text)|(?:ended|finished) before producing (?:any )?(?:valid |usable |useful )?(?:content|output|text)|(?:did not|didn't) include (?:any )?(?:message )?(?:content|text)|without (?:writing|producing|generating) any (?:answer )?(?:text|output|content)|expected at least one candidate|(?:returned|received) no candidates|no candidates (?:were |was )?returned|(?:did not|didn't) contain any (?:text|content|output)|(?:message|response|answer|reply) (?:has|had|contains|contained) no (?:content|text)|(?:response|output|message)\.(?:text|content) is (?:empty|undefined|null|none)|(?:received|generated|returned|produced) 0 (?:output |completion )?tokens|missing (?:the )?['"]?(?:choices|candidates)['"]? (?:key|field)|(?:none|nothing|no tokens) left for the (?:response|answer)|no (?:images?|results?|outputs?) (?:were |was )?(?:generated|returned|produced)|(?:response|result|output)[^|]{0,40}(?:none|null) or empty|missing at path: \$\.candidates\[\d{1,2}\]\.content|null value for .?(?:choices|candidates)|response body (?:was|is) empty|returned 200(?: ok)? but|no (?:text|content|output|response|answer|reply|completion) (?:was )?generated|(?:doesn't|does not|didn't|did not) return any (?:data|content|text|output|response|completion)|(?:includes|contains|has|had|returned|with) no (?:completion )?candidates|(?<![a-z])(?:llm_)?(?:model_)?response_empty(?![a-z])|returned no (?:final |assistant )?(?:answer|output|message)s?(?![a-z])|(?:didn't|did not) return (?:a|any) (?:message|output|answer)|no parseable response|before returning (?:any )?usable output|(?:missing|missing or empty|empty) ['"]?choices['"]? (?:array|list)/,
       // a client that got no tokens at all, OpenAI's parse helper that hit the length limit before any usable content
       // an answer that held only reasoning, as a client words it; a relay's "Empty provider response"; Vertex's printed malformed call
-      /only (?:thinking|reasoning) content without any (?:text|content|output)|(?:reasoning|thinking|chain-of-thought)[^.|]{0,60}but no (?:actual )?(?:response|answer|text|output)|empty provider response|(?<![a-z_])empty_message(?![a-z_])|content (?:field )?(?:is )?missing from (?:the )?(?:[a-z]{1,20} )?response|content has no parts|(?:model|llm|provider)(?: [^.|]{1,80})? produced no (?:actionable |usable |valid |useful |visible )?(?:output|answer|text|content)|no response data (?:from|received|returned)|provider did not send back a response|(?<![a-z])apiemptyresponseerror(?![a-z])|finish message: malformed function call/,
+      /only (?:thinking|reasoning) content without any (?:text|content|output)|(?:reasoning|thinking|chain-of-thought)[^.|]{0,60}but no (?:actual )?(?:response|answer|text|output)|empty provider response|(?<![a-z_])empty_message(?![a-z_])|content (?:field )?(?:is )?missing from (?:the )?(?:[a-z]{1,20} )?response|content has no parts|(?:model|llm|provider)(?: [^ |]{1,80}){0,8}? produced no (?:actionable |usable |valid |useful |visible )?(?:output|answer|text|content)|no response data (?:from|received|returned)|provider did not send back a response|(?<![a-z])apiemptyresponseerror(?![a-z])|finish message: malformed function call/,
       /"content": ?"", ?"reasoning_content": ?"[^"]|empty[ _]response(?![a-z]).{0,60}?finish_reason[=:] ?length/,
       // serde reading an empty body ("EOF while parsing a value at line 1 column 0"; an empty stream event is a cut stream),
       // Java calling into a null response
       // (a JavaScript client reading `choices` of an answer that had none)
       /(?<![a-z])choices is (?:undefined|not iterable|null)|(?<!(?:stream|event)[^|]{0,60})eof while parsing a value at line 1 column 0|because "(?:response|content|choices|message|completion)" is null/,
+      /no (?:images?|content|text|output) (?:was |were )?found in (?:the )?(?:api |model )?response|assistant message (?:was |is )?empty|(?:nil|null|empty) content and no tool calls|(?:response|completion) with 0 (?:output |completion )?tokens/,
       /returned zero tokens|empty (?:or invalid )?response from (?:the )?(?:llm|model|api|server|endpoint|upstream)|ended without producing a [a-z]{1,30}message|(?<![a-z])lengthfinishreasonerror(?![a-z])|only reasoning content with no (?:text|content|output)|with no text output/,
       // a candidate printed without its content: a Python repr that opens at the finish reason, pydantic's missing field
       /candidates=\[candidate\(\s{0,8}finish_reason=|candidates\.\d{1,2}\.content\s{1,4}field required/,
