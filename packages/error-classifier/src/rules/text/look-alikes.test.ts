@@ -493,3 +493,18 @@ describe("the thirty-seventh set's families, in other words", () => {
     ['an empty body read as JSON stays an empty answer', { message: 'Error: failed to parse response: EOF while parsing a value at line 1 column 0' }, 'empty_response'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/** A breaker's pass over the vocabulary pass and the thirty-seventh set's families (2026-12-07): what it found, fixed. */
+describe("a breaker's pass over the vocabulary pass", () => {
+  it.each([
+    ['a wallet that is empty', { message: 'Your wallet is empty. Please recharge.' }, 'billing'],
+    ['a monthly budget reached, said the other way round', { message: 'Monthly budget reached for this workspace' }, 'billing'],
+    ['an account that has been terminated', { message: 'Your account has been terminated for violating the terms.' }, 'auth_permanent'],
+    ['an API key that has been terminated', { message: 'This API key has been terminated.' }, 'auth_permanent'],
+    ['a connection that was terminated stays a dropped connection', { message: 'Error: the connection was terminated unexpectedly' }, 'timeout'],
+    ["a KeyError's timeout is no time-out", { message: "KeyError: 'timeout'" }, 'unclassified'],
+    ["a missing attribute named timeout is no time-out", { message: "AttributeError: 'Config' object has no attribute 'timeout'" }, 'unclassified'],
+    ["Ollama's runner that stopped unexpectedly", { status: 500, body: '{"error":"model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details"}' }, 'server_error'],
+    ['a storage quota is no provider limit', { message: 'upload failed: storage quota exceeded for bucket' }, 'unclassified'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

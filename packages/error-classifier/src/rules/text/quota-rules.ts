@@ -48,7 +48,7 @@ export const BILLING_RULES: readonly TextRule[] = family('text.billing', 'billin
   en: [
     /insufficient (?:[a-z]{1,12} )?(?:or [a-z]{1,12} )?(?:account )?(?:credits?|balance|funds)|(?:paid |account |credit )?balance is (?:insufficient|not enough)|(?:your )?credits? (?:is|are) (?:insufficient|not enough)|requires paid balance|not[ _]enough[ _](?:balance|credits?|funds)/,
     // an organisation's monthly budget that only a raise in billing lifts, an overdue invoice that pauses access, an empty wallet
-    /(?:reached|exceeded|hit) (?:its|your|the) monthly budget|(?:invoice (?:is )?overdue|overdue invoice)|until the outstanding (?:amount|balance|invoice) is (?:settled|paid)|wallet balance (?:is )?(?:zero|0|empty|insufficient|not enough)/,
+    /(?:reached|exceeded|hit) (?:its|your|the) monthly budget|monthly budget (?:has been |was |is )?(?:reached|exceeded|exhausted)|(?:invoice (?:is )?overdue|overdue invoice)|until the outstanding (?:amount|balance|invoice) is (?:settled|paid)|wallet(?: balance)? (?:is )?(?:zero|0|empty|insufficient|not enough)|empty wallet/,
     /account (?:is )?not active,? please (?:check|update) (?:your )?billing/,
     /credit limit (?:exceeded|reached)|insufficient (?:tokens|token balance) in your account|credit balance (?:is )?(?:too low|insufficient|exhausted|depleted)|balance (?:is )?too low|(?:you have|you've|account has) (?:run|ran) out of tokens/,
     /subscription (?:'[^']{1,80}' )?(?:is )?(?:inactive|not active|suspended|disabled)(?! (?:feature|option|setting))|readonlydisabledsubscription|billing account (?:not found|is missing)|no billing account/,
@@ -148,8 +148,8 @@ export const RATE_LIMIT_RULES: readonly TextRule[] = family('text.rate_limit', '
     /\((?:tpm|rpm|tpd|rpd|rph|itpm|otpm)\)|(?<![a-z])(?:tpm|rpm|tpd|rpd|rph|itpm|otpm) (?:rate )?limit/,
     /throttl/,
     /resources? (?:has been |have been |is |are )?exhausted/,
-    // (not the operating system's EDQUOT, "disk quota exceeded")
-    /(?<!disk )quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
+    // (not the operating system's EDQUOT, "disk quota exceeded", nor a storage quota)
+    /(?<!disk |storage )quota (?:exceeded|exhausted|limit|limitation)|exceeded (?:the |your )?(?:current )?quota|quota_exceeded/,
     /concurren(?:cy|t requests?) (?:limit|exceeded|reached|cap)|max (?:organization )?concurrency|max (?:organization )?(?:rpm|tpm|rpd|tpd|tps|qps)(?![a-z])/,
     // LiteLLM's router when every deployment of the model group is cooling down ("Try again in 1 seconds")
     /no deployments available for (?:the )?selected model|get_available_deployment for model: [^,|]{1,120}, no deployments? available/,

@@ -33,7 +33,7 @@ export const TIMEOUT_RULES: readonly TextRule[] = [
   ]),
   ...family('text.timeout', 'timeout', {
     en: [
-      /(?<![a-z])(?<!--|\x60)timed? ?out(?![a-z])(?!\x60)(?!(?:_[a-z]{1,8})?["']?(?::|=) ?(?:\d|true|false|null|undefined|none(?![a-z])))|time-out|timeouterror(?!: ?(?:true|false))/,
+      /(?<![a-z])(?<!--|\x60|keyerror: ['"]|attribute ['"])timed? ?out(?![a-z])(?!\x60)(?!(?:_[a-z]{1,8})?["']?(?::|=) ?(?:\d|true|false|null|undefined|none(?![a-z])))|time-out|timeouterror(?!: ?(?:true|false))/,
       /(?<![a-z])timeoutexception(?![a-z])|(?:connection|request|response) took longer than \d|deadline exceeded|deadline expired before (?:the )?operation could complete|took too long|(?<![a-z])timing out|(?:didn't|did not|failed to) (?:respond|send (?:a |any )?response) (?:in time|within (?:the )?(?:allotted |configured )?\d{1,6} ?(?:seconds|secs?|s|ms|minutes|mins?)(?![a-z]))|aborted due to (?:a )?timeout/,
       /time to first token|first[ -]token timeout|(?:stream|response) stalled|stall(?:ed)? (?:timeout|detected)|(?<![a-z])ttft(?![a-z_])/,
       // a serverless platform's own time limits around the call (Vercel's initial response, Workers' and Supabase's CPU
@@ -159,7 +159,7 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing|an error occurred while generating (?:the )?response/,
       /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
-      /runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|could not load (?:the )?model|error loading model|failed loading (?:the )?model/,
+      /(?:model )?runner has unexpectedly (?:stopped|exited|terminated)|runner process (?:has )?terminated|runner process (?:is )?no longer running|(?:an )?(?:unknown )?error was encountered while running the model|failed to start a llama runner|requires more system memory|failed to (?:load|launch|start) (?:the )?model|could not load (?:the )?model|error loading model|failed loading (?:the )?model/,
       // inference engines that died (vLLM's engine loop, a segfault, a Go panic, llama.cpp's decode failing)
       // (not a Go panic: a client's own panic reads the same)
       /engine loop (?:has )?died|asyncenginedeaderror|background loop has errored|segmentation fault|core dumped|llama_decode returned/,
