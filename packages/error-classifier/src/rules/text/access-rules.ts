@@ -21,8 +21,8 @@ export const AUTH_PERMANENT_RULES: readonly TextRule[] = family('text.auth_perma
     // not "restricted": a "restricted API key" is a kind of OpenAI key (one with scopes), not a restriction
     /(?:deactivated|disabled|suspended|banned|terminated|revoked|blocked|closed) (?:account|organization|organisation|workspace|api key|key)|deactivated_workspace|api_key_deleted|workspace_(?:disabled|deactivated)(?![a-z])(?!["']?\s?[:=])/,
     /refresh token (?:was |has |is )?(?:already (?:been )?used|been used|revoked|expired|invalid|reused|not found|no longer valid)/,
-    // an archived workspace (no key in it works again), an organisation whose policy refuses the kind of credential used, access
-    // ended for good
+    // an archived workspace (no key in it works again), an organisation whose policy refuses the kind of credential
+    // used, access ended for good, an account or a key terminated
     /(?:workspace|organi[sz]ation|project) (?:has been |was |is )archived|(?:organi[sz]ation|workspace) (?:does not|doesn't) allow (?:api[ _-]?key|oauth|personal access token) auth|(?:personal access tokens?|api keys?|oauth tokens?) are not (?:permitted|allowed) by (?:your|the|this) organi[sz]ation|(?:has been |was )?permanently terminated for (?:your|this) (?:account|organi[sz]ation|key)|(?:account|api key|key|organi[sz]ation|workspace)(?: [a-z0-9_-]{1,40})? (?:has been |was |is )?(?:permanently )?terminated(?= for| due to| because|[.,;:]|$)/,
     // an OAuth token revoked by the provider: only a new sign-in gives another
     /(?:oauth |access |bearer )?token (?:has been |was )revoked|oauth access has been revoked/,
