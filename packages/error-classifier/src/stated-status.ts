@@ -50,6 +50,12 @@ function phraseFits(status: number, phrase: string): boolean {
   return own === undefined || own === status;
 }
 
+/**
+ * The request line of a common / combined access-log line, up to its closing quote (`"post /v1/chat/completions
+ * http/1.1"`, lower case, a regular-expression source): the status after it is the reply that server sent its own client.
+ */
+export const ACCESS_LOG_REQUEST = String.raw`"(?:get|post|put|patch|delete|head|options) [^"\s]{1,200} http\/[0-9.]{1,3}"`;
+
 /** The reason phrases a status may be written with (lower case, a regular-expression alternation). */
 export const REASON_PHRASES =
   'bad request|unauthori[sz]ed|authorization required|payment required|forbidden|not found|method not allowed|request time-?out|conflict|gone|' +
@@ -94,7 +100,7 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   // the status column of a Go gin access-log line (one-api / new-api relays): "[GIN] 2024/05/25 - 02:20:27 | <request id> | 429 |"
   { pattern: /\[gin\] [0-9/ :-]{10,30}\|(?: [0-9a-z]{8,40} \|)? {0,3}(\d{3}) {0,3}\|/, min: 400 },
   // the status after the request line of a common / combined access-log line: "POST /v1/chat/completions HTTP/1.1" 503
-  { pattern: /"(?:get|post|put|patch|delete) [^"\s]{1,200} http\/[0-9.]{1,3}" (\d{3})(?!\d)/, min: 400 },
+  { pattern: new RegExp(`${ACCESS_LOG_REQUEST} (\\d{3})(?!\\d)`), min: 400 },
   // "[400] Bad Request", "<400>"
   { pattern: /[[<](\d{3})[\]>]/, min: 400 },
   // "429 Rate limit reached …", "529 {…}", "401 status code (no body)"

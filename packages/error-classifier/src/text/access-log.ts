@@ -6,10 +6,10 @@
  * is blanked here (spaces, so offsets do not move) before the phrase families read the text; the status itself stays
  * for the stated-status patterns, which read it as a loose status (one that proves no response of the provider's).
  */
-import { REASON_PHRASES } from '../stated-status.js';
+import { ACCESS_LOG_REQUEST, REASON_PHRASES } from '../stated-status.js';
 
 /** The reason phrase after the status of a common-log request line (lower case; line breaks already spaces). */
-const ACCESS_LOG_REPLY = new RegExp(`("(?:get|post|put|patch|delete|head|options) [^"\\s]{1,200} http\\/[0-9.]{1,3}" \\d{3} )(${REASON_PHRASES})`, 'g');
+const ACCESS_LOG_REPLY = new RegExp(`(${ACCESS_LOG_REQUEST} \\d{3} )(${REASON_PHRASES})`, 'g');
 
 /**
  * `text` with the reason phrase of every access-log reply blanked; the same string when it holds none.

@@ -487,6 +487,8 @@ describe("the thirty-seventh set's families, in other words", () => {
     ["Go refusing a malformed Authorization header", { message: 'Post "https://api.openai.com/v1/chat/completions": net/http: invalid header field value for "Authorization"' }, 'auth'],
     ['a wrong API key', { message: '非OpenAI官方接口返回了错误:wrong api key' }, 'auth'],
     ['an input (or history) too long', { message: '[Local Message] Input (or history) is too long, please reduce input.' }, 'context_overflow'],
+    ['"if the input (or history) is too long" is a condition', { message: 'Hint: if the input (or history) is too long, clear it.' }, 'unclassified'],
+    ['a HEAD request\'s access-log reply is read like the others', { message: 'INFO: 10.0.0.1:1 - "HEAD /v1/models HTTP/1.1" 503 Service Unavailable\nServer Error: All connection attempts failed' }, 'timeout'],
     ['a text-only model sent images', { message: 'The model is not a VLM (Vision Language Model). Please use text-only prompts.' }, 'format'],
     ['no image found in an answer', { message: 'ValueError: No image found in API response. Response had 1 parts but none contained valid images.' }, 'empty_response'],
     ["Go's EOF after a failed call", { message: '[NodeRunError] failed to generate summary: failed to create chat completion: EOF' }, 'timeout'],

@@ -27,6 +27,9 @@ function refusalApplies(evidence: Evidence): boolean {
   return !BAN_STATEMENT.test(evidence.text);
 }
 
+/** What is said to be too long ("prompt is too long", "Input (or history) is too long", "message tokens were too long"). */
+const TOO_LONG = String.raw`(?:prompt|input|request|message|context|history)s?(?: \((?:or |and )?[a-z ]{1,20}\))?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long`;
+
 /** Content policy and safety blocks. */
 export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusal', {
   en: [
@@ -81,7 +84,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /context.{0,12}overflow(?! (?:bugs?|issues?|errors|messages|problems?))|overflows? (?:the )?context/,
     // (said before or after the fact — "prompt is too long", "The message was too long (198%)" — but not under a
     // condition, nor "too long ago" or "too long-running")
-    /(?:prompt|input|request|message|context|history)s?(?: \((?:or |and )?[a-z ]{1,20}\))?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long(?![- ](?:ago|running))(?<!(?:if|unless|in case|when|whether) (?:the |your )?(?:prompt|input|request|message|context|history)s?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long)|input prompt \(\d{1,9} tokens\) is too long|submit something shorter/,
+    new RegExp(String.raw`${TOO_LONG}(?![- ](?:ago|running))(?<!(?:if|unless|in case|when|whether) (?:the |your )?${TOO_LONG})|input prompt \(\d{1,9} tokens\) is too long|submit something shorter`),
     // vLLM's "The prompt (total length 25938) is too long to fit into the model (context length 4096)"; a conversation that
     // no longer fits the model's context; a prompt's token count set against what the model supports
     /(?:this |the |your )?request (?:has )?exceeded (?:your |the )?(?:max(?:imum)? )?token limit|too long to fit (?:into|in) the model|(?:no longer|does not|doesn't) fits? (?:in|into) (?:the )?model'?s? context|(?:prompt|input|request) contains \d{1,9}k? tokens,? (?:but |while |and |whereas )?(?:the )?(?:model|maximum|max|limit)/,
