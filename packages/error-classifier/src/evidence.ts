@@ -28,7 +28,10 @@ export const MAX_EVIDENCE_CHARS = 12 * 1024;
 export interface ScannedText {
   readonly text: string;
   readonly trigrams: TrigramSet;
+  /** True when {@link text} holds Han or kana characters (the Chinese and Japanese phrase tables are read only then). */
   readonly cjk: boolean;
+  /** True when {@link text} holds Hangul (the Korean phrase tables are read only then). */
+  readonly hangul: boolean;
 }
 
 /** What the rules see of one failure. */
@@ -91,6 +94,8 @@ export interface Evidence {
   readonly formattedAnswer: boolean;
   /** True when the text holds CJK characters (the Chinese and Japanese phrase tables are read only then). */
   readonly cjk: boolean;
+  /** True when the text holds Hangul (the Korean phrase tables are read only then). */
+  readonly hangul: boolean;
   readonly phase: FailurePhase | null;
   readonly abortCause: AbortCause | null;
   readonly timeoutKind: string | null;
@@ -105,12 +110,33 @@ export interface WrappedError extends ScannedText {
   readonly trigrams: TrigramSet;
   /** True when {@link text} holds CJK characters. */
   readonly cjk: boolean;
+  /** True when {@link text} holds Hangul. */
+  readonly hangul: boolean;
   /** Its own codes and types, plus the failure's `code` and `errorType`, lower-cased. */
   readonly codes: ReadonlySet<string>;
 }
 
 /** Han, kana and CJK punctuation/fullwidth forms. */
-const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+const CJK_RANGES = '\\u3000-\\u30ff\\u3400-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef';
+/** Hangul jamo, compatibility jamo and syllables. */
+const HANGUL_RANGES = '\\u1100-\\u11ff\\u3130-\\u318f\\uac00-\\ud7af';
+const CJK = new RegExp(`[${CJK_RANGES}]`);
+const HANGUL = new RegExp(`[${HANGUL_RANGES}]`);
+/** Either script: one scan tells the common text, which holds neither. */
+const EAST_ASIAN = new RegExp(`[${CJK_RANGES}${HANGUL_RANGES}]`);
+
+/** Which phrase tables beyond the alphabetic ones a text can match. */
+interface Scripts {
+  readonly cjk: boolean;
+  readonly hangul: boolean;
+}
+
+const NEITHER: Scripts = { cjk: false, hangul: false };
+
+/** The scripts of `text`: one scan when it holds neither, as most failures' texts do. */
+function scriptsOf(text: string): Scripts {
+  return EAST_ASIAN.test(text) ? { cjk: CJK.test(text), hangul: HANGUL.test(text) } : NEITHER;
+}
 
 /** Layers that mean a wrapper was peeled: the innermost error is not the whole failure. */
 const WRAPPER_LAYERS: ReadonlySet<string> = new Set(['prefix', 'json-string', 'metadata.raw', 'message', 'sse']);
@@ -122,12 +148,12 @@ function wrappedError(inner: InnerError | null, layers: readonly string[], code:
   // the innermost error is read by the phrase families only: its guesses are set aside at once (its trigrams, those of
   // the whole message, a superset, only skip patterns that cannot match)
   const trigrams = new TrigramSet(read);
-  const cjk = CJK.test(read);
+  const { cjk, hangul } = scriptsOf(read);
   const text = mayHoldGuesses(trigrams, cjk) ? blankGuesses(read) : read;
   const codes = new Set(inner.codes);
   if (code !== '') codes.add(code);
   if (errorType !== '') codes.add(errorType);
-  return { text, trigrams, cjk, codes };
+  return { text, trigrams, cjk, hangul, codes };
 }
 
 function isDefiniteResponse(status: number | null): boolean {
@@ -225,7 +251,7 @@ class FailureEvidence implements Evidence {
   private tokenSet: Set<string> | null = null;
   private finishReasonSet: Set<string> | null = null;
   private trigramSet: TrigramSet | null = null;
-  private cjkText: boolean | null = null;
+  private scripts: Scripts | null = null;
   private formattedAnswerText: boolean | null = null;
   private assertedText: ScannedText | null = null;
 
@@ -358,13 +384,18 @@ class FailureEvidence implements Evidence {
   get asserted(): ScannedText {
     if (this.assertedText !== null) return this.assertedText;
     const text = blankAccessLogReplies(mayHoldGuesses(this.trigrams, this.cjk) ? blankGuesses(this.text) : this.text);
-    this.assertedText = text === this.text ? this : { text, trigrams: this.trigrams, cjk: this.cjk };
+    this.assertedText = text === this.text ? this : { text, trigrams: this.trigrams, cjk: this.cjk, hangul: this.hangul };
     return this.assertedText;
   }
 
   get cjk(): boolean {
-    this.cjkText ??= CJK.test(this.text);
-    return this.cjkText;
+    this.scripts ??= scriptsOf(this.text);
+    return this.scripts.cjk;
+  }
+
+  get hangul(): boolean {
+    this.scripts ??= scriptsOf(this.text);
+    return this.scripts.hangul;
   }
 
   get formattedAnswer(): boolean {

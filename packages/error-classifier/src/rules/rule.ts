@@ -71,9 +71,10 @@ const MATCH_PREVIEW_CHARS = 120;
  */
 export function firstTextMatch(rules: readonly TextRule[], evidence: Evidence, scanned: ScannedText = evidence.asserted): Verdict | null {
   for (const rule of rules) {
-    // Chinese and Japanese phrases cannot match a text without CJK characters: skip the scan. (Russian and Korean
-    // phrases are left to the trigram test, which refuses a text without Cyrillic or Hangul letters at once.)
-    if ((rule.language === 'zh' || rule.language === 'ja') && !scanned.cjk) continue;
+    // Chinese, Japanese and Korean phrases cannot match a text without their script: skip the scan. Their words are
+    // mostly one or two characters, shorter than the trigram literals, so most have no needs to test. (Russian phrases
+    // are left to the trigram test, which refuses a text without Cyrillic letters at once.)
+    if (rule.language === 'ko' ? !scanned.hangul : (rule.language === 'zh' || rule.language === 'ja') && !scanned.cjk) continue;
     // A text without the literals every match needs cannot match: skip the scan (never changes the verdict).
     if (rule.needs !== undefined && !scanned.trigrams.mayMatch(rule.needs)) continue;
     if (rule.applies !== undefined && !rule.applies(evidence)) continue;

@@ -169,7 +169,7 @@ describe('TrigramSet', () => {
         const rules = family('text.sample', 'timeout', phrases);
         const alternation = new RegExp(sources.map((source) => `(?:${source})`).join('|'));
         for (const sample of texts) {
-          const verdict = firstTextMatch(rules, evidence, { text: sample, trigrams: new TrigramSet(sample), cjk: false });
+          const verdict = firstTextMatch(rules, evidence, { text: sample, trigrams: new TrigramSet(sample), cjk: false, hangul: false });
           expect(verdict?.matched ?? null, `${sources.join(' | ')} on "${sample}"`).toBe(alternation.exec(sample)?.[0] ?? null);
         }
       }),
