@@ -98,6 +98,8 @@ export const CORPUS_FILES = [
   'provider-errors-36-heldout.jsonl',
   'provider-errors-37.jsonl',
   'provider-errors-37-heldout.jsonl',
+  'provider-errors-38.jsonl',
+  'provider-errors-38-heldout.jsonl',
 ] as const;
 
 /**

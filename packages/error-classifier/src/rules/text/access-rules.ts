@@ -65,7 +65,7 @@ export const AUTH_KEY_RULES: readonly TextRule[] = family('text.auth', 'auth', {
     /(?<![a-z])(?:ak|sk|access ?key(?: id)?|secret ?(?:key|id)|app ?key|app ?id)(?:\([^)]{0,60}\))? (?:is )?(?:not correct|incorrect|wrong|invalid|not valid|not found)(?![a-z])/,
   ],
   zh: [
-    /(?<![a-z])(?:ak|sk|appid|app ?key)(?:\([^)]{0,60}\))?(?:错误|无效|不正确)/,/api ?key ?(?:无效|错误|不存在|已?过期)|密钥(?:无效|错误|不正确|不存在)|签名(?:已)?过期|签名(?:错误|无效|验证失败)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|未提供令牌|令牌(?:状态)?不可用/],
+    /(?<![a-z])(?:ak|sk|appid|app ?key)(?:\([^)]{0,60}\))?(?:错误|无效|不正确)/,/api ?key ?(?:无效|错误|不存在|已?过期|未设置|未配置|为空)|密钥(?:无效|错误|不正确|不存在)|签名(?:已)?过期|签名(?:错误|无效|验证失败)|令牌(?:无效|已过期|错误|不存在)|无效的令牌|未提供令牌|令牌(?:状态)?不可用/],
 });
 
 /** Credentials missing, invalid, expired or lacking permission. */

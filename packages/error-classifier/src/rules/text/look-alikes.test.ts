@@ -510,3 +510,18 @@ describe("a breaker's pass over the vocabulary pass", () => {
     ['a storage quota is no provider limit', { message: 'upload failed: storage quota exceeded for bucket' }, 'unclassified'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/** The phrases the thirty-eighth set found missing (2026-12-08), and the look-alikes they must leave alone. */
+describe("the thirty-eighth set's phrases", () => {
+  it.each([
+    ['a service down for maintenance', { message: 'The API is down for scheduled maintenance.' }, 'overloaded'],
+    ['maintenance offered as a condition decides nothing', { message: 'Check the status page if the server is down for maintenance.' }, 'unclassified'],
+    ["an OS error's invalid argument is no bad request", { message: 'OSError: [Errno 22] Invalid argument' }, 'unclassified'],
+    ["a provider's invalid argument stays a bad request", { status: 400, body: '{"error":{"message":"Invalid argument: temperature must be between 0 and 2"}}' }, 'format'],
+    ['a Korean answer cut at the context limit', { message: '응답이 컨텍스트 한도에서 잘렸습니다. 설정에서 늘려 주세요.' }, 'context_overflow'],
+    ['an embedded client that could not open a connection', { message: 'E (120) transport_base: Failed to open a new connection' }, 'timeout'],
+    ['an API key not configured, in Chinese', { message: '配置错误: API key 未配置' }, 'auth'],
+    ['an abort signal without a reason', { message: 'Request failed: signal is aborted without reason' }, 'abort'],
+    ["a provider's server that met an error", { message: 'The server encountered an internal error. Please retry.' }, 'server_error'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

@@ -197,7 +197,7 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
   ...family('text.overloaded', 'overloaded', {
   en: [
-    /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
+    /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing|down for) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?<!network error due to )(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     /receiving more requests than (?:they|we|it|our (?:servers|systems)) can handle/,
     // a server that says it is too hot to take the request

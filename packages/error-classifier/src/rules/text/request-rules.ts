@@ -124,7 +124,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly TextRule[] = family('text.context_
     /(?:入力|プロンプト)?トークン(?:数)?(?:が|は)?.{0,12}(?:上限|最大(?:値|長)?)(?:を|に)?(?:超え|超過)/,
   ],
   zh: [/(?:附件|文件|请求)大小超过|(?:prompt|提示词?|输入)(?: )?超长|上下文(?:长度)?(?:超|过长|太长|超出|超过|溢出)|超(?:出|过)(?:了)?(?:模型)?(?:的)?(?:最大)?(?:上下文|长度限制|token)|输入(?:内容)?(?:过长|太长)|长度超(?:过|出)(?:限制|最大)|压缩上下文|token ?(?:数量|数)?(?:超过|超出)(?:了)?(?:上限|限制|最大)|字数(?:太多|过多)|精简输入/],
-  ko: [/(?:컨텍스트|문맥|context) ?(?:길이|창|윈도우|한도)?(?:를|을|가|이)? ?(?:초과|넘었)|(?:입력|프롬프트|메시지)(?:이|가)? (?:너무 길|최대 길이를 초과)|최대 (?:토큰|컨텍스트) (?:수|길이)를 초과/],
+  ko: [/(?:컨텍스트|문맥|context) ?(?:길이|창|윈도우|한도)?(?:를|을|가|이)? ?(?:초과|넘었)|(?:컨텍스트|문맥) ?(?:길이 ?)?(?:한도|제한)(?:에서|에 걸려|로 인해|때문에) ?(?:잘렸|중단|끊겼)|(?:입력|프롬프트|메시지)(?:이|가)? (?:너무 길|최대 길이를 초과)|최대 (?:토큰|컨텍스트) (?:수|길이)를 초과/],
   ru: [/(?<!не )превыша[а-яё]{1,4} (?:[а-яё]{1,14} ){0,2}контекст|контекст[а-яё]{0,3} (?:[а-яё]{1,14} )?(?:превышен|переполнен)|слишком длинн[а-яё]{1,3} (?:запрос|сообщение|контекст|промпт)/],
 });
 
@@ -220,7 +220,8 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
       /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
       /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
-      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid|malformed|(?<!json: )unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format|options?(?![a-z]))/,
+      // (an OS error's "[Errno 22] Invalid argument" is the machine's EINVAL, not a request the provider refused)
+      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid(?<!\[errno \d{1,4}\] invalid)|malformed|(?<!json: )unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format|options?(?![a-z]))/,
       /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
       /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
       // a value the API's own validator names out of bounds (Volcengine Ark), an attachment that is no base64
