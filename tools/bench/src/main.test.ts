@@ -24,7 +24,7 @@ describe('classifier suite', () => {
   it('returns the two docs/contracts.md#bench figures with units and finite positive values', () => {
     const figures = classifierFigures(
       { quick: true, repoRoot, log: silent },
-      { throughputBudgetMs: 1, repeatsPerPayload: 1, largeBodyBytes: 4096 },
+      { warmupMs: 0, throughputBudgetMs: 1, repeatsPerPayload: 1, largeBodyBytes: 4096 },
     );
     expect(figures.map((figure) => [figure.name, figure.unit])).toEqual([
       ['classifier.payloads_per_s', 'payloads/s'],
