@@ -100,6 +100,8 @@ export const CORPUS_FILES = [
   'provider-errors-37-heldout.jsonl',
   'provider-errors-38.jsonl',
   'provider-errors-38-heldout.jsonl',
+  'provider-errors-39.jsonl',
+  'provider-errors-39-heldout.jsonl',
 ] as const;
 
 /**

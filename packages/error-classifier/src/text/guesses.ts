@@ -72,16 +72,19 @@ export function mayHoldGuesses(trigrams: TrigramSet, cjk: boolean): boolean {
 
 /**
  * Where a hedge's or a condition's sentence ends: a full stop (not that of "e.g.", "i.e.", "etc."), other sentence
- * marks, a semicolon, the next text, or a colon before a status (the failure quoted after the guess).
+ * marks, a semicolon, the next text, or a colon before a status ("…: 401", "…: HTTP 401": the failure quoted after the guess).
  */
-const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs))\.(?:\s|$)|[。！？!?;；]| \| |: (?=\d{3}\b)/g;
+const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs))\.(?:\s|$)|[。！？!?;；]| \| |: (?=(?:http |status |error |code )?\d{3}\b)/g;
 
 /** The same in a CJK sentence, which also ends where an English error label follows it ("…请检查请求参数 error 429"). */
 const CJK_SENTENCE_END = /[。！？!?;；]| \| |(?<=[\u3400-\u9fff，。]) ?(?=(?:error|err|http|status)\b)/g;
 
-/** Where a header's list of guesses ends: the next text, or where the failure itself is quoted again. */
+/**
+ * Where a header's list of guesses ends: the next text, or where the failure itself is quoted again ("Cause:", not the
+ * "causes:" of the next "Possible causes:" header, which opens a list of its own).
+ */
 const HEADER_END =
-  /。| \| |here (?:is|are) the (?:actual |original |raw |full )?(?:error|response|details)|(?:^|[\s(])(?:error|details|response|cause|message|erro|fehler|erreur|fehlermeldung)s?: |(?:provider|server|api|upstream|model) (?:said|says|returned|responded)|(?:http )?status(?: code)?:? \d{3}\b|错误信息[:：]|エラー(?:内容|メッセージ)[:：]/g;
+  /。| \| |here (?:is|are) the (?:actual |original |raw |full )?(?:error|response|details)|(?:^|[\s(])(?:error|details|response|(?<!(?:possible|potential|common|probable|likely) )cause|message|erro|fehler|erreur|fehlermeldung)s?: |(?:provider|server|api|upstream|model) (?:said|says|returned|responded)|(?:http )?status(?: code)?:? \d{3}\b|错误信息[:：]|エラー(?:内容|メッセージ)[:：]/g;
 
 /** Alternatives: what makes a hedge's sentence or a singular header a list of guesses rather than one stated cause. */
 const ALTERNATIVES = / or |、|或|也可能|也许|或许|•| and\/or | или |, etc\b| o | ou | oder |または|もしくは/;

@@ -525,3 +525,39 @@ describe("the thirty-eighth set's phrases", () => {
     ["a provider's server that met an error", { message: 'The server encountered an internal error. Please retry.' }, 'server_error'],
   ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
 });
+
+/** The phrases the thirty-ninth set found missing (2026-12-08), and the look-alikes they must leave alone. */
+describe("the thirty-ninth set's phrases", () => {
+  it.each([
+    ['a text said to be too long', { message: 'The text you provided is too long. Please shorten it.' }, 'context_overflow'],
+    ['a text too long offered as a condition decides nothing', { message: 'Tip: if the text you provided is too long, split it first.' }, 'unclassified'],
+    ['an Ollama model without fill-in-the-middle', { status: 400, body: '{"error":"registry.ollama.ai/library/llama3:latest does not support insert"}' }, 'format'],
+    ['a model without embeddings', { status: 400, body: '{"error":"\\"llama3\\" does not support embeddings"}' }, 'format'],
+    ["Envoy's no healthy upstream", { message: 'no healthy upstream' }, 'overloaded'],
+    ['a router that tried every pod, under a 404', { status: 404, body: 'request to all pods failed' }, 'overloaded'],
+    ["llama.cpp's failed assertion", { message: 'GGML_ASSERT: /llama.cpp/ggml/src/ggml.c:4512: view_src == NULL' }, 'server_error'],
+    ["a failed ggml assertion in a file and line", { message: 'llama.cpp/ggml.c:9067: assert(!isnan(x)) failed' }, 'server_error'],
+    ['a request-body field missing, as a Python repr', { message: "{'type': 'missing', 'loc': ('body', 'messages'), 'msg': 'Field required'}" }, 'format'],
+    ["a response's field missing is the client's parsing, no bad request", { message: "{'type': 'missing', 'loc': ('response', 'choices'), 'msg': 'x'}" }, 'unclassified'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});
+
+/** A breaker's pass over the thirty-eighth set's phrases (2026-12-08): what it found, fixed. */
+describe("a breaker's pass over the thirty-eighth set's phrases", () => {
+  it.each([
+    ['maintenance announced for later is no outage now', { status: 429, body: 'Too many requests. The service will be down for maintenance at 02:00 UTC.' }, 'rate_limit'],
+    ['maintenance announced beside an overflow leaves the overflow', { message: "This model's maximum context length is 8192 tokens. The API will be down for maintenance on Sunday." }, 'context_overflow'],
+    ['maintenance that is over is no outage now', { message: 'Invalid API key. (The API was down for maintenance earlier today.)' }, 'auth'],
+    ['maintenance denied is none', { message: 'Rate limit exceeded. The API is not down for maintenance.' }, 'rate_limit'],
+    ['"will be under maintenance" is an announcement', { status: 401, body: 'Invalid API key. The platform will be under maintenance on Sunday.' }, 'auth'],
+    ['"the server encountered an error" under a 429 leaves the rate limit', { status: 429, body: 'The server encountered an error.' }, 'rate_limit'],
+    ['"the server encountered an error" under a 401 leaves the key', { status: 401, body: 'The server encountered an error.' }, 'auth'],
+    ['an abort signal offered as a condition decides nothing', { message: 'Request failed. If the signal is aborted without reason, check your client.' }, 'unclassified'],
+    ['a server error offered as a condition decides nothing', { message: 'Request failed. If the server encountered an error, retry later.' }, 'unclassified'],
+    ['a connection offered as a condition decides nothing', { message: 'Request failed. If it failed to open a new connection, check your proxy.' }, 'unclassified'],
+    ["an OS error's EINVAL in other spellings is no bad request", { message: "EINVAL: invalid argument, open '/tmp/x'" }, 'unclassified'],
+    ["Python's OSError repr is no bad request", { message: "OSError(22, 'Invalid argument')" }, 'unclassified'],
+    ['a hedge ends at a colon before "HTTP 401"', { message: 'This may be due to a network issue or rate limits: HTTP 401' }, 'auth'],
+    ['every "Possible causes:" of a retry log is set aside', { message: 'Attempt 1 failed. Possible causes: invalid API key or network issue. Attempt 2 failed. Possible causes: invalid API key or rate limit exceeded.' }, 'unclassified'],
+  ] satisfies RuleCase[])('%s', (...row) => expectRuleCase(row));
+});

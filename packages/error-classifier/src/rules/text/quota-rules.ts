@@ -195,9 +195,12 @@ export const OVERLOADED_RULES: readonly TextRule[] = [
   ...family('text.overloaded', 'overloaded', { zh: [/负载(?:过高|较高|已满|已饱和)/] }, (evidence) => evidence.status !== 429 && notUnderClientError(evidence)),
   // a hosted function in a degraded state is capacity whatever status the host put on it (NVIDIA NIM sends it as a 400)
   ...family('text.overloaded', 'overloaded', [/degraded function cannot be invoked|function [^ ]{1,80} is (?:in a )?degraded/]),
+  // no backend left to take the request, whatever status the router put on it (Envoy's 503 "no healthy upstream"; a
+  // router that tried every pod and answered 404)
+  ...family('text.overloaded', 'overloaded', [/no healthy upstream|request to all (?:pods|replicas|backends|upstreams|workers|instances) failed/]),
   ...family('text.overloaded', 'overloaded', {
   en: [
-    /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing|down for) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
+    /(?:model|server|service|endpoint) being (?:very |too )?busy|(?:under|undergoing|(?:is|are) (?:currently |temporarily )?down for) (?:scheduled )?maintenance(?<!if [^.|]{0,60}maintenance)(?<!will be under (?:scheduled )?maintenance)|at (?:maximum|max|full) capacity(?<!not at (?:maximum|max|full) capacity)|upstream (?:is |was )?(?:temporarily |currently )?unavailable(?<!if (?:the )?upstream (?:is |was )?(?:temporarily |currently )?unavailable)|failure to get a peer from the ring-balancer|grpc_status ?[:=] ?14(?![0-9])|at capacity|over capacity|capacity (?:temporarily )?(?:exceeded|constraints?|limits? (?:reached|exceeded)|is full)|(?:no|insufficient) (?:available )?capacity/,
     /(?<!network error due to )(?:high|heavy|unusually high|increased|elevated) (?:volume of )?(?:demand|load|traffic|requests)/,
     /receiving more requests than (?:they|we|it|our (?:servers|systems)) can handle/,
     // a server that says it is too hot to take the request

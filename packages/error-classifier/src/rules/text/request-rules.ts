@@ -27,8 +27,8 @@ function refusalApplies(evidence: Evidence): boolean {
   return !BAN_STATEMENT.test(evidence.text);
 }
 
-/** What is said to be too long ("prompt is too long", "Input (or history) is too long", "message tokens were too long"). */
-const TOO_LONG = String.raw`(?:prompt|input|request|message|context|history)s?(?: \((?:or |and )?[a-z ]{1,20}\))?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long`;
+/** What is said to be too long ("prompt is too long", "Input (or history) is too long", "message tokens were too long", "The text you provided is too long"). */
+const TOO_LONG = String.raw`(?:prompt|input|request|message|context|history|text)s?(?: \((?:or |and )?[a-z ]{1,20}\))?(?: you (?:provided|sent|entered|submitted|supplied))?(?: tokens?)?(?: length)? (?:is |are |was |were )?too long`;
 
 /** Content policy and safety blocks. */
 export const REFUSAL_RULES: readonly TextRule[] = family('text.refusal', 'refusal', {
@@ -200,7 +200,7 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /invalid file format|file format error|(?<![a-z])params? [a-z0-9_.]{1,80}\.[a-z0-9_]{1,60} invalid(?![a-z])/,
       // two settings that exclude each other ("Thinking may not be enabled when tool_choice forces tool use"), a required field left empty
       /(?:may|can|must) not be (?:enabled|used|set|specified|combined) (?:when|with|together)|(?:field|parameter|property) (?:in|of) [^|]{1,80}? (?:is|was) empty(?![a-z])/,
-      /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill)/,
+      /does not support (?:tools|tool use|tool calling|tool_choice|function calling|functions|images?|image input|vision|streaming|system (?:prompts?|messages?)|multimodal|audio|json mode|response_format|structured outputs?|reasoning|thinking|assistant message prefill|insert|suffix|fill-in-the-middle|fim|embeddings?|completion|generate|chat)(?![a-z_])/,
       /(?:tools?|tool use|function calling|vision|images?|image input|streaming) (?:is |are )?not supported/,
       // a text-only model sent images ("The model is not a VLM (Vision Language Model). Please use text-only prompts.")
       /model (?:is not|isn't) an? (?:vlm|vision(?: language)? model|multimodal model)(?![a-z])|please use text-only (?:prompts|input|messages)/,
@@ -220,14 +220,15 @@ export const FORMAT_RULES: readonly TextRule[] = [
       /too many (?:stop sequences|tools|functions|images|files|documents)|(?:is|are) only supported (?:by|for|on) (?:certain|some|specific|newer) models/,
       /malformed (?:input )?request|please reformat your input|must be at least \d{1,6} (?:tokens?|characters?) long|(?:elements?|messages?|items?) in [a-z_]{1,20} must have an? (?:message|content|role)/,
       /tool_use_id|tool_call_id|tool_use. blocks?|tool_result. blocks?|must have a corresponding/,
-      // (an OS error's "[Errno 22] Invalid argument" is the machine's EINVAL, not a request the provider refused)
-      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid(?<!\[errno \d{1,4}\] invalid)|malformed|(?<!json: )unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format|options?(?![a-z]))/,
+      // (an OS error's "[Errno 22] Invalid argument", "OSError(22, 'Invalid argument')" or "EINVAL: invalid argument" is the
+      // machine's EINVAL, not a request the provider refused)
+      /param(?:eter)?s? (?:is |are )?(?:incorrect|invalid|malformed|missing|illegal)|(?:invalid(?<!(?:(?:\[errno \d{1,4}\]|errno[ =:]{0,2}\d{1,4}:?|einval:) |oserror\(\d{1,4}, ['"])invalid)|malformed|(?<!json: )unsupported|unknown|unrecognized) (?:parameter|argument|field|property|value|schema|payload|json(?! response)|request body|request format|options?(?![a-z]))/,
       /invalid (?:params?|parameters?)(?![a-z])|invalid message role|must contain at least one|must not be empty|cannot be empty|(?:can't|cannot|must not|may not) be blank|must (?:be|have) non-empty|must end with a user message|should match pattern/,
       /unrecognized request arguments? supplied|unknown (?:request )?(?:parameter|argument|field)s?:/,
       // a value the API's own validator names out of bounds (Volcengine Ark), an attachment that is no base64
       /(?:response|output) exceeded the \d{1,9} output token maximum|supports at most \d{1,4} (?:images?|files?|attachments?|documents?|videos?|audio)(?![a-z])|must contain the word ['"]?json|unsupported api schema|provider [`'"]?[a-z0-9._-]{1,60}[`'"]? is (?:currently )?not supported|specified in the request (?:is|are) not valid|integer (?:above|below) (?:the )?(?:maximum|minimum) value|uploaded an unsupported image|unsupported image (?:format|type|file)|invalid base64/,
       /messages?\.\d{1,4}[.:]|messages?\[\d{1,4}\]/,
-      /missing required|required (?:field|parameter|property)|(?<![a-z])[a-z_.]{1,40}: field required(?![a-z])|extra inputs are not permitted|validation error|(?<![a-z])input should be (?:a valid|an? |greater|less)|value is not a valid (?:list|dict|integer|string|float|enumeration|boolean)|["']detail["']: ?\[\{["'](?:type|loc)["']: ?["'[]|additional propert(?:y|ies) (?:is |are )?not allowed/,
+      /missing required|required (?:field|parameter|property)|(?<![a-z])[a-z_.]{1,40}: field required(?![a-z])|extra inputs are not permitted|validation error|(?<![a-z])input should be (?:a valid|an? |greater|less)|value is not a valid (?:list|dict|integer|string|float|enumeration|boolean)|["']detail["']: ?\[\{["'](?:type|loc)["']: ?["'[]|["']loc["']: ?[[(]["']body["']|additional propert(?:y|ies) (?:is |are )?not allowed/,
       /roles must alternate|must alternate between|should alternate with|first message (?:must|should) be|function response turn|function call turn|(?:length|number|count) of (?:the )?messages must be (?:an )?(?:odd|even)/,
       /reasoning_content .{0,60}?must be passed back|thinking (?:block|mode).{0,40}?must/,
       // a Responses API input item sent without the item it must travel with (a reasoning item and what follows it)

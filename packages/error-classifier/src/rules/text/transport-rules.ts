@@ -68,7 +68,7 @@ export const TRANSPORT_RULES: readonly TextRule[] = [
       /(?<![a-z])(?:network|transport|fetch|socket) error(?! due to high traffic)|fetch failed|(?:typeerror|fetch(?:ing)? from [^ ]{1,300}): load failed(?![a-z])|network_error|network is unreachable|stream_read_error/,
       /(?<![a-z])stream (?:was )?(?:disconnected|ended|closed|terminated|interrupted|cut|aborted)(?: before| unexpectedly| prematurely| early| without)?|premature(?:ly)? (?:close|closed|end|ended|eof)/,
       /disconnect\/reset before headers|upstream connect error|(?:unexpected|early) eof|incomplete (?:chunked )?(?:read|response|stream)/,
-      /(?:cannot|can't|could not|couldn't|unable to) reach (?:the )?(?:llm |model |api |upstream )?(?:endpoint|server|host|api|upstream|backend|service)|error connecting to (?:the )?(?:remote )?(?:server|host|api|upstream|backend)|connection (?:with|to) the server could not be establish|socket so_error (?:5[0-9]|6[01])(?![0-9])|unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|socket disconnected before (?:the )?secure tls connection|network request failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|failed to open (?:a )?new connection|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread|connectexception|noroutetohostexception)(?![a-z])|winerror 100(?:49|53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
+      /(?:cannot|can't|could not|couldn't|unable to) reach (?:the )?(?:llm |model |api |upstream )?(?:endpoint|server|host|api|upstream|backend|service)|error connecting to (?:the )?(?:remote )?(?:server|host|api|upstream|backend)|connection (?:with|to) the server could not be establish|socket so_error (?:5[0-9]|6[01])(?![0-9])|unable to connect|failed to connect|could not connect|cannot connect|connection error|connection failed|(?:actively|forcibly) (?:refused|closed)|tcp connect error|error trying to connect|(?:tls |ssl )?handshake (?:eof|reset|timed out)|(?:all )?connection attempts failed|(?:ended|closed) prematurely|response ended (?:early|unexpectedly)|(?:having )?trouble (?:connecting|reaching)|socket disconnected before (?:the )?secure tls connection|network request failed|(?<![a-z])connecterror(?![a-z])|failed to establish a new connection|failed to open (?:a )?new connection(?<!if [a-z ]{0,30}failed to open (?:a )?new connection)|(?<![a-z])(?:connectionrefusederror|connectionreseterror|connectionabortederror|newconnectionerror|clientconnectorerror|serverdisconnectederror|remotedisconnected|chunkedencodingerror|incompleteread|connectexception|noroutetohostexception)(?![a-z])|winerror 100(?:49|53|54|60|61)|broken pipe|closed (?:the )?connection before|(?:did not|didn't) receive (?:a |the )?(?:done|final|success|complete|completion)|response remained incomplete|error processing (?:the )?stream|failed to execute (?:the )?http request|error reading (?:the )?(?:stream )?response|websocket: close \d{4}|network (?:disconnected|connection (?:was )?lost)|web server is down|origin is unreachable/,
       // (gRPC's "RPC that terminated with: status = …" names the status it ended with, not a transport failure)
       /(?:typeerror: )?terminated$|(?<![a-z])(?<!process has )(?<!process )(?<!user )(?<!rpc that )(?<!permanently )terminated(?: by peer)?(?![a-z])/,
       /ended without sending any (?:chunks|data|bytes)|cancelled mid-stream|failed after (?:repeated |multiple )?(?:internal )?retries/,
@@ -149,13 +149,15 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
       /internal (?:server )?(?:error|failure)|(?<![a-z])internalfailure(?![a-z])|an internal error has occurred/,
       // vLLM's engine process died under the request (EngineDeadError, "failed (engine dead)")
       /(?<![a-z])engine ?dead(?:error)?(?![a-z])/,
+      // llama.cpp's runtime stopped on a failed assertion of its own (GGML_ASSERT, "ggml.c:9067: assert(!isnan(x)) failed")
+      /(?<![a-z])ggml_assert(?![a-z])|ggml[a-z_-]{0,20}\.c(?:pp)?:\d{1,6}: (?:ggml_)?assert\(/,
       // a server that could not encode its own answer (Ollama's "failed to encode response: json: unsupported value: NaN")
       /failed to (?:encode|marshal|serialize) (?:the )?response/,
       /bad gateway|origin error|error making (?:the |a )?prediction|grpc_status ?[:=] ?13(?![0-9])/,
       /(?:an )?(?:unexpected |internal )?error (?:occurred|happened|has occurred) on our (?:end|side)|segfault(?:ed)?(?![a-z])|(?:model|runner|inference|worker|backend) process (?:has )?died/,
       /an error occurred while processing your request|unable to process (?:your |the )?request|something went wrong (?:on our (?:end|side)|while processing)|server had an error/,
       // Google's error page: "502. That's an error. The server encountered a temporary error …"
-      /(?:encountered|experienced|experiencing) a temporary error|temporary server error|server (?:has )?encountered an? (?:unexpected |internal )?error/,
+      /(?:encountered|experienced|experiencing) a temporary error|temporary server error/,
       /unexpected error (?:has )?occurred (?:while processing|during processing|internal to)|unexpected error (?:during|while) processing|an error occurred while generating (?:the )?response/,
       /experiencing (?:server|technical|internal|service) (?:issues|problems|difficulties|errors)/,
       /web server is returning an unknown error|unknown error, 5\d\d/,
@@ -176,6 +178,9 @@ export const SERVER_ERROR_RULES: readonly TextRule[] = [
   ...family('text.server_error', 'server_error', [/(?<!no )system instability (?:was )?detected/]),
   // an on-device model service's own failure (Android AICore's INFERENCE_ERROR … "Inference failed.")
   ...family('text.server_error', 'server_error', [/(?<![a-z])inference failed\.?$/], notUnderClientStatus),
+  // "the server encountered an (internal) error" names no cause beside a client status (a 429's or a 401's own), nor
+  // as a condition ("if the server encountered an error, retry")
+  ...family('text.server_error', 'server_error', [/server (?:has )?encountered an? (?:unexpected |internal )?error(?<!if (?:the |a )?server (?:has )?encountered an? (?:unexpected |internal )?error)/], notUnderClientStatus),
   // FastChat's fixed banner for any failure of its model worker ("NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE
   // OR REFRESH THIS PAGE."): the worker failed; the detail after it, when a time word, is read first
   ...family('text.server_error', 'server_error', [/network error due to high traffic/]),
@@ -209,7 +214,7 @@ export const ABORT_RULES: readonly TextRule[] = family('text.abort', 'abort', {
   en: [
     // (a function named handleAbortError is no AbortError)
     // (an AbortSignal aborted with no reason prints "signal is aborted without reason")
-    /request (?:was )?aborted|operation (?:was )?aborted|(?<![a-z])aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)|signal (?:is|was|has been) aborted/,
+    /request (?:was )?aborted|operation (?:was )?aborted|(?<![a-z])aborterror|user ?aborted|aborted by (?:the )?(?:user|client|caller)|signal (?:is|was|has been) aborted(?<!if (?:the )?signal (?:is|was|has been) aborted)/,
     /cancel(?:l)?ed by (?:the )?(?:user|client|caller)|client (?:disconnected|cancel(?:l)?ed)|request (?:was )?cancel(?:l)?ed/,
     /interrupted by (?:the )?user|cancellederror|cancelled by cancel scope|operation (?:was )?cancel(?:l)?ed/,
     // a Python KeyboardInterrupt or a Go caller's cancelled context (a Go deadline is "context deadline exceeded": timeout)
