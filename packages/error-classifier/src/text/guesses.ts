@@ -36,9 +36,9 @@ import type { PatternNeeds, TrigramSet } from './trigrams.js';
  * header in the plural, which announces a list; `header`, one in the singular, a list only when it offers
  * alternatives; `condition`, a condition on a status or on the failure persisting; `fronted`, an adverbial hedge
  * ("Possibly due to …") that may open its sentence; otherwise a hedge in the predicate ("may be due to", 可能是).
- * Every alternative opens with a letter, and a lookbehind that bounds a lead follows the lead's first word
- * (`if(?<=…if)`): an alternative that opened with a lookbehind kept the engine from skipping to the letters a lead can
- * start with, and the scan cost twice as much.
+ * No alternative opens with a lookbehind: one that bounds a lead follows the lead's first word (`if(?<=…if)`). An
+ * alternative that opened with a lookbehind kept the engine from skipping ahead to the letters a lead can start with,
+ * and the scan cost twice as much.
  */
 const LEADS = new RegExp(
   [
